@@ -1,0 +1,295 @@
+"""The `repomem` command line: a thin typer adapter over the library.
+
+Only `RepomemError` is caught (printed as one `Error: ...` line, exit 1); anything else is a bug
+and keeps its traceback. Heavy libraries are imported inside commands so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from repomem import __version__
+from repomem.errors import RepomemError
+
+app = typer.Typer(
+    name="repomem",
+    help="Repository memory for coding assistants: index code, remember work, pack context.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class _State:
+    repo: Path | None = None
+    verbose: bool = False
+
+
+state = _State()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"repomem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    repo: Annotated[
+        Optional[Path],
+        typer.Option(  # noqa: UP045 - typer needs Optional
+            "-C", "--repo", help="Run as if started in PATH (like `git -C`).", metavar="PATH"
+        ),
+    ] = None,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log what happens.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Repository memory for coding assistants."""
+    state.repo = repo
+    state.verbose = verbose
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _config(overrides: dict[str, Any] | None = None) -> Any:
+    from repomem import config
+
+    return config.load(state.repo, overrides=overrides)
+
+
+def _fail(exc: RepomemError) -> typer.Exit:
+    typer.echo(f"Error: {exc}", err=True)
+    return typer.Exit(1)
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+class _Bar:
+    """A progress line on stderr for long runs (only on a terminal)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.last = -1
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.enabled or total < 200:
+            return
+        pct = done * 100 // total
+        if pct != self.last or done == total:
+            self.last = pct
+            width = 30
+            fill = width * done // total
+            sys.stderr.write(f"\r{phase} [{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _run_index(full: bool, quiet: bool) -> Any:
+    from repomem.index import indexer
+
+    cfg = _config()
+    report = indexer.run(cfg, full=full, progress=_Bar(not quiet))
+    if not quiet:
+        _print_report(report)
+    return cfg, report
+
+
+def _print_report(report: Any) -> None:
+    if not report.git:
+        typer.echo("Note: not a git repository; indexing a plain folder (git features are off).")
+    parts = [f"{report.files_seen} files", f"{report.parsed} parsed"]
+    for label, items in (
+        ("added", report.added),
+        ("modified", report.modified),
+        ("deleted", report.deleted),
+        ("renamed", report.renamed),
+    ):
+        if items:
+            parts.append(f"{len(items)} {label}")
+    typer.echo(
+        f"Indexed {', '.join(parts)} in {report.seconds:.2f}s"
+        + (" (full build)" if report.full else "")
+        + "."
+    )
+    if report.skipped:
+        skipped = ", ".join(f"{n} {k}" for k, n in sorted(report.skipped.items()))
+        typer.echo(f"Skipped: {skipped}.")
+    if report.redactions:
+        typer.echo(f"Redacted {report.redactions} secret(s) before storing.")
+    if report.recovered:
+        typer.echo(f"Completed an interrupted run ({report.recovered} files re-indexed).")
+    if report.parse_errors:
+        typer.echo(
+            f"{len(report.parse_errors)} file(s) have syntax errors; their other "
+            f"symbols are indexed."
+        )
+
+
+@app.command()
+def init(
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing on success.")] = False,
+) -> None:
+    """Write `.repomem` from the example if absent, build the index, and say what to do next."""
+    from repomem import config
+
+    try:
+        root = config.find_root(state.repo)
+        target = root / config.CONFIG_NAME
+        if not target.exists():
+            example = Path(__file__).parent / "data" / "repomem.example.toml"
+            shutil.copyfile(example, target)
+            if not quiet:
+                typer.echo(f"Wrote {target} (every key commented out, defaults apply).")
+        _run_index(full=False, quiet=quiet)
+    except RepomemError as exc:
+        raise _fail(exc) from None
+    if not quiet:
+        typer.echo("Next: `repomem search QUERY`, `repomem symbol NAME`, `repomem status`.")
+
+
+@app.command()
+def index(
+    full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch.")] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing on success.")] = False,
+) -> None:
+    """Build the index, or bring it up to date (only what changed is parsed)."""
+    try:
+        _run_index(full=full, quiet=quiet)
+    except RepomemError as exc:
+        raise _fail(exc) from None
+
+
+@app.command()
+def status(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show what is indexed and whether the index is fresh."""
+    from repomem.index import query
+
+    try:
+        data = query.status(_config())
+    except RepomemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        _print_json(data)
+        return
+    fresh = (
+        "fresh"
+        if data["fresh"]
+        else (
+            f"stale: {data['pending']['changed']} changed, {data['pending']['deleted']} deleted"
+            + ("" if data["indexed_commit"] == data["head"] else ", HEAD moved")
+        )
+    )
+    typer.echo(f"Repository: {data['root']}" + ("" if data["git"] else " (not git)"))
+    typer.echo(f"Index:      {data['store']}")
+    typer.echo(
+        f"Files:      {data['files']}  symbols: {data['symbols']}  references: {data['references']}"
+    )
+    langs = ", ".join(f"{k} {v}" for k, v in list(data["languages"].items())[:12])
+    typer.echo(f"Languages:  {langs or '-'}")
+    if data["skipped"]:
+        typer.echo("Skipped:    " + ", ".join(f"{k} {v}" for k, v in data["skipped"].items()))
+    if data["store_bytes"] is not None:
+        typer.echo(f"Store size: {data['store_bytes'] / 1e6:.1f} MB")
+    commit = (data["indexed_commit"] or "-")[:12]
+    typer.echo(f"Commit:     {commit}  ({fresh})")
+
+
+@app.command()
+def search(
+    query_text: Annotated[str, typer.Argument(metavar="QUERY", help="Words or identifiers.")],
+    kind: Annotated[
+        Optional[str],
+        typer.Option(  # noqa: UP045
+            "--kind", help="Only this kind: function, class, method, ..., or file."
+        ),
+    ] = None,
+    path: Annotated[
+        Optional[str],
+        typer.Option(  # noqa: UP045
+            "--path", help="Only paths matching this glob.", metavar="GLOB"
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="At most N hits.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Full-text search over symbols, docs, paths and file text (code-aware tokens)."""
+    from repomem.index import query
+
+    if kind is not None and kind not in query.SYMBOL_KINDS:
+        typer.echo(
+            f"Error: unknown kind `{kind}`; use one of {', '.join(query.SYMBOL_KINDS)}.", err=True
+        )
+        raise typer.Exit(1)
+    try:
+        hits = query.search(_config(), query_text, kind=kind, path_glob=path, limit=limit)
+    except RepomemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        _print_json(hits)
+        return
+    if not hits:
+        typer.echo("No matches.")
+        return
+    for h in hits:
+        where = f"{h['path']}:{h['start_line']}"
+        label = h["signature"] or h["qualname"]
+        typer.echo(f"{h['score']:7.2f}  {h['kind']:<10} {where}  {label}")
+
+
+@app.command()
+def symbol(
+    name: Annotated[str, typer.Argument(help="A name or qualified name (Class.method).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    no_body: Annotated[bool, typer.Option("--no-body", help="Leave out the source.")] = False,
+) -> None:
+    """Show a symbol's definition with its body, location and references."""
+    from repomem.index import query
+
+    try:
+        defs = query.symbol(_config(), name, with_body=not no_body)
+    except RepomemError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        _print_json(defs)
+        return
+    for d in defs:
+        typer.echo(f"{d['kind']} {d['qualname']}  {d['path']}:{d['start_line']}-{d['end_line']}")
+        if d["doc"]:
+            typer.echo("  " + d["doc"].splitlines()[0])
+        if "body" in d:
+            typer.echo(d["body"])
+        typer.echo("")
+    refs = defs[0]["references"]
+    typer.echo(f"{len(refs)} reference(s):")
+    for r in refs[:50]:
+        scope = f" in {r['scope']}" if r["scope"] else ""
+        typer.echo(f"  {r['path']}:{r['line']}  {r['kind']}{scope}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Find the repository root and load configuration.
+
+Precedence, lowest first: built-in defaults < the `.repomem` TOML file at the repository root <
+`REPOMEM_<SECTION>_<KEY>` environment variables < explicit overrides (CLI flags). Unknown keys and
+wrong types are errors that name the key and where it came from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_type_hints
+
+from repomem.errors import ConfigError, NotARepoError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+CONFIG_NAME = ".repomem"
+ENV_PREFIX = "REPOMEM_"
+# Environment variables with a meaning of their own, not config keys.
+ENV_RESERVED = frozenset({"REPOMEM_HOME", "REPOMEM_CONFIG"})
+
+DEFAULT_VENDOR_DIRS = [
+    "node_modules",
+    "bower_components",
+    "jspm_packages",
+    "vendor",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "external",
+    "site-packages",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "Pods",
+    "Carthage",
+    ".bundle",
+    ".tox",
+    ".nox",
+    ".eggs",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".gradle",
+    ".idea",
+    ".vscode",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+]
+
+
+@dataclass
+class IndexSection:
+    """`[index]`: what gets indexed and how."""
+
+    max_file_size: int = 1_048_576
+    max_line_length: int = 4000
+    max_mean_line_length: int = 300
+    skip_generated: bool = True
+    vendor_dirs: list[str] = field(default_factory=lambda: list(DEFAULT_VENDOR_DIRS))
+    exclude: list[str] = field(default_factory=list)
+    include_untracked: bool = True
+    index_text_files: bool = True
+    workers: int = 0
+    follow_symlinks: bool = True
+    lock_timeout: float = 120.0
+
+
+@dataclass
+class StoreSection:
+    """`[store]`: where the index lives."""
+
+    path: str = ""
+    optimize_every: int = 20
+
+
+@dataclass
+class SecretsSection:
+    """`[secrets]`: what counts as a credential."""
+
+    extra_patterns: list[str] = field(default_factory=list)
+    skip_files: list[str] = field(default_factory=list)
+
+
+SECTIONS: dict[str, type[Any]] = {
+    "index": IndexSection,
+    "store": StoreSection,
+    "secrets": SecretsSection,
+}
+
+
+@dataclass
+class Config:
+    """Resolved configuration for one repository."""
+
+    root: Path
+    file: Path | None = None
+    index: IndexSection = field(default_factory=IndexSection)
+    store: StoreSection = field(default_factory=StoreSection)
+    secrets: SecretsSection = field(default_factory=SecretsSection)
+
+    def section(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+def find_root(start: Path | str | None = None) -> Path:
+    """The repository root for `start`: the nearest ancestor holding `.repomem` or `.git`.
+
+    A folder with neither above it is its own root (git features are then off).
+
+    Raises:
+        NotARepoError: if `start` does not exist or is not a directory.
+    """
+    begin = Path(start) if start is not None else Path.cwd()
+    try:
+        begin = begin.expanduser().resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise NotARepoError(f"`{start}` does not exist; pass an existing directory.") from exc
+    if not begin.is_dir():
+        raise NotARepoError(f"`{begin}` is not a directory; pass the repository's directory.")
+    for candidate in (begin, *begin.parents):
+        if (candidate / CONFIG_NAME).is_file() or (candidate / ".git").exists():
+            return candidate
+    return begin
+
+
+def load(
+    start: Path | str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Load the configuration for the repository containing `start`.
+
+    `overrides` maps dotted keys (`"index.max_file_size"`) to values, as CLI flags give them.
+
+    Raises:
+        NotARepoError: if `start` is not a directory.
+        ConfigError: on an unreadable file, unknown key or wrong type.
+    """
+    root = find_root(start)
+    env = os.environ if environ is None else environ
+    cfg = Config(root=root)
+    path = Path(env["REPOMEM_CONFIG"]) if env.get("REPOMEM_CONFIG") else root / CONFIG_NAME
+    if path.is_file():
+        cfg.file = path
+        _apply_file(cfg, path)
+    elif env.get("REPOMEM_CONFIG"):
+        raise ConfigError(
+            f"REPOMEM_CONFIG points to `{path}`, which is not a file; fix or unset it."
+        )
+    _apply_env(cfg, env)
+    for dotted, value in (overrides or {}).items():
+        section, _, key = dotted.partition(".")
+        _set(cfg, section, key, value, source="command-line option", name=dotted)
+    return cfg
+
+
+def _apply_file(cfg: Config, path: Path) -> None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"`{path}` is not valid TOML ({exc}); fix the file.") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"`{path}` cannot be read ({exc}); check its permissions.") from exc
+    for section, table in data.items():
+        if section not in SECTIONS:
+            raise ConfigError(
+                f"Unknown section `[{section}]` in `{path}`; known: {', '.join(SECTIONS)}."
+            )
+        if not isinstance(table, dict):
+            raise ConfigError(f"`{section}` in `{path}` must be a table (`[{section}]`).")
+        for key, value in table.items():
+            _set(cfg, section, key, value, source=f"`{path}`", name=f"{section}.{key}")
+
+
+def _apply_env(cfg: Config, env: Mapping[str, str]) -> None:
+    for var, raw in env.items():
+        if not var.startswith(ENV_PREFIX) or var in ENV_RESERVED:
+            continue
+        rest = var[len(ENV_PREFIX) :].lower()
+        section = next((s for s in SECTIONS if rest.startswith(s + "_")), None)
+        if section is None:
+            continue  # not a config variable (other tools may share the prefix)
+        key = rest[len(section) + 1 :]
+        _set(cfg, section, key, raw, source=f"environment variable {var}", name=var, text=True)
+
+
+def _set(
+    cfg: Config, section: str, key: str, value: Any, *, source: str, name: str, text: bool = False
+) -> None:
+    cls = SECTIONS.get(section)
+    if cls is None:
+        raise ConfigError(
+            f"Unknown config key `{name}` from {source}; known sections: {', '.join(SECTIONS)}."
+        )
+    fields = {f.name for f in dataclasses.fields(cls)}
+    if key not in fields:
+        raise ConfigError(
+            f"Unknown config key `{section}.{key}` in {source}; see .repomem.example for the keys."
+        )
+    hint = get_type_hints(cls)[key]
+    coerced = _coerce(value, hint, text=text)
+    if coerced is _INVALID:
+        raise ConfigError(
+            f"Config key `{section}.{key}` in {source} must be {_describe(hint)}, not {value!r}."
+        )
+    setattr(cfg.section(section), key, coerced)
+
+
+_INVALID = object()
+
+
+def _describe(hint: Any) -> str:
+    return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(
+        hint, "a list of strings"
+    )
+
+
+def _coerce(value: Any, hint: Any, *, text: bool) -> Any:
+    if text and isinstance(value, str):
+        value = _parse_text(value, hint)
+        if value is _INVALID:
+            return _INVALID
+    if hint is bool:
+        return value if isinstance(value, bool) else _INVALID
+    if hint is int:
+        return value if isinstance(value, int) and not isinstance(value, bool) else _INVALID
+    if hint is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return float(value) if ok else _INVALID
+    if hint is str:
+        return value if isinstance(value, str) else _INVALID
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return _INVALID
+
+
+def _parse_text(raw: str, hint: Any) -> Any:
+    s = raw.strip()
+    try:
+        if hint is bool:
+            low = s.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            return _INVALID
+        if hint is int:
+            return int(s)
+        if hint is float:
+            return float(s)
+    except ValueError:
+        return _INVALID
+    if hint is str:
+        return raw
+    if s.startswith("["):
+        try:
+            parsed = json.loads(s)
+        except json.JSONDecodeError:
+            return _INVALID
+        return parsed
+    return [part.strip() for part in s.split(",") if part.strip()]
+
+
+def defaults_as_toml() -> str:
+    """Every key with its default value, as TOML (used to check `.repomem.example`)."""
+    lines: list[str] = []
+    for name, cls in SECTIONS.items():
+        lines.append(f"[{name}]")
+        for f in dataclasses.fields(cls):
+            lines.append(f"{f.name} = {_toml_value(getattr(cls(), f.name))}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(value)

@@ -1,0 +1,57 @@
+"""The one exception tree of repomem.
+
+    RepomemError
+    ├── ConfigError        bad `.repomem` file, environment variable or flag value
+    ├── NotARepoError      the path given is not a directory we can work in
+    ├── StoreError         the index store is missing, locked, corrupt or too new
+    │   └── LockTimeoutError   another process holds the store's write lock
+    ├── ParseError         a grammar or query could not be loaded
+    ├── NotFoundError      a symbol, file or entry asked for does not exist
+    ├── MemoryFileError    the project memory file is malformed
+    ├── BudgetError        a token budget too small for what must fit
+    └── LLMError           the Anthropic API failed or is misconfigured
+
+Every message is one sentence saying what happened and what to do.
+"""
+
+from __future__ import annotations
+
+
+class RepomemError(Exception):
+    """Base of every error repomem raises on purpose (user mistakes, bad data)."""
+
+
+class ConfigError(RepomemError):
+    """A configuration key, value or file is wrong."""
+
+
+class NotARepoError(RepomemError):
+    """The given path is not a directory repomem can work in."""
+
+
+class StoreError(RepomemError):
+    """The index store is missing, locked, corrupt or from a newer version."""
+
+
+class LockTimeoutError(StoreError):
+    """Another process held the store's write lock for too long."""
+
+
+class ParseError(RepomemError):
+    """A grammar or tag query could not be loaded."""
+
+
+class NotFoundError(RepomemError):
+    """A symbol, file or memory entry that was asked for does not exist."""
+
+
+class MemoryFileError(RepomemError):
+    """The project memory file is malformed."""
+
+
+class BudgetError(RepomemError):
+    """A token budget is too small for what must fit."""
+
+
+class LLMError(RepomemError):
+    """The Anthropic API failed or is misconfigured."""

@@ -1,0 +1,544 @@
+"""Build and incrementally refresh the index.
+
+A run lists the candidate files, compares each with the store by size and mtime, then by content
+hash, and parses only what changed. Content already in the store under another path (a rename, a
+copy, a revert) is copied instead of parsed. Writes are crash-safe: the paths of a batch are
+journaled before any row is touched; a run that finds a journal first deletes those paths' rows,
+so a killed run never leaves duplicates or orphans and the next run completes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from repomem import secrets, vcs
+from repomem.config import Config
+from repomem.index import discovery, languages
+from repomem.index import tokens as tok
+from repomem.index.discovery import Filter, Skip
+from repomem.types import IndexReport
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]
+PARALLEL_MIN_FILES = 64
+BATCH_FILES = 4000
+BATCH_BYTES = 48 * 1024 * 1024
+
+
+def home_dir() -> Path:
+    """Per-user state directory (`REPOMEM_HOME`, else the XDG cache dir)."""
+    env = os.environ.get("REPOMEM_HOME")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "repomem"
+
+
+def state_dir(cfg: Config) -> Path:
+    """Local directory for the store (by default), its lock and its journal."""
+    info = vcs.open_repo(cfg.root)
+    if info is not None:
+        return info.git_dir / "repomem"
+    digest = hashlib.sha1(str(cfg.root.resolve()).encode()).hexdigest()[:12]
+    return home_dir() / "stores" / f"{cfg.root.name}-{digest}"
+
+
+def store_uri(cfg: Config) -> str:
+    """The LanceDB URI: `store.path` (relative paths are from the repository root) or default."""
+    configured = cfg.store.path.strip()
+    if configured:
+        if "://" in configured:
+            return configured
+        p = Path(configured).expanduser()
+        return str(p if p.is_absolute() else cfg.root / p)
+    return str(state_dir(cfg) / "lance")
+
+
+def open_store(cfg: Config) -> Any:
+    """The repository's Store (created lazily on the first write)."""
+    from repomem.index.store import Store
+
+    return Store(store_uri(cfg), state_dir(cfg), lock_timeout=cfg.index.lock_timeout)
+
+
+# ------------------------------------------------------------------------- planning
+
+
+@dataclass
+class Plan:
+    """What a run has to do, from the stat phase alone (no file is read)."""
+
+    git: bool
+    head: str | None
+    current: dict[str, os.stat_result] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)  # new, or size/mtime differ
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: dict[str, list[str]] = field(default_factory=dict)
+
+
+def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
+    """Compare the working tree with the stored file states by size and mtime."""
+    info = vcs.open_repo(cfg.root)
+    git_files = vcs.list_files(cfg.root) if info is not None else None
+    listing = discovery.list_candidates(cfg, git_files)
+    plan = Plan(
+        git=info is not None,
+        head=info.head if info else None,
+        skipped={k: list(v) for k, v in listing.skipped.items()},
+    )
+    filt = Filter(cfg)
+    for rel in listing.paths:
+        try:
+            st = discovery.stat_file(cfg, rel, filt)
+        except Skip as skip:
+            if skip.reason != "vanished":
+                plan.skipped.setdefault(skip.reason, []).append(rel)
+            continue
+        plan.current[rel] = st
+        old = states.get(rel)
+        if old is not None and old[0] == st.st_size and old[1] == st.st_mtime_ns:
+            plan.unchanged += 1
+        else:
+            plan.changed.append(rel)
+    plan.deleted = sorted(p for p in states if p not in plan.current)
+    return plan
+
+
+# ------------------------------------------------------------------------- per-file work
+
+
+@dataclass
+class Parsed:
+    """The rows for one file, built in a worker process."""
+
+    path: str
+    status: str  # "parsed", "same" (content unchanged), "reuse" (content stored elsewhere)
+    hash: str
+    size: int
+    mtime_ns: int
+    file_row: dict[str, Any] | None = None
+    symbols: list[dict[str, Any]] = field(default_factory=list)
+    refs: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    redactions: int = 0
+    has_error: bool = False
+    parse_error: str = ""
+
+
+_W_CFG: Config | None = None
+_W_KNOWN: frozenset[str] = frozenset()
+
+
+def _init_worker(cfg: Config, known: frozenset[str]) -> None:
+    global _W_CFG, _W_KNOWN
+    _W_CFG = cfg
+    _W_KNOWN = known
+
+
+def _work(task: tuple[str, str | None]) -> Parsed | tuple[str, str]:
+    assert _W_CFG is not None
+    return process_file(_W_CFG, task[0], task[1], _W_KNOWN)
+
+
+def process_file(
+    cfg: Config, rel: str, old_hash: str | None, known: frozenset[str]
+) -> Parsed | tuple[str, str]:
+    """Read, redact and parse one file; a (path, reason) pair when it is skipped."""
+    from repomem.index import parser
+
+    try:
+        fd = discovery.read_file(cfg, rel)
+    except Skip as skip:
+        return (rel, skip.reason)
+    if fd.hash == old_hash:
+        return Parsed(rel, "same", fd.hash, fd.size, fd.mtime_ns)
+    if fd.hash in known:
+        return Parsed(rel, "reuse", fd.hash, fd.size, fd.mtime_ns)
+    text, redactions = secrets.redact(
+        fd.text, config_like=secrets.is_config_like(rel), extra_patterns=cfg.secrets.extra_patterns
+    )
+    language = languages.detect(rel)
+    out = Parsed(rel, "parsed", fd.hash, fd.size, fd.mtime_ns, redactions=redactions)
+    symbols: list[Any] = []
+    if parser.supports(language):
+        try:
+            result = parser.parse(text, language)
+        except RecursionError as exc:  # pathological nesting: keep the file as text
+            out.parse_error = f"{type(exc).__name__}: {exc}"
+        else:
+            symbols = list(result.symbols)
+            out.has_error = result.has_error
+            out.refs = [(r.name, r.kind, r.scope, r.line, r.count) for r in result.references]
+    ptoks = tok.path_tokens(rel)
+    for s in symbols:
+        out.symbols.append(
+            {
+                "id": f"{rel}:{s.start_line}:{s.qualname}",
+                "path": rel,
+                "language": language,
+                "name": s.name,
+                "qualname": s.qualname,
+                "kind": s.kind,
+                "parent": s.parent,
+                "signature": s.signature,
+                "doc": s.doc,
+                "start_line": s.start_line,
+                "end_line": s.end_line,
+                "file_hash": fd.hash,
+                "search": " ".join(
+                    (
+                        tok.query(s.name),
+                        tok.query(s.name),
+                        " ".join(tok.tokens(s.qualname)),
+                        " ".join(tok.tokens(s.signature)),
+                        " ".join(tok.tokens(s.doc)),
+                        ptoks,
+                    )
+                ),
+            }
+        )
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    out.file_row = {
+        "path": rel,
+        "language": language,
+        "hash": fd.hash,
+        "size": fd.size,
+        "mtime_ns": fd.mtime_ns,
+        "tokens": len(text) // 4 + 1,
+        "lines": lines,
+        "symbols": len(symbols),
+        "redactions": redactions,
+        "indexed_at": time.time(),
+        "skip": "",
+        "text": text,
+        "search": f"{ptoks} {ptoks} {tok.document(text)}",
+    }
+    return out
+
+
+def _run_tasks(
+    cfg: Config,
+    tasks: list[tuple[str, str | None]],
+    known: frozenset[str],
+    progress: Progress | None,
+) -> Iterator[Parsed | tuple[str, str]]:
+    total = len(tasks)
+    workers = cfg.index.workers or (os.cpu_count() or 1)
+    if total < PARALLEL_MIN_FILES or workers <= 1:
+        for i, (rel, old) in enumerate(tasks, 1):
+            yield process_file(cfg, rel, old, known)
+            if progress:
+                progress("parse", i, total)
+        return
+    chunk = max(1, min(64, total // (workers * 8)))
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=_init_worker, initargs=(cfg, known)
+    ) as pool:
+        for i, result in enumerate(pool.map(_work, tasks, chunksize=chunk), 1):
+            yield result
+            if progress:
+                progress("parse", i, total)
+
+
+# ------------------------------------------------------------------------- the run
+
+
+def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) -> IndexReport:
+    """Bring the index up to date with the working tree.
+
+    Raises:
+        StoreError: if the store cannot be opened, is locked too long, or is too new.
+    """
+    t0 = time.monotonic()
+    if not full:
+        quick = _unchanged_since_manifest(cfg)
+        if quick is not None:
+            quick.seconds = time.monotonic() - t0
+            return quick
+    store = open_store(cfg)
+    report = IndexReport(full=full)
+    with store.writing():
+        rebuilt = store.ensure_schema()
+        journal = store.read_journal()
+        if full or rebuilt or "*" in journal:
+            store.clear_derived()
+            store.clear_journal()
+            report.full = True
+            states: dict[str, tuple[int, int, str]] = {}
+        else:
+            if journal:
+                log.info("completing an interrupted run: %d paths", len(journal))
+                store.delete_paths(journal)
+                store.clear_journal()
+                report.recovered = len(journal)
+            states = store.file_states()
+        plan = make_plan(cfg, states)
+        report.git = plan.git
+        report.files_seen = len(plan.current)
+        report.unchanged = plan.unchanged
+        _apply(cfg, store, plan, states, report, progress)
+        for reason, paths in plan.skipped.items():
+            report.skipped[reason] = report.skipped.get(reason, 0) + len(paths)
+            report.skipped_paths.setdefault(reason, []).extend(paths)
+        store.ensure_indexes()
+        meta = {
+            "indexed_at": f"{time.time():.3f}",
+            "indexed_commit": plan.head or "",
+            "root": str(cfg.root),
+        }
+        runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
+        if report.full or runs >= max(1, cfg.store.optimize_every):
+            store.optimize()
+            runs = 0
+        meta["runs_since_optimize"] = str(runs)
+        store.set_meta(meta)
+        _write_manifest(cfg, store, plan.head)
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+MANIFEST_VERSION = 1
+
+
+def _manifest_path(cfg: Config) -> Path:
+    return state_dir(cfg) / "manifest.json"
+
+
+def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
+    """A local snapshot of the stored file states, so a no-change run needs no database."""
+    from repomem.index.store import SCHEMA_VERSION
+
+    data = {
+        "version": MANIFEST_VERSION,
+        "schema": SCHEMA_VERSION,
+        "uri": store.uri,
+        "head": head,
+        "files": _state_rows(store),
+    }
+    path = _manifest_path(cfg)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:  # the manifest is only a shortcut
+        log.info("cannot write %s: %s", path, exc)
+
+
+def _state_rows(store: Any) -> dict[str, list[Any]]:
+    cols = store.column("files", ["path", "size", "mtime_ns", "hash", "skip"])
+    return {
+        p: [s, m, h, k]
+        for p, s, m, h, k in zip(
+            cols["path"], cols["size"], cols["mtime_ns"], cols["hash"], cols["skip"], strict=True
+        )
+    }
+
+
+def _unchanged_since_manifest(cfg: Config) -> IndexReport | None:
+    """A report for a run with nothing to do, decided without opening the store; else None."""
+    path = _manifest_path(cfg)
+    if (path.parent / "journal.json").exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != MANIFEST_VERSION
+        or data.get("uri") != store_uri(cfg)
+    ):
+        return None
+    states = {p: (v[0], v[1], v[2]) for p, v in data.get("files", {}).items()}
+    plan = make_plan(cfg, states)
+    if plan.changed or plan.deleted or plan.head != data.get("head"):
+        return None
+    report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
+    for p, v in data["files"].items():
+        if len(v) > 3 and v[3]:
+            plan.skipped.setdefault(str(v[3]), []).append(p)
+    for reason, paths in plan.skipped.items():
+        report.skipped[reason] = len(paths)
+    return report
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.files: list[dict[str, Any]] = []
+        self.symbols: list[dict[str, Any]] = []
+        self.refs: dict[str, list[Any]] = {
+            k: [] for k in ("path", "name", "kind", "scope", "line", "count")
+        }
+        self.replace: list[str] = []  # paths whose old rows go first
+        self.bytes = 0
+
+    def add(self, p: Parsed) -> None:
+        assert p.file_row is not None
+        self.files.append(p.file_row)
+        self.symbols.extend(p.symbols)
+        r = self.refs
+        for name, kind, scope, line, count in p.refs:
+            r["path"].append(p.path)
+            r["name"].append(name)
+            r["kind"].append(kind)
+            r["scope"].append(scope)
+            r["line"].append(line)
+            r["count"].append(count)
+        self.bytes += p.size
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+
+def _apply(
+    cfg: Config,
+    store: Any,
+    plan: Plan,
+    states: dict[str, tuple[int, int, str]],
+    report: IndexReport,
+    progress: Progress | None,
+) -> None:
+    by_hash: dict[str, str] = {}
+    for path, (_s, _m, h) in states.items():
+        if h:
+            by_hash.setdefault(h, path)
+    deleted = set(plan.deleted)
+    tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
+    touched: dict[str, tuple[int, int]] = {}
+    reuse: list[Parsed] = []
+    batch = _Batch()
+    batch.replace.extend(sorted(deleted))
+
+    def flush() -> None:
+        nonlocal batch
+        if not len(batch) and not batch.replace:
+            return
+        paths = sorted(set(batch.replace) | {f["path"] for f in batch.files})
+        store.write_journal(paths)
+        if batch.replace:
+            store.delete_paths(batch.replace)
+        store.add("symbols", batch.symbols)
+        store.add_columns("refs", batch.refs)
+        store.add("files", batch.files)  # last: a file row marks its file complete
+        store.clear_journal()
+        batch = _Batch()
+
+    for result in _run_tasks(cfg, tasks, frozenset(by_hash), progress):
+        if isinstance(result, tuple):
+            rel, reason = result
+            if rel in states:
+                batch.replace.append(rel)
+            if reason == "vanished":
+                plan.current.pop(rel, None)
+                if rel in states:
+                    deleted.add(rel)
+                continue
+            plan.skipped.setdefault(reason, []).append(rel)
+            if rel in states and states[rel][2]:
+                report.deleted.append(rel)  # it was indexed; now it is not
+            st = plan.current[rel]
+            batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
+            continue
+        if result.status == "same":
+            touched[result.path] = (result.size, result.mtime_ns)
+            report.unchanged += 1
+            continue
+        if result.status == "reuse":
+            reuse.append(result)
+            continue
+        report.parsed += 1
+        report.redactions += result.redactions
+        if result.has_error:
+            report.parse_errors.append(result.path)
+        if result.parse_error:
+            log.warning("parse failed for %s: %s", result.path, result.parse_error)
+            report.parse_errors.append(result.path)
+        (report.modified if result.path in states else report.added).append(result.path)
+        if result.path in states:
+            batch.replace.append(result.path)
+        batch.add(result)
+        if len(batch) >= BATCH_FILES or batch.bytes >= BATCH_BYTES:
+            flush()
+    # Content already stored under another path: copy its rows, no parsing.
+    for r in reuse:
+        source = by_hash[r.hash]
+        _copy_rows(store, batch, source, r)
+        if r.path in states:
+            batch.replace.append(r.path)
+            report.modified.append(r.path)
+        elif source in deleted:
+            report.renamed.append((source, r.path))
+        else:
+            report.added.append(r.path)
+    renamed_from = {a for a, _b in report.renamed}
+    report.deleted.extend(sorted(deleted - renamed_from))
+    flush()
+    if touched:
+        _touch(store, touched)
+
+
+def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:
+    """A files row that remembers a listed file is not indexed, so it is not re-read."""
+    return {
+        "path": rel,
+        "language": languages.detect(rel),
+        "hash": "",
+        "size": size,
+        "mtime_ns": mtime_ns,
+        "tokens": 0,
+        "lines": 0,
+        "symbols": 0,
+        "redactions": 0,
+        "indexed_at": time.time(),
+        "skip": reason,
+        "text": "",
+        "search": "",
+    }
+
+
+def _copy_rows(store: Any, batch: _Batch, source: str, p: Parsed) -> None:
+    file_rows = store.rows_for_path("files", source)
+    if not file_rows:
+        return
+    row = dict(file_rows[0])
+    row.update(path=p.path, size=p.size, mtime_ns=p.mtime_ns, indexed_at=time.time())
+    old_ptoks, new_ptoks = tok.path_tokens(source), tok.path_tokens(p.path)
+    row["search"] = row["search"].replace(old_ptoks, new_ptoks, 2)
+    row["language"] = languages.detect(p.path)
+    batch.files.append({k: row[k] for k in row if not k.startswith("_")})
+    for s in store.rows_for_path("symbols", source):
+        s = {k: v for k, v in s.items() if not k.startswith("_")}
+        s["path"] = p.path
+        s["id"] = f"{p.path}:{s['start_line']}:{s['qualname']}"
+        s["search"] = s["search"].replace(old_ptoks, new_ptoks)
+        batch.symbols.append(s)
+    for r in store.rows_for_path("refs", source):
+        for key in batch.refs:
+            batch.refs[key].append(p.path if key == "path" else r[key])
+
+
+def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
+    """Record new mtimes for files whose content is unchanged (one commit per table)."""
+    rows = []
+    for path, (size, mtime) in touched.items():
+        for row in store.rows_for_path("files", path):
+            row = {k: v for k, v in row.items() if not k.startswith("_")}
+            row.update(size=size, mtime_ns=mtime)
+            rows.append(row)
+    paths = sorted(touched)
+    store.write_journal(paths)
+    store.delete_rows("files", paths)
+    store.add("files", rows)
+    store.clear_journal()

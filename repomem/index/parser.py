@@ -1,0 +1,289 @@
+"""Parse source text with tree-sitter into symbols, references and imports.
+
+Tag queries (`queries/<language>.scm`) follow one capture convention:
+
+- `@definition.<kind>` on a definition node, with `@name` on its name node. `<kind>` is one of
+  class, function, method, interface, struct, enum, trait, type, module, namespace, constant,
+  variable, field, property, constructor, macro. An optional `@receiver` names an explicit parent
+  (Go methods), overriding the enclosing definitions in the qualified name.
+- `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`.
+- `@reference.<kind>` on a use, with `@name` on the identifier used (call, type, class, ...).
+- `@import` on an import statement, with `@name` on the imported module or path.
+
+The qualified name of a definition joins the names of the definitions (and scopes) that contain it
+with dots. A function directly inside a class-like definition becomes a method. Syntax errors only
+affect the broken region: tree-sitter recovers and the query still matches the rest of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cache
+
+from tree_sitter import Node, Parser, Query, QueryCursor, QueryError
+
+from repomem.errors import ParseError
+from repomem.index.languages import grammar, query_source, spec_for
+from repomem.types import ParseResult, Reference, Symbol
+
+CLASS_LIKE = frozenset(
+    {"class", "struct", "interface", "trait", "impl", "enum", "module", "namespace", "object"}
+)
+MAX_SIGNATURE = 300
+MAX_DOC = 1200
+_WS = re.compile(r"\s+")
+_COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|--)\s?")
+_COMMENT_LINE = re.compile(r"^\s*(#|//|/\*|\*)")
+_TRAILING_COMMENT = re.compile(r"\s(#|//)[^\"']*$")
+_ATTRIBUTE_TYPES = frozenset(
+    {
+        "decorator",
+        "attribute_item",
+        "attribute_list",
+        "annotation",
+        "marker_annotation",
+        "attribute",
+        "inner_attribute_item",
+    }
+)
+_WRAPPER_TYPES = frozenset(
+    {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
+)
+
+
+@dataclass
+class _Def:
+    start: int
+    end: int
+    name: str
+    kind: str
+    node: Node
+    receiver: str = ""
+    is_scope: bool = False
+    qualname: str = ""
+    parent: str = ""
+
+
+@cache
+def _parser(language: str) -> tuple[Parser, Query]:
+    lang = grammar(language)
+    try:
+        query = Query(lang, query_source(language))
+    except QueryError as exc:
+        raise ParseError(f"The tag query for `{language}` does not compile: {exc}") from exc
+    return Parser(lang), query
+
+
+def supports(language: str) -> bool:
+    """Whether `language` is parsed into symbols (otherwise it is indexed as plain text)."""
+    return spec_for(language) is not None
+
+
+def parse(text: str, language: str) -> ParseResult:
+    """Extract definitions, references and imports from source text.
+
+    Raises:
+        ParseError: if the language's grammar or query cannot be loaded.
+    """
+    spec = spec_for(language)
+    if spec is None:
+        return ParseResult()
+    parser, query = _parser(language)
+    source = text.encode("utf-8", "surrogatepass")
+    tree = parser.parse(source)
+    root = tree.root_node
+
+    defs: dict[tuple[int, int, str], _Def] = {}
+    raw_refs: list[tuple[int, int, str, str]] = []  # (byte, line, name, kind)
+    def_name_bytes: set[int] = set()
+    for _pattern, caps in QueryCursor(query).matches(root):
+        names = caps.get("name")
+        if not names:
+            continue
+        tag = ""
+        for cap in caps:
+            if cap.startswith(("definition.", "reference.")) or cap in ("import", "scope"):
+                tag = cap
+                break
+        if not tag:
+            continue
+        name_node = names[0]
+        name = _text(name_node)
+        if not name:
+            continue
+        if tag.startswith("definition.") or tag == "scope":
+            node = caps[tag][0]
+            key = (node.start_byte, node.end_byte, name)
+            if key in defs:
+                continue
+            receiver_nodes = caps.get("receiver")
+            defs[key] = _Def(
+                node.start_byte,
+                node.end_byte,
+                name,
+                "scope" if tag == "scope" else tag[len("definition.") :],
+                node,
+                receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
+                is_scope=tag == "scope",
+            )
+            def_name_bytes.add(name_node.start_byte)
+        elif tag == "import":
+            for n in names:
+                module = _WS.sub("", _text(n)).strip("\"'`<>")
+                if module:
+                    raw_refs.append((n.start_byte, n.start_point[0] + 1, module, "import"))
+        else:
+            for n in names:
+                raw_refs.append((n.start_byte, n.start_point[0] + 1, _text(n), tag[10:]))
+
+    ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
+    _qualify(ordered)
+    symbols = tuple(_symbol(d, source, spec.doc_style) for d in ordered if not d.is_scope)
+    references = _scope_refs(raw_refs, ordered, def_name_bytes)
+    return ParseResult(symbols=symbols, references=references, has_error=root.has_error)
+
+
+def _text(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", "replace") if raw is not None else ""
+
+
+def _qualify(ordered: list[_Def]) -> None:
+    stack: list[_Def] = []
+    for d in ordered:
+        while stack and stack[-1].end <= d.start:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        if d.receiver:
+            d.parent = d.receiver
+        elif parent is not None:
+            d.parent = parent.qualname
+        d.qualname = f"{d.parent}.{d.name}" if d.parent else d.name
+        parent_kind = "class" if d.receiver else (parent.kind if parent else "")
+        if parent_kind == "scope":
+            parent_kind = "impl"
+        if d.kind == "function" and parent_kind in CLASS_LIKE:
+            d.kind = "method"
+        stack.append(d)
+
+
+def _scope_refs(
+    raw: list[tuple[int, int, str, str]], ordered: list[_Def], def_names: set[int]
+) -> tuple[Reference, ...]:
+    """Attach each use to its innermost enclosing definition and fold repeats into counts."""
+    real = ordered
+    starts = [d.start for d in real]
+    folded: dict[tuple[str, str, str], list[int]] = {}
+    raw.sort()
+    stack: list[_Def] = []
+    i = 0
+    for byte, line, name, kind in raw:
+        if byte in def_names and kind != "import":
+            continue
+        # Enter every definition that starts at or before this use.
+        hi = bisect_right(starts, byte)
+        while i < hi:
+            d = real[i]
+            while stack and stack[-1].end <= d.start:
+                stack.pop()
+            stack.append(d)
+            i += 1
+        while stack and stack[-1].end <= byte:
+            stack.pop()
+        scope = stack[-1].qualname if stack else ""
+        key = (name, kind, scope)
+        entry = folded.get(key)
+        if entry is None:
+            folded[key] = [line, 1]
+        else:
+            entry[1] += 1
+    return tuple(
+        Reference(name=n, kind=k, line=v[0], scope=s, count=v[1]) for (n, k, s), v in folded.items()
+    )
+
+
+def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
+    node = d.node
+    return Symbol(
+        name=d.name,
+        kind=d.kind,
+        qualname=d.qualname,
+        signature=_signature(node, source),
+        doc=_doc(node, source, doc_style),
+        start_line=node.start_point[0] + 1,
+        end_line=node.end_point[0] + 1,
+        parent=d.parent,
+    )
+
+
+def _signature(node: Node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
+    if end is None:
+        line_end = source.find(b"\n", node.start_byte)
+        end = node.end_byte if line_end == -1 else min(line_end, node.end_byte)
+    raw = source[node.start_byte : end].decode("utf-8", "replace")
+    # Comments between the header and the body are not part of the signature.
+    kept = [ln for ln in raw.splitlines() if not _COMMENT_LINE.match(ln)]
+    text = _WS.sub(" ", " ".join(_TRAILING_COMMENT.sub("", ln) for ln in kept))
+    text = text.strip().rstrip("{:").rstrip()
+    if len(text) > MAX_SIGNATURE:
+        text = text[: MAX_SIGNATURE - 3].rstrip() + "..."
+    return text
+
+
+def _doc(node: Node, source: bytes, doc_style: str) -> str:
+    if doc_style == "python":
+        doc = _python_docstring(node)
+        if doc:
+            return doc
+    return _leading_comments(node)
+
+
+def _python_docstring(node: Node) -> str:
+    body = node.child_by_field_name("body")
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count == 0:
+        return ""
+    string = first.named_children[0]
+    if string.type != "string":
+        return ""
+    parts = [_text(c) for c in string.named_children if c.type == "string_content"]
+    return _clip("".join(parts)) if parts else ""
+
+
+def _leading_comments(node: Node) -> str:
+    # Doc comments sit before the outermost wrapper (export, decorators, templates).
+    target = node
+    while target.parent is not None and target.parent.type in _WRAPPER_TYPES:
+        target = target.parent
+    lines: list[str] = []
+    expected_row = target.start_point[0]
+    sib = target.prev_sibling
+    while sib is not None:
+        if sib.type in _ATTRIBUTE_TYPES:
+            expected_row = sib.start_point[0]
+            sib = sib.prev_sibling
+            continue
+        if "comment" not in sib.type or sib.end_point[0] < expected_row - 1:
+            break
+        lines[:0] = _text(sib).splitlines()
+        expected_row = sib.start_point[0]
+        sib = sib.prev_sibling
+    if not lines:
+        return ""
+    cleaned = [_COMMENT_PREFIX.sub("", ln).rstrip() for ln in lines]
+    cleaned = [ln.rstrip("*/").rstrip() for ln in cleaned]
+    return _clip("\n".join(ln for ln in cleaned).strip())
+
+
+def _clip(doc: str) -> str:
+    lines = [ln.strip() for ln in doc.strip().splitlines()]
+    text = "\n".join(lines).strip()
+    if len(text) > MAX_DOC:
+        text = text[: MAX_DOC - 3].rstrip() + "..."
+    return text

@@ -1,0 +1,155 @@
+"""Read-side operations over the index: status, search, symbol lookup.
+
+These are the library calls behind `repomem status`, `repomem search` and `repomem symbol`; they
+return plain JSON-ready values (documented in the README) and never print.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from repomem.config import Config
+from repomem.errors import NotFoundError, StoreError
+from repomem.index import indexer
+
+SYMBOL_KINDS = (
+    "class",
+    "function",
+    "method",
+    "interface",
+    "struct",
+    "enum",
+    "trait",
+    "type",
+    "module",
+    "namespace",
+    "constant",
+    "variable",
+    "field",
+    "property",
+    "constructor",
+    "macro",
+    "file",
+)
+
+
+def require_store(cfg: Config) -> Any:
+    """The repository's store, which must have been built.
+
+    Raises:
+        StoreError: if there is no index yet.
+    """
+    store = indexer.open_store(cfg)
+    if not store.exists():
+        raise StoreError(f"No index for `{cfg.root}` yet; run `repomem index` first.")
+    return store
+
+
+def status(cfg: Config) -> dict[str, Any]:
+    """Counts, languages, skips, store size and freshness against HEAD and the work tree."""
+    store = require_store(cfg)
+    meta = store.all_meta()
+    files = store.column(
+        "files", ["path", "language", "hash", "size", "mtime_ns", "skip", "symbols"]
+    )
+    states = {
+        p: (s, m, h)
+        for p, s, m, h in zip(
+            files["path"], files["size"], files["mtime_ns"], files["hash"], strict=True
+        )
+    }
+    plan = indexer.make_plan(cfg, states)
+    indexed = [i for i, skip in enumerate(files["skip"]) if not skip]
+    languages = Counter(files["language"][i] for i in indexed)
+    skipped = Counter({k: len(v) for k, v in plan.skipped.items()})
+    for skip in files["skip"]:
+        if skip:
+            skipped[skip] += 1
+    indexed_commit = meta.get("indexed_commit") or None
+    fresh_head = indexed_commit == plan.head
+    pending = len(plan.changed) + len(plan.deleted)
+    indexed_at = float(meta.get("indexed_at") or 0)
+    return {
+        "root": str(cfg.root),
+        "git": plan.git,
+        "store": store.uri,
+        "schema_version": int(meta.get("schema_version") or 0),
+        "files": len(indexed),
+        "symbols": store.count("symbols"),
+        "references": store.count("refs"),
+        "languages": dict(languages.most_common()),
+        "skipped": dict(sorted(skipped.items())),
+        "store_bytes": store.size_bytes(),
+        "head": plan.head,
+        "indexed_commit": indexed_commit,
+        "indexed_at": indexed_at,
+        "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
+        "pending": {"changed": len(plan.changed), "deleted": len(plan.deleted)},
+        "fresh": fresh_head and pending == 0,
+    }
+
+
+def search(
+    cfg: Config,
+    query: str,
+    *,
+    kind: str | None = None,
+    path_glob: str | None = None,
+    limit: int = 20,
+) -> list[dict[str, Any]]:
+    """Full-text search over symbols and files, best first."""
+    store = require_store(cfg)
+    return [h.as_dict() for h in store.search(query, kind=kind, path_glob=path_glob, limit=limit)]
+
+
+def symbol(
+    cfg: Config, name: str, *, with_body: bool = True, max_refs: int = 200
+) -> list[dict[str, Any]]:
+    """Definitions named `name` (or with that qualified name), with body and references.
+
+    Raises:
+        NotFoundError: if no definition matches.
+    """
+    store = require_store(cfg)
+    defs = store.symbols_named(name)
+    if not defs:
+        raise NotFoundError(f"No symbol named `{name}` in the index; try `repomem search {name}`.")
+    refs = store.references_to(name.rsplit(".", 1)[-1], limit=max_refs)
+    texts: dict[str, list[str]] = {}
+    out = []
+    for d in sorted(defs, key=lambda r: (r["path"], r["start_line"])):
+        item = {
+            k: d[k]
+            for k in (
+                "name",
+                "qualname",
+                "kind",
+                "path",
+                "start_line",
+                "end_line",
+                "signature",
+                "doc",
+                "language",
+            )
+        }
+        if with_body:
+            if d["path"] not in texts:
+                row = store.file(d["path"])
+                texts[d["path"]] = (row["text"] if row else "").splitlines()
+            item["body"] = "\n".join(texts[d["path"]][d["start_line"] - 1 : d["end_line"]])
+        out.append(item)
+    references = [
+        {
+            "path": r["path"],
+            "line": r["line"],
+            "kind": r["kind"],
+            "scope": r["scope"],
+            "count": r["count"],
+        }
+        for r in sorted(refs, key=lambda r: (r["path"], r["line"]))
+    ]
+    for item in out:
+        item["references"] = references
+    return out

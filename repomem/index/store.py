@@ -1,0 +1,577 @@
+"""The index store: an embedded LanceDB database (the only module importing lancedb/pyarrow).
+
+Tables
+    files    one row per indexed file: path, language, content hash, size, mtime, tokens, text
+    symbols  definitions: name, qualified name, kind, signature, doc, lines
+    refs     uses of names (and imports), folded per (file, name, kind, enclosing definition)
+    notes    per-file notes (generated or written by people/assistants), room for later issues
+    memory   entries derived from the project memory file, room for later issues
+    meta     key/value: schema version, indexed commit, timestamps
+
+The database location is a URI (a local directory by default, under the git directory so it is
+never committed; LanceDB also accepts object-store URIs). Only the write lock and the crash
+journal are local files, kept beside the lock.
+
+Full-text search uses LanceDB's native index over a `search` column that holds code-aware tokens
+(see `repomem.index.tokens`), tokenized on whitespace with English stemming.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import pyarrow as pa
+from lancedb.index import FTS, BTree
+
+from repomem.errors import LockTimeoutError, StoreError
+from repomem.index import tokens as tok
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+FILES = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("language", pa.string()),
+        pa.field("hash", pa.string()),
+        pa.field("size", pa.int64()),
+        pa.field("mtime_ns", pa.int64()),
+        pa.field("tokens", pa.int32()),
+        pa.field("lines", pa.int32()),
+        pa.field("symbols", pa.int32()),
+        pa.field("redactions", pa.int32()),
+        pa.field("indexed_at", pa.float64()),
+        pa.field("skip", pa.string()),  # why a listed file is not indexed ("" when it is)
+        pa.field("text", pa.large_string()),
+        pa.field("search", pa.large_string()),
+    ]
+)
+SYMBOLS = pa.schema(
+    [
+        pa.field("id", pa.string()),
+        pa.field("path", pa.string()),
+        pa.field("language", pa.string()),
+        pa.field("name", pa.string()),
+        pa.field("qualname", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("parent", pa.string()),
+        pa.field("signature", pa.string()),
+        pa.field("doc", pa.string()),
+        pa.field("start_line", pa.int32()),
+        pa.field("end_line", pa.int32()),
+        pa.field("file_hash", pa.string()),
+        pa.field("search", pa.string()),
+    ]
+)
+REFS = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("name", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("scope", pa.string()),
+        pa.field("line", pa.int32()),
+        pa.field("count", pa.int32()),
+    ]
+)
+NOTES = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("source", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("file_hash", pa.string()),
+        pa.field("updated_at", pa.float64()),
+    ]
+)
+MEMORY = pa.schema(
+    [
+        pa.field("id", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("data", pa.string()),
+        pa.field("updated_at", pa.float64()),
+    ]
+)
+META = pa.schema([pa.field("key", pa.string()), pa.field("value", pa.string())])
+
+TABLES: dict[str, pa.Schema] = {
+    "files": FILES,
+    "symbols": SYMBOLS,
+    "refs": REFS,
+    "notes": NOTES,
+    "memory": MEMORY,
+    "meta": META,
+}
+# Tables rebuilt from the working tree; `notes` and `memory` are kept across rebuilds.
+DERIVED = ("files", "symbols", "refs")
+FTS_COLUMNS = {"files": "search", "symbols": "search"}
+PATH_INDEXED = ("files", "symbols", "refs", "notes")
+
+# Upgrades from an older schema version: {from_version: function(store)}. A version without an
+# entry is rebuilt from the working tree (the index is derived data).
+MIGRATIONS: dict[int, Any] = {}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A full-text search result."""
+
+    kind: str  # "symbol" or "file"
+    path: str
+    name: str
+    qualname: str
+    symbol_kind: str
+    signature: str
+    doc: str
+    start_line: int
+    end_line: int
+    score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "path": self.path,
+            "name": self.name,
+            "qualname": self.qualname,
+            "kind": self.symbol_kind,
+            "signature": self.signature,
+            "doc": self.doc,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "score": round(self.score, 4),
+        }
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for a LanceDB filter."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def in_list(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(quote(v) for v in values)})"
+
+
+class WriteLock:
+    """An exclusive, process-wide write lock on a local file (released by the OS on death)."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def __enter__(self) -> WriteLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.02
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise LockTimeoutError(
+                    f"The index at `{self.path.parent}` is locked by another repomem process"
+                    f"{holder} for over {self.timeout:g}s; wait for it to finish or raise "
+                    f"`index.lock_timeout`."
+                )
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            _unlock(self._fd)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            return True
+        except OSError:
+            return False
+
+
+def _unlock(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        with contextlib.suppress(OSError):
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        pid = os.read(fd, 32).decode().strip()
+    except OSError:
+        return ""
+    return f" (pid {pid})" if pid else ""
+
+
+class Store:
+    """One repository's index. Reads need no lock; writes happen inside `Store.writing()`."""
+
+    def __init__(self, uri: str, state_dir: Path, *, lock_timeout: float = 120.0) -> None:
+        self.uri = uri
+        self.state_dir = state_dir
+        self.lock_timeout = lock_timeout
+        try:
+            self._db = lancedb.connect(uri)
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise StoreError(
+                f"Cannot open the index store `{uri}` ({exc}); check `store.path`."
+            ) from exc
+        self._tables: dict[str, Any] = {}
+
+    # ----------------------------------------------------------------- lifecycle
+    @property
+    def lock_path(self) -> Path:
+        return self.state_dir / "index.lock"
+
+    @property
+    def journal_path(self) -> Path:
+        return self.state_dir / "journal.json"
+
+    def exists(self) -> bool:
+        """Whether an index has been built here (a schema version is recorded)."""
+        return "meta" in self._names() and self.get_meta("schema_version") is not None
+
+    def _names(self) -> list[str]:
+        result = self._db.list_tables()
+        names = getattr(result, "tables", result)
+        return list(names)
+
+    def table(self, name: str) -> Any:
+        tbl = self._tables.get(name)
+        if tbl is None:
+            try:
+                tbl = self._db.open_table(name)
+            except (ValueError, FileNotFoundError, OSError) as exc:
+                raise StoreError(
+                    f"The index store `{self.uri}` has no `{name}` table; run `repomem index`."
+                ) from exc
+            self._tables[name] = tbl
+        return tbl
+
+    def writing(self) -> WriteLock:
+        """The write lock; hold it for every write."""
+        return WriteLock(self.lock_path, self.lock_timeout)
+
+    def ensure_schema(self) -> bool:
+        """Create missing tables, migrate or rebuild old ones. Must hold the write lock.
+
+        Returns True when the derived tables were (re)created empty and need a full build.
+
+        Raises:
+            StoreError: if the store was written by a newer repomem.
+        """
+        names = set(self._names())
+        rebuilt = False
+        if "meta" in names:
+            raw = self.get_meta("schema_version")
+            version = int(raw) if raw and raw.isdigit() else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The index at `{self.uri}` has schema version {version}, newer than this "
+                    f"repomem ({SCHEMA_VERSION}); upgrade repomem (`pip install -U repomem`)."
+                )
+            while 0 < version < SCHEMA_VERSION and version in MIGRATIONS:
+                MIGRATIONS[version](self)
+                version += 1
+            if version != SCHEMA_VERSION:
+                log.info("index schema %s is outdated; rebuilding the derived tables", version)
+                for name in DERIVED:
+                    if name in names:
+                        self._db.drop_table(name)
+                        names.discard(name)
+                self._tables.clear()
+                rebuilt = True
+        for name, schema in TABLES.items():
+            if name not in names:
+                self._tables[name] = self._db.create_table(name, schema=schema)
+                rebuilt = rebuilt or name in DERIVED
+        self.set_meta({"schema_version": str(SCHEMA_VERSION)})
+        return rebuilt
+
+    def clear_derived(self) -> None:
+        """Drop and recreate the tables built from the working tree (for `--full`)."""
+        for name in DERIVED:
+            if name in self._names():
+                self._db.drop_table(name)
+            self._tables.pop(name, None)
+            self._tables[name] = self._db.create_table(name, schema=TABLES[name])
+
+    def ensure_indexes(self) -> None:
+        """Create the full-text and path indexes if missing (cheap when they exist)."""
+        for name in PATH_INDEXED:
+            tbl = self.table(name)
+            if tbl.count_rows() == 0:
+                continue
+            present = {tuple(ix.columns) for ix in tbl.list_indices()}
+            if ("path",) not in present:
+                tbl.create_index("path", config=BTree())
+            column = FTS_COLUMNS.get(name)
+            if column and (column,) not in present:
+                tbl.create_index(
+                    column,
+                    config=FTS(
+                        base_tokenizer="whitespace",
+                        lower_case=True,
+                        stem=True,
+                        remove_stop_words=False,
+                        ascii_folding=True,
+                        with_position=False,
+                        max_token_length=tok.MAX_TOKEN,
+                    ),
+                )
+
+    def optimize(self, cleanup_seconds: float = 300.0) -> None:
+        """Compact the tables, fold new rows into indexes, and drop old versions."""
+        from datetime import timedelta
+
+        for name in TABLES:
+            if name in self._names():
+                self.table(name).optimize(cleanup_older_than=timedelta(seconds=cleanup_seconds))
+
+    # ----------------------------------------------------------------- meta and journal
+    def get_meta(self, key: str) -> str | None:
+        rows = self.table("meta").search().where(f"key = {quote(key)}").limit(1).to_list()
+        return str(rows[0]["value"]) if rows else None
+
+    def all_meta(self) -> dict[str, str]:
+        return {r["key"]: r["value"] for r in self.table("meta").to_arrow().to_pylist()}
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        data = pa.table({"key": list(values), "value": list(values.values())}, schema=META)
+        (
+            self.table("meta")
+            .merge_insert("key")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(data)
+        )
+
+    def read_journal(self) -> list[str]:
+        try:
+            data = json.loads(self.journal_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError):
+            log.warning(
+                "unreadable index journal %s; treating the whole index as suspect",
+                self.journal_path,
+            )
+            return ["*"]
+        return [str(p) for p in data.get("paths", [])]
+
+    def write_journal(self, paths: Sequence[str]) -> None:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.journal_path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"paths": list(paths)}, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.journal_path)
+
+    def clear_journal(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.journal_path.unlink()
+
+    # ----------------------------------------------------------------- writes
+    def delete_paths(self, paths: Sequence[str]) -> None:
+        """Remove every derived row of these paths."""
+        for start in range(0, len(paths), 500):
+            where = in_list("path", paths[start : start + 500])
+            for name in DERIVED:
+                self.table(name).delete(where)
+
+    def delete_rows(self, name: str, paths: Sequence[str]) -> None:
+        """Remove the rows of these paths from one table."""
+        for start in range(0, len(paths), 500):
+            self.table(name).delete(in_list("path", paths[start : start + 500]))
+
+    def add(self, name: str, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.table(name).add(pa.Table.from_pylist(rows, schema=TABLES[name]))
+
+    def add_columns(self, name: str, columns: dict[str, list[Any]]) -> None:
+        if any(columns.values()):
+            self.table(name).add(pa.Table.from_pydict(columns, schema=TABLES[name]))
+
+    def touch_files(self, updates: dict[str, tuple[int, int]]) -> None:
+        """Record new (size, mtime_ns) for files whose content did not change."""
+        if not updates:
+            return
+        tbl = self.table("files")
+        for path, (size, mtime) in updates.items():
+            tbl.update(where=f"path = {quote(path)}", values={"size": size, "mtime_ns": mtime})
+
+    def rows_for_path(self, name: str, path: str) -> list[dict[str, Any]]:
+        return list(self.table(name).search().where(f"path = {quote(path)}").limit(None).to_list())
+
+    # ----------------------------------------------------------------- reads
+    def file_states(self) -> dict[str, tuple[int, int, str]]:
+        """{path: (size, mtime_ns, hash)} for every indexed file."""
+        cols = self.column("files", ["path", "size", "mtime_ns", "hash"])
+        return {
+            p: (s, m, h)
+            for p, s, m, h in zip(
+                cols["path"], cols["size"], cols["mtime_ns"], cols["hash"], strict=True
+            )
+        }
+
+    def column(self, name: str, columns: list[str]) -> dict[str, list[Any]]:
+        """Whole columns of a table, as lists."""
+        tbl = self.table(name)
+        return dict(tbl.search().select(columns).limit(None).to_arrow().to_pydict())
+
+    def count(self, name: str, where: str | None = None) -> int:
+        return int(self.table(name).count_rows(where))
+
+    def file(self, path: str) -> dict[str, Any] | None:
+        rows = self.rows_for_path("files", path)
+        return rows[0] if rows else None
+
+    def symbols_named(self, name: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Definitions whose name or qualified name equals `name` (case-sensitive)."""
+        where = f"name = {quote(name)} OR qualname = {quote(name)}"
+        cols = [
+            "path",
+            "name",
+            "qualname",
+            "kind",
+            "parent",
+            "signature",
+            "doc",
+            "start_line",
+            "end_line",
+            "language",
+        ]
+        return list(self.table("symbols").search().where(where).select(cols).limit(limit).to_list())
+
+    def references_to(self, name: str, limit: int = 500) -> list[dict[str, Any]]:
+        return list(
+            self.table("refs")
+            .search()
+            .where(f"name = {quote(name)}")
+            .select(["path", "name", "kind", "scope", "line", "count"])
+            .limit(limit)
+            .to_list()
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        kind: str | None = None,
+        path_glob: str | None = None,
+        limit: int = 20,
+        files: bool = True,
+    ) -> list[Hit]:
+        """Full-text search over symbols (and whole files), best first."""
+        q = tok.query(query)
+        if not q:
+            return []
+        hits: list[Hit] = []
+        fetch = max(limit * 4, 50) if path_glob else limit
+        where = f"kind = {quote(kind)}" if kind and kind != "file" else None
+        if kind != "file":
+            req = self.table("symbols").search(q, query_type="fts")
+            if where:
+                req = req.where(where, prefilter=True)
+            cols = [
+                "path",
+                "name",
+                "qualname",
+                "kind",
+                "signature",
+                "doc",
+                "start_line",
+                "end_line",
+                "_score",
+            ]
+            for r in req.select(cols).limit(fetch).to_list():
+                hits.append(
+                    Hit(
+                        "symbol",
+                        r["path"],
+                        r["name"],
+                        r["qualname"],
+                        r["kind"],
+                        r["signature"],
+                        r["doc"],
+                        r["start_line"],
+                        r["end_line"],
+                        float(r["_score"]),
+                    )
+                )
+        if files and (kind is None or kind == "file"):
+            req = self.table("files").search(q, query_type="fts")
+            for r in req.select(["path", "lines", "_score"]).limit(fetch).to_list():
+                hits.append(
+                    Hit(
+                        "file",
+                        r["path"],
+                        Path(r["path"]).name,
+                        r["path"],
+                        "file",
+                        "",
+                        "",
+                        1,
+                        int(r["lines"]),
+                        float(r["_score"]),
+                    )
+                )
+        if path_glob:
+            from fnmatch import fnmatchcase
+
+            hits = [
+                h
+                for h in hits
+                if fnmatchcase(h.path, path_glob) or fnmatchcase(Path(h.path).name, path_glob)
+            ]
+        hits.sort(key=lambda h: -h.score)
+        return hits[:limit]
+
+    def size_bytes(self) -> int | None:
+        """Disk use of a local store, None for remote URIs."""
+        if "://" in self.uri:
+            return None
+        total = 0
+        for dirpath, _dirs, names in os.walk(self.uri):
+            for n in names:
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(os.path.join(dirpath, n))
+        return total
+
+    def iter_table(self, name: str, columns: list[str]) -> Iterator[dict[str, Any]]:
+        yield from self.table(name).search().select(columns).limit(None).to_list()

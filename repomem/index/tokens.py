@@ -1,0 +1,69 @@
+"""Code-aware tokens for full-text search.
+
+Identifiers are kept whole (lower-cased) and also split into their snake_case / camelCase parts,
+so `parseConfig`, `parse_config` and "parse config" all meet. The store's full-text index then
+tokenizes on whitespace only, so this module alone decides what a token is, for documents and
+queries alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+MAX_TOKEN = 40
+
+
+@lru_cache(maxsize=200_000)
+def expand(word: str) -> str:
+    """The search tokens of one identifier, space separated ("" for noise like `x` or `_`)."""
+    low = word.lower()
+    parts = [p.lower() for p in _PART.findall(word)]
+    parts = [p for p in parts if len(p) > 1 and not p.isdigit()]
+    out: list[str] = []
+    if len(low.strip("_")) > 1 and len(low) <= MAX_TOKEN:
+        out.append(low)
+    if len(parts) > 1 or (parts and parts[0] != low):
+        out.extend(p for p in parts if p != low)
+    return " ".join(out)
+
+
+def tokens(text: str) -> list[str]:
+    """All search tokens of a text, in order (used for queries and short fields)."""
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        exp = expand(word)
+        if exp:
+            out.extend(exp.split(" "))
+    return out
+
+
+def document(text: str) -> str:
+    """A whitespace-tokenized document for the full-text index.
+
+    Term frequencies are preserved but not order (the index keeps no positions), which lets
+    large files be tokenized from a count of their distinct identifiers.
+    """
+    counts = Counter(_WORD.findall(text))
+    chunks: list[str] = []
+    for word, n in counts.items():
+        exp = expand(word)
+        if exp:
+            chunks.append((exp + " ") * n)
+    return "".join(chunks)
+
+
+def path_tokens(path: str) -> str:
+    """Tokens of a repository path: each component, its stem, and the identifier parts."""
+    return " ".join(tokens(path.replace("/", " ").replace(".", " ").replace("-", "_")))
+
+
+def query(text: str) -> str:
+    """A full-text query string from free text: its distinct tokens, in order of appearance."""
+    seen: dict[str, None] = {}
+    for tok in tokens(text):
+        seen.setdefault(tok, None)
+    return " ".join(seen)

@@ -1,0 +1,83 @@
+"""Value types shared across repomem's modules (plain frozen dataclasses, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A definition found in a source file. Lines are 1-based and inclusive."""
+
+    name: str
+    kind: str
+    qualname: str
+    signature: str
+    doc: str
+    start_line: int
+    end_line: int
+    parent: str = ""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """An identifier used in a file (or an import), with the definition it appears in.
+
+    `scope` is the qualified name of the innermost enclosing definition ("" at module level).
+    `count` is how many times the same (name, kind, scope) occurs in the file; `line` is the first.
+    """
+
+    name: str
+    kind: str
+    line: int
+    scope: str = ""
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """Everything the parser extracts from one file."""
+
+    symbols: tuple[Symbol, ...] = ()
+    references: tuple[Reference, ...] = ()
+    has_error: bool = False
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """A file as stored in the index."""
+
+    path: str
+    language: str
+    hash: str
+    size: int
+    mtime_ns: int
+    tokens: int
+    lines: int
+    symbols: int
+    redactions: int = 0
+
+
+@dataclass
+class IndexReport:
+    """What one `repomem index` run did."""
+
+    files_seen: int = 0
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    unchanged: int = 0
+    parsed: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)
+    parse_errors: list[str] = field(default_factory=list)
+    redactions: int = 0
+    recovered: int = 0
+    seconds: float = 0.0
+    git: bool = True
+    full: bool = False
+
+    @property
+    def changed(self) -> int:
+        return len(self.added) + len(self.modified) + len(self.deleted) + len(self.renamed)

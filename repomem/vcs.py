@@ -1,0 +1,100 @@
+"""Git access (the only module importing GitPython).
+
+File enumeration uses `git ls-files` through GitPython's command wrapper (milliseconds for
+thousands of files); commits and status use GitPython's object model.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GitInfo:
+    """Where a repository's git data lives, and its HEAD."""
+
+    root: Path
+    git_dir: Path
+    head: str | None  # None in a repository with no commits yet
+    branch: str | None
+
+
+def _repo(root: Path) -> Any | None:
+    try:
+        import git
+    except ImportError:  # the git executable is missing: GitPython refuses to import
+        log.warning("git is not installed; git features are off")
+        return None
+    try:
+        return git.Repo(root, search_parent_directories=False)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        return None
+
+
+def open_repo(root: Path) -> GitInfo | None:
+    """Git facts for `root`, or None when it is not the top of a git work tree."""
+    repo = _repo(root)
+    if repo is None or repo.bare or repo.working_tree_dir is None:
+        return None
+    if Path(repo.working_tree_dir).resolve() != root.resolve():
+        return None
+    head: str | None
+    try:
+        head = repo.head.commit.hexsha
+    except ValueError:
+        head = None
+    branch = None
+    if head is not None and not repo.head.is_detached:
+        branch = repo.active_branch.name
+    return GitInfo(root=root, git_dir=Path(repo.git_dir).resolve(), head=head, branch=branch)
+
+
+def list_files(root: Path, extra_ignore_file: str | None = None) -> list[str]:
+    """Tracked files plus untracked files that .gitignore does not exclude (repo-relative, '/').
+
+    Files deleted from the work tree but still tracked are left out.
+    """
+    repo = _repo(root)
+    if repo is None:
+        return []
+    args = ["-z", "--cached", "--others", "--exclude-standard"]
+    out: str = repo.git.ls_files(*args)
+    deleted: str = repo.git.ls_files("-z", "--deleted")
+    gone = set(deleted.split("\0")) if deleted else set()
+    seen: dict[str, None] = {}
+    for path in out.split("\0"):
+        if path and path not in gone:
+            seen.setdefault(path, None)
+    return list(seen)
+
+
+def head(root: Path) -> str | None:
+    """The commit HEAD points to, or None (no git, or no commits)."""
+    info = open_repo(root)
+    return info.head if info else None
+
+
+def dirty_paths(root: Path) -> list[str]:
+    """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted)."""
+    repo = _repo(root)
+    if repo is None:
+        return []
+    out: str = repo.git.status("--porcelain=v1", "-z", "--untracked-files=all")
+    paths: list[str] = []
+    entries = out.split("\0")
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        status, path = entry[:2], entry[3:]
+        paths.append(path)
+        if "R" in status or "C" in status:
+            i += 1  # the rename's source follows
+    return paths

@@ -1,0 +1,73 @@
+"""Shared fixtures: real git repositories in tmp_path, hermetic per-user state."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from repomem import config
+from repomem.config import Config
+
+
+@pytest.fixture(autouse=True)
+def _hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("REPOMEM_HOME", str(home / "repomem"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+    for var in list(os.environ):
+        if var.startswith("REPOMEM_") and var != "REPOMEM_HOME":
+            monkeypatch.delenv(var)
+
+
+class Repo:
+    """A real git repository in a temporary directory."""
+
+    def __init__(self, root: Path, git: bool = True) -> None:
+        self.root = root
+        if git:
+            self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=self.root, check=True, capture_output=True, text=True
+        ).stdout
+
+    def write(self, rel: str, text: str | bytes) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def commit(self, message: str = "commit") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+    def config(self, **overrides: object) -> Config:
+        return config.load(self.root, overrides=overrides)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Repo]:
+    root = tmp_path / "repo"
+    root.mkdir()
+    yield Repo(root)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Iterator[Repo]:
+    root = tmp_path / "folder"
+    root.mkdir()
+    yield Repo(root, git=False)

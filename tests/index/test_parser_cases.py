@@ -1,0 +1,57 @@
+"""Golden parses: every `tests/index/cases/<language>/<case>.<ext>` source file is parsed and
+compared with its reviewed expectation `<case>.<ext>.json`.
+
+Regenerate an expectation after a deliberate change with
+`python tests/index/test_parser_cases.py --regen PATH...` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from repomem.index.languages import detect, language_names
+from repomem.index.parser import parse
+
+CASES = Path(__file__).with_name("cases")
+
+
+def _dump(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    result = parse(text, detect(path.name))
+    return {
+        "has_error": result.has_error,
+        "symbols": [
+            [s.kind, s.qualname, s.start_line, s.end_line, s.signature, s.doc]
+            for s in result.symbols
+        ],
+        "references": sorted([r.kind, r.name, r.scope, r.line, r.count] for r in result.references),
+    }
+
+
+def _cases() -> list[Path]:
+    return sorted(p for p in CASES.rglob("*") if p.is_file() and p.suffix != ".json")
+
+
+@pytest.mark.parametrize("source", _cases(), ids=lambda p: str(p.relative_to(CASES)))
+def test_golden_parse_matches_reviewed_expectation(source: Path) -> None:
+    expected = json.loads(source.with_name(source.name + ".json").read_text(encoding="utf-8"))
+    assert _dump(source) == expected
+
+
+def test_every_supported_language_has_golden_cases() -> None:
+    covered = {detect(p.name) for p in _cases()}
+    assert set(language_names()) <= covered
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--regen"]:
+        for arg in sys.argv[2:]:
+            src = Path(arg)
+            out = src.with_name(src.name + ".json")
+            out.write_text(json.dumps(_dump(src), indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {out}")
