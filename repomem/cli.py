@@ -11,7 +11,7 @@ import logging
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -44,8 +44,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     repo: Annotated[
-        Optional[Path],
-        typer.Option(  # noqa: UP045 - typer needs Optional
+        Path | None,
+        typer.Option(
             "-C", "--repo", help="Run as if started in PATH (like `git -C`).", metavar="PATH"
         ),
     ] = None,
@@ -218,13 +218,13 @@ def status(
 def search(
     query_text: Annotated[str, typer.Argument(metavar="QUERY", help="Words or identifiers.")],
     kind: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(  # noqa: UP045
             "--kind", help="Only this kind: function, class, method, ..., or file."
         ),
     ] = None,
     path: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(  # noqa: UP045
             "--path", help="Only paths matching this glob.", metavar="GLOB"
         ),

@@ -251,6 +251,7 @@ class Store:
                 f"Cannot open the index store `{uri}` ({exc}); check `store.path`."
             ) from exc
         self._tables: dict[str, Any] = {}
+        self._fts_ready: set[str] = set()
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -324,6 +325,7 @@ class Store:
 
     def clear_derived(self) -> None:
         """Drop and recreate the tables built from the working tree (for `--full`)."""
+        self._fts_ready.clear()
         for name in DERIVED:
             if name in self._names():
                 self._db.drop_table(name)
@@ -504,7 +506,7 @@ class Store:
         hits: list[Hit] = []
         fetch = max(limit * 4, 50) if path_glob else limit
         where = f"kind = {quote(kind)}" if kind and kind != "file" else None
-        if kind != "file":
+        if kind != "file" and self.has_fts("symbols"):
             req = self.table("symbols").search(q, query_type="fts")
             if where:
                 req = req.where(where, prefilter=True)
@@ -534,7 +536,7 @@ class Store:
                         float(r["_score"]),
                     )
                 )
-        if files and (kind is None or kind == "file"):
+        if files and (kind is None or kind == "file") and self.has_fts("files"):
             req = self.table("files").search(q, query_type="fts")
             for r in req.select(["path", "lines", "_score"]).limit(fetch).to_list():
                 hits.append(
@@ -561,6 +563,16 @@ class Store:
             ]
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
+
+    def has_fts(self, name: str) -> bool:
+        """Whether a table has its full-text index (an empty table has none)."""
+        if name in self._fts_ready:
+            return True
+        column = FTS_COLUMNS[name]
+        ready = any(tuple(ix.columns) == (column,) for ix in self.table(name).list_indices())
+        if ready:
+            self._fts_ready.add(name)
+        return ready
 
     def size_bytes(self) -> int | None:
         """Disk use of a local store, None for remote URIs."""

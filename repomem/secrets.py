@@ -1,0 +1,746 @@
+"""Keep credentials out of the index: skip secret files, redact secrets inside the rest.
+
+Two layers protect the store:
+
+* :func:`is_secret_file` names files that hold credentials by nature (``.env``, private keys,
+  keystores, ``.netrc`` ...).  The indexer must not read them at all; it records them with
+  :data:`SECRET_FILE_REASON` as the reason for skipping.
+* :func:`redact` replaces credentials found inside every other file with ``[REDACTED]``
+  before anything is chunked, embedded or stored.  Only the secret itself is replaced
+  (``API_KEY = "[REDACTED]"``, ``postgres://app:[REDACTED]@db``) so the code still reads,
+  and no line break is ever added or removed, so line numbers stay valid.
+
+How :func:`redact` finds secrets, cheapest first
+------------------------------------------------
+``redact`` runs on every file of a repository, so a file without secrets must cost little.
+
+1. *Token detectors.*  Each well-known credential format (AWS key ids, GitHub, GitLab,
+   Slack, Anthropic, OpenAI, Google, Stripe, Twilio, SendGrid, npm and PyPI tokens, JWTs,
+   PEM private keys, passwords in URLs) is a regular expression that starts with a
+   literal (``gh``, ``sk``, ``eyJ``, ``://`` ...).  CPython's ``re`` scans for a literal
+   prefix at close to ``str.find`` speed, so each detector costs one fast pass and formats
+   sharing a first letter share a pass.  Boundary checks sit in a look-behind *after* the
+   literal so they do not hide the prefix from the engine.
+2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
+   found by looking for a few keywords (``pass``, ``pwd``, ``secret``, ``token``, ``key``,
+   ``auth``) with ``str.find`` in a lower-cased copy of the text, then matching the rest of
+   the assignment with an anchored regex at each hit.  A case-insensitive regex over the
+   whole text would be ten times slower.  ``Authorization:`` headers ride on the ``auth``
+   hits.
+3. *Extra patterns* from the user's configuration, whole match redacted.
+
+Every detector is applied to the output of the previous one; a value already turned into
+``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
+idempotent.
+
+What is deliberately *not* a secret
+-----------------------------------
+Redaction must not damage ordinary code, so an assignment only counts when its value is a
+string literal of six or more characters without whitespace (in config files, also a bare
+value).  Expressions (``password = request.form["password"]``, ``token = get_token()``),
+annotations (``password: str``), comparisons (``==``), empty strings and placeholders
+(``${VAR}``, ``{{ var }}``, ``<your-key>``, ``xxxx``, ``****``, well-known dummies like
+``changeme`` or ``password``) are left alone: a placeholder reveals nothing, and keeping it
+keeps examples readable.  Values that are obviously names rather than secrets are also kept:
+URLs, file paths, dotted module paths (``auth.User``), environment variable names
+(``"GITHUB_TOKEN"``) and ``snake_case`` words (``"access_token"``), and names ending in
+``_url``, ``_path``, ``_file``, ``_name``, ``_type``, ``_header``, ``_env``, counts, limits
+and timeouts (``token_url``, ``password_field``, ``auth_timeout``).  Keywords must stand
+as a word of the name: ``tokenizer``, ``author``, ``secretary`` and ``bypass`` are not
+credentials.
+
+The module is pure standard library, keeps no state between calls and never prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from repomem.errors import ConfigError
+
+__all__ = [
+    "REDACTED",
+    "SECRET_FILE_REASON",
+    "contains_secret",
+    "is_config_like",
+    "is_secret_file",
+    "redact",
+]
+
+SECRET_FILE_REASON = "secret"
+"""Skip reason recorded for files that :func:`is_secret_file` rejects."""
+
+REDACTED = "[REDACTED]"
+"""What every credential is replaced with."""
+
+# ---------------------------------------------------------------------------------------
+# Secret files
+# ---------------------------------------------------------------------------------------
+
+# Exact basenames (lower-cased) that hold credentials by nature.
+_SECRET_NAMES = frozenset(
+    {
+        ".env",  # dotenv; .env.* and *.env are handled below
+        ".netrc",  # machine/login/password lines for ftp, curl, git
+        "_netrc",  # the Windows spelling of .netrc
+        ".pgpass",  # PostgreSQL host:port:db:user:password lines
+        ".git-credentials",  # git credential-store, URLs with passwords
+        ".htpasswd",  # Apache password hashes
+        "application_default_credentials.json",  # gcloud ADC refresh token, any location
+        # Frameworks' dedicated secret stores (Rails config/secrets.yml, Kubernetes Secret
+        # manifests, Streamlit .streamlit/secrets.toml).  Deliberately data formats only:
+        # secrets.py is an ordinary module name (the stdlib has one).
+        "secrets.yml",
+        "secrets.yaml",
+        "secrets.json",
+        "secrets.toml",
+    }
+)
+
+# Basename suffixes (lower-cased) of key material and credential stores.
+_SECRET_SUFFIXES = (
+    ".env",  # prod.env, docker.env: dotenv files under another name (conservative)
+    ".pem",  # private keys; also certificates, which cannot be told apart by name
+    ".key",  # private keys (server.key, Rails master.key)
+    ".p12",  # PKCS#12 bundles
+    ".pfx",  # PKCS#12 bundles, Windows name
+    ".p8",  # PKCS#8 private keys (Apple push / App Store keys)
+    ".ppk",  # PuTTY private keys
+    ".jks",  # Java keystores
+    ".keystore",  # Java / Android keystores
+    ".kdbx",  # KeePass databases
+    ".gpg",  # GnuPG keyrings and encrypted files: never useful as text
+    ".tfstate",  # Terraform state stores every resource secret in plain text
+    ".tfstate.backup",
+)
+
+# Private SSH key basenames; the matching ``.pub`` public keys are not secret.
+_SSH_KEY_PREFIXES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+
+# Credential files that are only secret in their tool's directory: ``.aws/credentials``
+# holds access keys, but a file named ``credentials`` elsewhere may be anything.
+_AWS_DIRS = frozenset({".aws"})
+_AWS_FILES = frozenset({"credentials"})
+_GCLOUD_DIRS = frozenset({"gcloud", ".gcloud"})
+_GCLOUD_FILES = frozenset(
+    {"credentials", "credentials.json", "credentials.db", "access_tokens.db", "adc.json"}
+)
+
+_SERVICE_ACCOUNT = re.compile(r"service[-_]?account.*\.json\Z")
+
+
+def _split_path(relpath: str) -> list[str]:
+    return [part for part in relpath.replace("\\", "/").lower().split("/") if part]
+
+
+def is_secret_file(relpath: str) -> bool:
+    """True for files that hold credentials by nature and must never be read into the store.
+
+    Matches on the basename, case-insensitively; directories only matter for cloud
+    credential files (``.aws/credentials``, ``gcloud/credentials.json``).  ``relpath`` is a
+    ``/``-separated path relative to the repository root (``\\`` is accepted too).
+
+    ASCII-armoured ``*.asc`` files count only when their name says ``private`` or ``secret``:
+    most are public keys or detached signatures, and a private key block inside any other
+    file is redacted by :func:`redact` anyway.
+    """
+    parts = _split_path(relpath)
+    if not parts:
+        return False
+    name = parts[-1]
+    if name in _SECRET_NAMES or name.startswith(".env.") or name.endswith(_SECRET_SUFFIXES):
+        return True
+    if name.startswith(_SSH_KEY_PREFIXES):
+        return not name.endswith(".pub")
+    if name.endswith(".asc"):
+        return "private" in name or "secret" in name
+    if _SERVICE_ACCOUNT.search(name):
+        return True
+    dirs = set(parts[:-1])
+    if name in _AWS_FILES and dirs & _AWS_DIRS:
+        return True
+    return name in _GCLOUD_FILES and bool(dirs & _GCLOUD_DIRS)
+
+
+# Basename suffixes of files made of ``key = value`` / ``key: value`` lines.
+_CONFIG_SUFFIXES = (
+    ".env",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".cnf",  # my.cnf holds MySQL passwords
+    ".properties",
+    ".toml",
+    ".yaml",
+    ".yml",
+    ".json",
+    ".jsonc",
+    ".json5",
+    ".tfvars",
+    ".dockerfile",
+)
+# Exact basenames of config files without a telling suffix.
+_CONFIG_NAMES = frozenset(
+    {
+        ".env",
+        ".envrc",  # direnv: export TOKEN=...
+        ".flaskenv",
+        ".npmrc",
+        ".pypirc",
+        ".yarnrc",
+        ".netrc",
+        "_netrc",
+        ".pgpass",
+        ".gitconfig",
+        ".s3cfg",
+        ".boto",
+        ".dockercfg",
+        "dockerfile",  # ENV API_KEY=...
+        "containerfile",
+    }
+)
+# Other dot-files ending in "rc" (.curlrc, .babelrc ...) are key/value configuration too.
+_RC_FILE = re.compile(r"\.[\w.-]*rc\Z")
+
+
+def is_config_like(relpath: str) -> bool:
+    """True for configuration files, where unquoted values (``PASSWORD=hunter2``) count.
+
+    Pass the result as ``config_like`` to :func:`redact`.  Covers dotenv files, ``.ini``,
+    ``.cfg``, ``.conf``, ``.properties``, ``.toml``, YAML, JSON, ``.npmrc``, ``.pypirc`` and
+    other ``rc`` dot-files, Dockerfiles and ``*.env`` files.
+    """
+    parts = _split_path(relpath)
+    if not parts:
+        return False
+    name = parts[-1]
+    return (
+        name in _CONFIG_NAMES
+        or name.endswith(_CONFIG_SUFFIXES)
+        or name.startswith((".env.", "dockerfile.", "containerfile."))
+        or _RC_FILE.match(name) is not None
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Line-preserving masks
+# ---------------------------------------------------------------------------------------
+
+# Every character str.splitlines() breaks on; a redaction must keep each of them.
+_NL = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile(f"(\r\n|[{_NL}])")
+
+
+def _mask(secret: str) -> str:
+    """``[REDACTED]`` in place of ``secret``, keeping its line breaks exactly.
+
+    For a multi-line secret the first non-blank line becomes ``[REDACTED]`` and the others
+    become empty, so a PEM key keeps its shape and every later line keeps its number.
+    """
+    if not any(ch in secret for ch in _NL):
+        return REDACTED
+    pieces = _LINE_BREAK.split(secret)  # text, break, text, break, ..., text
+    placed = False
+    for i in range(0, len(pieces), 2):
+        if not placed and pieces[i].strip():
+            pieces[i] = REDACTED
+            placed = True
+        elif (
+            pieces[i]
+            and 0 < i < len(pieces) - 1
+            and pieces[i - 1].endswith("\r")
+            and pieces[i + 1].startswith("\n")
+        ):
+            pieces[i] = " "  # "\r" + "" + "\n" would merge two line breaks into one
+        else:
+            pieces[i] = ""
+    return "".join(pieces)
+
+
+# ---------------------------------------------------------------------------------------
+# Placeholders and values that are names, not secrets
+# ---------------------------------------------------------------------------------------
+
+# Publicly known dummy values: redacting them would hide nothing and hurt readability.
+_DUMMY_VALUES = frozenset(
+    {
+        "changeme",
+        "change-me",
+        "change_me",
+        "changeit",  # the default password of Java's cacerts
+        "replaceme",
+        "replace-me",
+        "replace_me",
+        "password",
+        "passwd",
+        "secret",
+        "example",
+        "placeholder",
+        "redacted",
+        "dummy",
+        "none",
+        "null",
+        "undefined",
+        "true",
+        "false",
+    }
+)
+
+# Masked or templated values: references and template fields rather than secrets.  Token
+# detectors skip these too ("ghp_xxxx...", "sk-<your-key>").
+_MASK = re.compile(
+    r"""
+      \$(?:\w+|\{[^}]*\}|\(.*\))\Z      # $VAR, ${VAR}, $(command)
+    | .*(?:\{\{|\$\{|%\(|\#\{)          # {{ var }}, ${VAR} inside, %(name)s, #{ruby}
+    | .*<[^<>]*>                        # <your-key>, sk-<key>
+    | \{[^{}]*\}\Z                      # {password}, format fields
+    | %[sdr]\Z                          # printf fields
+    | .*(?:xxxx|\*\*\*\*|\.\.\.\.)
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Dummy words in assignment values ("your-api-key", "example-password", "changeme123").
+# Token detectors do not use this: AKIAIOSFODNN7EXAMPLE has the shape of a key and is
+# redacted like one.
+_DUMMY_WORDS = re.compile(r"your|.*(?:example|placeholder|changeme|redacted)", re.IGNORECASE)
+
+# Values that name something: URLs, paths, dotted module paths, identifiers.
+_NAME_VALUE = re.compile(
+    r"""
+      [a-z][\w+.-]*://.*                                 # URL (credentials: see _URL)
+    | (?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?\Z           # /etc/app/key, ./keys, ~/x
+    | [\w./-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|cfg|env|txt|gpg|asc)\Z
+    | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z                 # auth.User, app.tokens.Backend
+    | [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z                    # GITHUB_TOKEN (env var names)
+    | [a-z]+(?:_[a-z]+)+\Z                               # access_token, new_password
+    """,
+    re.VERBOSE,
+)
+
+
+def _is_mask(value: str) -> bool:
+    """True when ``value`` is masked or templated: xxxx, ****, <key>, ${VAR}, [REDACTED]."""
+    return (
+        REDACTED in value
+        or len(set(value)) == 1  # "xxxxxx", "000000", "******"
+        or _MASK.match(value) is not None
+    )
+
+
+def _is_placeholder(value: str) -> bool:
+    """True when ``value`` is a mask, a template, a dummy word or an earlier redaction."""
+    return (
+        _is_mask(value) or value.lower() in _DUMMY_VALUES or _DUMMY_WORDS.match(value) is not None
+    )
+
+
+def _is_name_value(value: str) -> bool:
+    return _NAME_VALUE.match(value) is not None
+
+
+def _has_digit_and_letter(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+# ---------------------------------------------------------------------------------------
+# Token detectors
+# ---------------------------------------------------------------------------------------
+#
+# Each detector is a full regex and an optional gate.  A full regex that starts with a
+# literal character is its own fast scan: re jumps from one occurrence of that character
+# to the next, and the boundary check sits in a look-behind *after* the literal so it does
+# not hide the literal from the engine.  When the natural first character of a format is
+# common ("s" of sk-..., "e" of eyJ...), a gate anchored on a rarer character of the
+# prefix runs first and the full regex only runs when the gate finds something.
+
+_Handler = Callable[[re.Match[str]], "str | None"]
+"""Maps a match to its replacement, or ``None`` to keep the match (not a secret)."""
+
+# PEM private key blocks (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP ... PRIVATE KEY [BLOCK]).
+# The header and footer stay; the body becomes one [REDACTED] line plus empty lines.  A
+# BEGIN without END redacts to the end of the text.
+_PEM_GATE = "PRIVATE KEY"
+_PEM = re.compile(
+    r"(?P<begin>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)"
+    r"(?P<body>.*?)"
+    r"(?P<end>-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.DOTALL,
+)
+# Real key material: a long base64 run near the start of the body (after any
+# Proc-Type/DEK-Info headers).  A body of "..." in documentation is not a key.
+_PEM_MATERIAL = re.compile(r"[A-Za-z0-9+/=]{40}")
+
+
+def _pem(m: re.Match[str]) -> str | None:
+    body = m.group("body")
+    if _PEM_MATERIAL.search(body, 0, 400) is None:
+        return None
+    return m.group("begin") + _mask(body) + m.group("end")
+
+
+# Formats with an "A": AWS access key ids (AKIA long-term, ASIA temporary, then 16
+# upper-case letters/digits), Google API keys (AIza + 35 characters) and PyPI API tokens
+# (pypi- + a macaroon, which always starts with "AgE"; the harmless "pypi-" stays).
+_A_TOKENS = re.compile(
+    r"A(?:"
+    r"(?<![A-Za-z0-9_]A)[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9_]A)Iza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
+    r"|(?<=pypi-A)gE[A-Za-z0-9_-]{50,}"
+    r")"
+)
+
+# Formats starting with "S": Twilio API key SIDs (SK + 32 hex) and SendGrid API keys
+# (SG.<22>.<43>).
+_S_TOKENS = re.compile(
+    r"S(?<![A-Za-z0-9_]S)"
+    r"(?:K[0-9a-fA-F]{32}|G\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})"
+    r"(?![A-Za-z0-9_-])"
+)
+
+# Formats starting with "g": GitHub classic tokens (ghp_ personal, gho_ OAuth, ghu_
+# user-to-server, ghs_ server-to-server, ghr_ refresh), fine-grained github_pat_ tokens and
+# GitLab personal access tokens (glpat-).
+_G_TOKENS = re.compile(
+    r"g(?<![A-Za-z0-9_]g)"
+    r"(?:h[pousr]_[A-Za-z0-9]{36,255}"
+    r"|ithub_pat_[A-Za-z0-9_]{22,255}"
+    r"|lpat-[A-Za-z0-9_-]{20,})"
+    r"(?![A-Za-z0-9_-])"
+)
+
+# Anthropic (sk-ant-...), OpenAI (sk-..., sk-proj-..., sk-svcacct-..., at least 20
+# characters of key material) and Stripe secret and restricted keys (sk_live_, rk_live_,
+# sk_test_, rk_test_).  Key material must mix letters and digits, so kebab-case words
+# such as "sk-learn-..." are not keys.  Gated on the "k".
+_SK_GATE = re.compile(r"k(?:(?<=[^\w-][sr]k)|(?<=^[sr]k))(?:-|_(?:live|test)_)")
+_SK_TOKENS = re.compile(
+    r"(?<![\w-])"
+    r"(?:sk(?P<openai>-[A-Za-z0-9_-]{20,})|[sr]k_(?:live|test)_(?P<stripe>[0-9A-Za-z]{16,}))"
+    r"(?![\w-])"
+)
+
+# Slack tokens: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session.
+_SLACK_TOKEN = re.compile(r"xox(?<![A-Za-z0-9_]xox)[abprs]-(?P<material>[A-Za-z0-9-]{10,})")
+
+# npm access tokens: npm_ + 36 letters/digits.
+_NPM_TOKEN = re.compile(r"npm_(?<![A-Za-z0-9_]npm_)[A-Za-z0-9]{36}(?![A-Za-z0-9])")
+
+# JSON Web Tokens: base64url header and payload (both JSON objects, so both start with
+# "eyJ") and an optional signature.  Gated on the "J".
+_JWT_GATE = re.compile(r"J(?<=eyJ)")
+_JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
+
+# After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
+# user and host) or the secret path of a Slack incoming webhook
+# (https://hooks.slack.com/services/T.../B.../...).
+_URL = re.compile(
+    r"://(?:"
+    r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#@'\"<>]+)@"
+    r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/)(?P<path>[A-Za-z0-9_/-]{8,})"
+    r")"
+)
+
+
+def _token(m: re.Match[str]) -> str | None:
+    """The whole match is a credential, unless it is masked (xxxx, <key>)."""
+    return None if _is_mask(m.group(0)) else REDACTED
+
+
+def _mixed_token(m: re.Match[str]) -> str | None:
+    """Like _token, but the key material must mix letters and digits."""
+    material = m.group(m.lastindex or 0)
+    if _is_mask(material) or not _has_digit_and_letter(material):
+        return None
+    return REDACTED
+
+
+def _url(m: re.Match[str]) -> str | None:
+    hook = m.group("hook")
+    if hook is not None:
+        return None if _is_mask(m.group("path")) else f"://{hook}{REDACTED}"
+    if _is_placeholder(m.group("password")):
+        return None
+    return f"://{m.group('user')}:{REDACTED}@"
+
+
+# (gate, full regex, handler), applied in this order, each to the previous one's output.
+# A str gate must occur in the text, a pattern gate must match somewhere in it.
+_DETECTORS: tuple[tuple[str | re.Pattern[str] | None, re.Pattern[str], _Handler], ...] = (
+    (_PEM_GATE, _PEM, _pem),
+    (None, _A_TOKENS, _token),
+    (None, _S_TOKENS, _token),
+    (None, _G_TOKENS, _token),
+    (_SK_GATE, _SK_TOKENS, _mixed_token),
+    (None, _SLACK_TOKEN, _mixed_token),
+    (None, _NPM_TOKEN, _token),
+    (_JWT_GATE, _JWT, _token),
+    (None, _URL, _url),
+)
+
+# ---------------------------------------------------------------------------------------
+# Assignments: keyword hits found with str.find, the rest matched at each hit
+# ---------------------------------------------------------------------------------------
+
+# Lower-cases ASCII only, so positions in the copy match positions in the original even
+# when the text holds characters whose lower case is longer ("İ" -> "i̇").
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+# Keywords searched for in the lower-cased text.  "key" only counts after api / access /
+# private (api_key, accessKey, private-key); "pass" also covers password, passwd and
+# passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
+_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "auth")
+_KEY_PREFIXES = tuple(
+    prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-")
+)
+_PASS_SUFFIXES = ("word", "wd", "phrase")
+
+# The rest of an assignment after the keyword: the rest of the name, an optional closing
+# quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
+# value.  "==" and "!=" are comparisons, not assignments.
+_ASSIGNMENT_TAIL = re.compile(
+    r"""
+    (?P<rest>[\w.-]*)                           # _KEY, Hash, .value
+    (?:["'`]\]?|\])?                            # "password": ..., cfg["password"] = ...
+    [ \t]*
+    (?: :[ \t]*[A-Za-z_][\w.\[\],| \t]*?[ \t]*=(?!=)   # password: str = "..."
+      | :=  | =>  | \?=  | =(?!=)  | :(?![:=])  )
+    [ \t]*
+    (?: [bBrRuU]{0,2}(?P<q>["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL])*)(?P=q)
+      | (?P<bare>[^\s"'`][^NL]*) )
+    """.replace("NL", _NL),
+    re.VERBOSE,
+)
+
+# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization".
+_AUTH_HEADER_TAIL = re.compile(
+    r"""["'`]?\]?[ \t]*[:=][ \t]*["'`]?[ \t]*(?i:bearer|basic|token|bot)[ \t]+"""
+    r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+)
+
+# Last words of a name that make the value a name, a setting or a number, not a secret:
+# token_url, password_field, auth_type, secret_name, api_key_header, tokenLimit ...
+_LAST_WORD = re.compile(r"(?:[A-Z]?[a-z0-9]+|[A-Z0-9]+)\Z")
+_NAME_SUFFIXES = frozenset(
+    {
+        "url",
+        "uri",
+        "path",
+        "file",
+        "dir",
+        "name",
+        "field",
+        "type",
+        "header",
+        "env",
+        "var",
+        "count",
+        "limit",
+        "size",
+        "length",
+        "len",
+        "timeout",
+        "ttl",
+        "expiry",
+        "expires",
+        "lifetime",
+        "max",
+        "min",
+        "prefix",
+        "id",
+    }
+)
+
+# Bare values that are YAML/TOML structure or references rather than scalars.
+_BARE_NOT_VALUE = "{[&*!|>#"
+
+# AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
+# they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
+_AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
+_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+# Inline comment in a bare config value: "token = abc123  # comment".
+_INLINE_COMMENT = re.compile(r"[ \t]+[#;].*")
+
+
+def _is_letter(ch: str) -> bool:
+    return ("a" <= ch <= "z") or ("A" <= ch <= "Z")
+
+
+def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
+    """End of the keyword at ``start`` if it stands as a word of a name, else -1."""
+    end = start + len(keyword)
+    if keyword == "key":
+        if not lowered.endswith(_KEY_PREFIXES, 0, start):
+            return -1
+    elif keyword == "pass":
+        for suffix in _PASS_SUFFIXES:
+            if lowered.startswith(suffix, end):
+                end += len(suffix)
+                break
+        else:  # bare "pass": DB_PASS, dbPass, but not bypass, compass
+            if start and "a" <= text[start - 1] <= "z":
+                return -1
+    elif keyword in ("pwd", "auth") and start and "a" <= text[start - 1] <= "z":
+        return -1  # oauth, getpwd
+    if end < len(text):
+        nxt = text[end]
+        # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
+        if "a" <= nxt <= "z" or ("A" <= nxt <= "Z" and "A" <= text[end - 1] <= "Z"):
+            return -1
+    return end
+
+
+def _secret_value(
+    m: re.Match[str], name_rest: str, keyword_name: str, config_like: bool
+) -> tuple[int, int] | None:
+    """The span of the secret value in an assignment match, or None if it is not one."""
+    last = _LAST_WORD.search(name_rest)
+    if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
+        return None
+    quoted = m.group("quoted")
+    if quoted is not None:
+        value = quoted
+        if config_like:
+            value = value.strip()
+            if len(value) < 6:
+                return None
+        elif len(value) < 6 or any(c.isspace() for c in value):
+            return None
+        start = m.start("quoted") + quoted.find(value)
+    else:
+        bare = m.group("bare")
+        start = m.start("bare")
+        aws = _AWS_SECRET_NAME.search(keyword_name + name_rest.lower())
+        if aws is not None:
+            key = _AWS_SECRET_VALUE.match(bare)
+            if key is None:
+                return None
+            value = key.group(0)
+        elif not config_like or bare[0] in _BARE_NOT_VALUE:
+            return None
+        else:
+            value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            if len(value) < 6:
+                return None
+    if _is_placeholder(value) or _is_name_value(value):
+        return None
+    return start, start + len(value)
+
+
+def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
+    """Spans of secret values assigned to credential-named keys, in text order."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # rare: "İ".lower() is two characters
+        lowered = text.translate(_ASCII_LOWER)
+    hits: list[tuple[int, str]] = []
+    for keyword in _KEYWORDS:
+        find = lowered.find
+        i = find(keyword)
+        while i != -1:
+            hits.append((i, keyword))
+            i = find(keyword, i + len(keyword))
+    if not hits:
+        return []
+    hits.sort()
+    spans: list[tuple[int, int]] = []
+    done = 0  # hits before this offset lie inside an assignment already handled
+    for start, keyword in hits:
+        if start < done:
+            continue
+        if keyword == "auth" and lowered.startswith("authorization", start):
+            header = _AUTH_HEADER_TAIL.match(text, start + 13)
+            if header is not None and not _is_placeholder(header.group("value")):
+                spans.append(header.span("value"))
+                done = header.end()
+            continue
+        end = _keyword_end(text, lowered, keyword, start)
+        if end < 0:
+            continue
+        m = _ASSIGNMENT_TAIL.match(text, end)
+        if m is None:
+            continue
+        span = _secret_value(m, m.group("rest"), lowered[start:end], config_like)
+        if span is not None:
+            spans.append(span)
+            done = span[1]
+    return spans
+
+
+# ---------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=32)
+def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern))
+        except re.error as exc:
+            raise ConfigError(
+                f"Invalid redaction pattern {pattern!r} ({exc.msg}); "
+                "fix the regular expression or remove it from the extra patterns."
+            ) from None
+    return tuple(compiled)
+
+
+def redact(
+    text: str, *, config_like: bool = False, extra_patterns: Sequence[str] = ()
+) -> tuple[str, int]:
+    """Return text with every credential replaced by `[REDACTED]`, and how many were redacted.
+
+    The line count is preserved exactly (``str.splitlines`` / ``count("\\n")`` identical)
+    so line numbers stay valid.  ``config_like`` (see :func:`is_config_like`) makes bare
+    values count in assignments (``PASSWORD=hunter2hunter``, ``token: abcdef123456``).
+    ``extra_patterns`` are regular expressions whose whole match is redacted; an invalid
+    one raises :class:`~repomem.errors.ConfigError`.
+    """
+    extra = _compile_extra(tuple(extra_patterns)) if extra_patterns else ()
+    count = 0
+
+    def apply(handler: _Handler) -> Callable[[re.Match[str]], str]:
+        def replace(m: re.Match[str]) -> str:
+            nonlocal count
+            replacement = handler(m)
+            if replacement is None:
+                return m.group(0)
+            count += 1
+            return replacement
+
+        return replace
+
+    for gate, pattern, handler in _DETECTORS:
+        if gate is not None and (
+            gate not in text if isinstance(gate, str) else gate.search(text) is None
+        ):
+            continue
+        text = pattern.sub(apply(handler), text)
+
+    spans = _assignment_spans(text, config_like)
+    if spans:
+        count += len(spans)
+        pieces: list[str] = []
+        last = 0
+        for start, end in spans:
+            pieces.append(text[last:start])
+            pieces.append(REDACTED)
+            last = end
+        pieces.append(text[last:])
+        text = "".join(pieces)
+
+    def extra_handler(m: re.Match[str]) -> str | None:
+        found = m.group(0)
+        return None if not found or found == REDACTED else _mask(found)
+
+    for pattern in extra:
+        text = pattern.sub(apply(extra_handler), text)
+    return text, count
+
+
+def contains_secret(text: str) -> bool:
+    """True when :func:`redact` would redact something in ``text`` (as code, no extras)."""
+    return redact(text)[1] > 0

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from repomem.cli import app
+from tests.conftest import Repo
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def command_names() -> list[str]:
+    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", command_names())
+def test_every_command_has_help_text(name: str) -> None:
+    code, out, _ = run(name, "--help")
+    assert code == 0
+    assert "Usage" in out
+    cmd = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)  # type: ignore[union-attr]
+    assert cmd.callback is not None and cmd.callback.__doc__
+
+
+def test_dash_c_runs_as_if_started_in_that_directory(repo: Repo) -> None:
+    repo.write("lib.py", "def located_here():\n    return 1\n")
+    repo.commit()
+    code, out, _ = run("-C", str(repo.root), "index", "--quiet")
+    assert code == 0 and out == ""
+    code, out, _ = run("-C", str(repo.root), "symbol", "located_here", "--json")
+    assert code == 0
+    (sym,) = json.loads(out)
+    assert sym["path"] == "lib.py"
+    assert sym["body"] == "def located_here():\n    return 1"
+
+
+def test_init_writes_the_config_and_builds_the_index(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    code, out, _ = run("-C", str(repo.root), "init")
+    assert code == 0, out
+    assert (repo.root / ".repomem").is_file()
+    assert "Indexed" in out and "Next:" in out
+    code, out, _ = run("-C", str(repo.root), "status", "--json")
+    data = json.loads(out)
+    assert data["files"] == 2  # a.py and the new .repomem
+
+
+def test_status_json_has_the_documented_keys(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    run("-C", str(repo.root), "index", "-q")
+    code, out, _ = run("-C", str(repo.root), "status", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {
+        "root",
+        "git",
+        "store",
+        "schema_version",
+        "files",
+        "symbols",
+        "references",
+        "languages",
+        "skipped",
+        "store_bytes",
+        "head",
+        "indexed_commit",
+        "indexed_at",
+        "age_seconds",
+        "pending",
+        "fresh",
+    }
+    assert data["fresh"] is True
+
+
+def test_search_json_filters_by_kind_and_path(repo: Repo) -> None:
+    repo.write("src/parse.py", "def parse_config(path):\n    '''Read the config.'''\n")
+    repo.write("src/other.py", "class ConfigParser:\n    pass\n")
+    repo.write("tests/test_parse.py", "def test_parse_config():\n    pass\n")
+    run("-C", str(repo.root), "index", "-q")
+    code, out, _ = run("-C", str(repo.root), "search", "parseConfig", "--json")
+    hits = json.loads(out)
+    assert code == 0 and hits[0]["name"] in ("parse_config", "test_parse_config")
+    assert set(hits[0]) == {
+        "type",
+        "path",
+        "name",
+        "qualname",
+        "kind",
+        "signature",
+        "doc",
+        "start_line",
+        "end_line",
+        "score",
+    }
+    code, out, _ = run("-C", str(repo.root), "search", "config", "--kind", "class", "--json")
+    assert [h["name"] for h in json.loads(out)] == ["ConfigParser"]
+    code, out, _ = run("-C", str(repo.root), "search", "config", "--path", "src/*", "--json")
+    assert json.loads(out) and all(h["path"].startswith("src/") for h in json.loads(out))
+
+
+def test_unknown_symbol_exits_1_with_one_line(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    run("-C", str(repo.root), "index", "-q")
+    code, out, err = run("-C", str(repo.root), "symbol", "nothing_like_this")
+    assert code == 1
+    assert err.strip().count("\n") == 0 and err.startswith("Error: No symbol named")
+
+
+def test_searching_before_indexing_says_what_to_do(repo: Repo) -> None:
+    code, _, err = run("-C", str(repo.root), "search", "x")
+    assert code == 1
+    assert "run `repomem index` first" in err
+
+
+def test_a_bad_config_is_a_one_line_error_not_a_traceback(repo: Repo) -> None:
+    repo.write(".repomem", "[index]\nworkers = 'two'\n")
+    code, _, err = run("-C", str(repo.root), "index")
+    assert code == 1
+    assert err.startswith("Error: Config key `index.workers`")
+    assert "Traceback" not in err
+
+
+def test_a_missing_directory_is_a_one_line_error(tmp_path: object) -> None:
+    code, _, err = run("-C", "/nonexistent/place", "status")
+    assert code == 1 and "does not exist" in err
+
+
+def test_unknown_kind_is_rejected(repo: Repo) -> None:
+    code, _, err = run("-C", str(repo.root), "search", "x", "--kind", "gizmo")
+    assert code == 1 and "unknown kind" in err
+
+
+def test_the_console_script_runs_and_help_does_not_import_lancedb() -> None:
+    code = (
+        "import sys; from repomem.cli import app;"
+        "sys.argv=['repomem','--help'];"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "  try: app()\n"
+        "  except SystemExit: pass\n"
+        "print('lancedb' in sys.modules, 'anthropic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False"
