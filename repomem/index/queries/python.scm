@@ -22,12 +22,13 @@
     (attribute attribute: (identifier) @name)
   ]) @reference.call
 
-; base classes
+; base classes, incl. generic ones (Generic[T])
 (class_definition
   superclasses: (argument_list
     [
       (identifier) @name
       (attribute attribute: (identifier) @name)
+      (subscript value: [(identifier) @name (attribute attribute: (identifier) @name)])
     ]) @reference.class)
 
 ; type annotations
