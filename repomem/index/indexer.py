@@ -9,10 +9,12 @@ so a killed run never leaves duplicates or orphans and the next run completes it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -246,10 +248,36 @@ def _run_tasks(
     with ProcessPoolExecutor(
         workers, mp_context=ctx, initializer=_init_worker, initargs=(cfg, known)
     ) as pool:
-        for i, result in enumerate(pool.map(_work, tasks, chunksize=chunk), 1):
+        with _main_module_hidden():
+            results = pool.map(_work, tasks, chunksize=chunk)  # starts the workers
+        for i, result in enumerate(results, 1):
             yield result
             if progress:
                 progress("parse", i, total)
+
+
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """Start spawned workers without re-running the caller's `__main__` script.
+
+    multiprocessing's spawn re-imports the main script in every worker; a library caller whose
+    script lacks an `if __name__ == "__main__":` guard would then run itself again in each
+    worker. The workers only need `repomem`, so the main module's origin is hidden meanwhile.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved: dict[str, Any] = {
+        k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__
+    }
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 # ------------------------------------------------------------------------- the run

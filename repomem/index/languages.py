@@ -32,6 +32,7 @@ class LanguageSpec:
     filenames: tuple[str, ...] = ()
     query_files: tuple[str, ...] = ()
     doc_style: str = "comment"  # "python": docstring in the body; "comment": leading comments
+    class_like: tuple[str, ...] = ()  # extra definition kinds whose functions are methods
 
     @property
     def queries(self) -> tuple[str, ...]:

@@ -6,7 +6,10 @@ Tag queries (`queries/<language>.scm`) follow one capture convention:
   class, function, method, interface, struct, enum, trait, type, module, namespace, constant,
   variable, field, property, constructor, macro. An optional `@receiver` names an explicit parent
   (Go methods), overriding the enclosing definitions in the qualified name.
-- `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`.
+- `@definition.<kind>.open` on a statement that applies to what follows it (`namespace App;` in
+  PHP and C#): the definition extends to the next node of the same type, or its parent's end.
+- `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
+  `@scope.<kind>` gives the scope's kind (default `impl`, which is class-like).
 - `@reference.<kind>` on a use, with `@name` on the identifier used (call, type, class, ...).
 - `@import` on an import statement, with `@name` on the imported module or path.
 
@@ -28,15 +31,13 @@ from repomem.errors import ParseError
 from repomem.index.languages import grammar, query_source, spec_for
 from repomem.types import ParseResult, Reference, Symbol
 
-CLASS_LIKE = frozenset(
-    {"class", "struct", "interface", "trait", "impl", "enum", "module", "namespace", "object"}
-)
+# A function directly inside one of these is a method. Namespaces and modules are not class-like
+# (a Rust `mod` or C++ `namespace` holds free functions); a language may add kinds (Ruby modules).
+CLASS_LIKE = frozenset({"class", "struct", "interface", "trait", "impl", "enum", "object"})
 MAX_SIGNATURE = 300
 MAX_DOC = 1200
 _WS = re.compile(r"\s+")
 _COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|--)\s?")
-_COMMENT_LINE = re.compile(r"^\s*(#|//|/\*|\*)")
-_TRAILING_COMMENT = re.compile(r"\s(#|//)[^\"']*$")
 _ATTRIBUTE_TYPES = frozenset(
     {
         "decorator",
@@ -104,7 +105,7 @@ def parse(text: str, language: str) -> ParseResult:
             continue
         tag = ""
         for cap in caps:
-            if cap.startswith(("definition.", "reference.")) or cap in ("import", "scope"):
+            if cap.startswith(("definition.", "reference.", "scope")) or cap == "import":
                 tag = cap
                 break
         if not tag:
@@ -113,20 +114,27 @@ def parse(text: str, language: str) -> ParseResult:
         name = _text(name_node)
         if not name:
             continue
-        if tag.startswith("definition.") or tag == "scope":
+        if tag.startswith(("definition.", "scope")):
             node = caps[tag][0]
             key = (node.start_byte, node.end_byte, name)
             if key in defs:
                 continue
             receiver_nodes = caps.get("receiver")
+            is_scope = tag.startswith("scope")
+            # `@scope` names a class-like scope (a Rust impl); `@scope.<kind>` says which kind.
+            kind = (tag[6:] or "impl") if is_scope else tag[len("definition.") :]
+            end = node.end_byte
+            if kind.endswith(".open"):
+                kind = kind[: -len(".open")]
+                end = _open_end(node)
             defs[key] = _Def(
                 node.start_byte,
-                node.end_byte,
+                end,
                 name,
-                "scope" if tag == "scope" else tag[len("definition.") :],
+                kind,
                 node,
                 receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
-                is_scope=tag == "scope",
+                is_scope=is_scope,
             )
             def_name_bytes.add(name_node.start_byte)
         elif tag == "import":
@@ -139,7 +147,7 @@ def parse(text: str, language: str) -> ParseResult:
                 raw_refs.append((n.start_byte, n.start_point[0] + 1, _text(n), tag[10:]))
 
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
-    _qualify(ordered)
+    _qualify(ordered, CLASS_LIKE | frozenset(spec.class_like))
     symbols = tuple(_symbol(d, source, spec.doc_style) for d in ordered if not d.is_scope)
     references = _scope_refs(raw_refs, ordered, def_name_bytes)
     return ParseResult(symbols=symbols, references=references, has_error=root.has_error)
@@ -150,23 +158,38 @@ def _text(node: Node) -> str:
     return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
-def _qualify(ordered: list[_Def]) -> None:
+def _qualify(ordered: list[_Def], class_like: frozenset[str]) -> None:
     stack: list[_Def] = []
     for d in ordered:
-        while stack and stack[-1].end <= d.start:
+        # Pop what ended, and siblings captured on the very same node (`int a, b;`).
+        while stack and (
+            stack[-1].end <= d.start or (stack[-1].start == d.start and stack[-1].end == d.end)
+        ):
             stack.pop()
         parent = stack[-1] if stack else None
+        outer = parent.qualname if parent is not None else ""
         if d.receiver:
-            d.parent = d.receiver
-        elif parent is not None:
-            d.parent = parent.qualname
+            # An explicit owner (`func (s *Server) Handle`, `void W::f()`) inside whatever
+            # encloses the definition (a C++ namespace, a Ruby module).
+            d.parent = f"{outer}.{d.receiver}" if outer else d.receiver
+        else:
+            d.parent = outer
         d.qualname = f"{d.parent}.{d.name}" if d.parent else d.name
         parent_kind = "class" if d.receiver else (parent.kind if parent else "")
-        if parent_kind == "scope":
-            parent_kind = "impl"
-        if d.kind == "function" and parent_kind in CLASS_LIKE:
+        if d.kind == "function" and parent_kind in class_like:
             d.kind = "method"
         stack.append(d)
+
+
+def _open_end(node: Node) -> int:
+    """Where a bodiless namespace statement stops applying: the next one, or its parent's end."""
+    sib = node.next_sibling
+    while sib is not None:
+        if sib.type == node.type:
+            return sib.start_byte
+        sib = sib.next_sibling
+    parent = node.parent
+    return parent.end_byte if parent is not None else node.end_byte
 
 
 def _scope_refs(
@@ -186,7 +209,9 @@ def _scope_refs(
         hi = bisect_right(starts, byte)
         while i < hi:
             d = real[i]
-            while stack and stack[-1].end <= d.start:
+            while stack and (
+                stack[-1].end <= d.start or (stack[-1].start == d.start and stack[-1].end == d.end)
+            ):
                 stack.pop()
             stack.append(d)
             i += 1
@@ -213,9 +238,17 @@ def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
         signature=_signature(node, source),
         doc=_doc(node, source, doc_style),
         start_line=node.start_point[0] + 1,
-        end_line=node.end_point[0] + 1,
+        end_line=_end_line(node, d.end, source),
         parent=d.parent,
     )
+
+
+def _end_line(node: Node, end: int, source: bytes) -> int:
+    if end != node.end_byte:  # an open-ended namespace: up to the line before `end`
+        return source.count(b"\n", 0, max(end - 1, node.start_byte)) + 1
+    row, column = node.end_point
+    # A node that ends with its newline (a preprocessor line) ends on the line before.
+    return row if column == 0 and row > node.start_point[0] else row + 1
 
 
 def _signature(node: Node, source: bytes) -> str:
@@ -224,10 +257,17 @@ def _signature(node: Node, source: bytes) -> str:
     if end is None:
         line_end = source.find(b"\n", node.start_byte)
         end = node.end_byte if line_end == -1 else min(line_end, node.end_byte)
-    raw = source[node.start_byte : end].decode("utf-8", "replace")
     # Comments between the header and the body are not part of the signature.
-    kept = [ln for ln in raw.splitlines() if not _COMMENT_LINE.match(ln)]
-    text = _WS.sub(" ", " ".join(_TRAILING_COMMENT.sub("", ln) for ln in kept))
+    pieces: list[bytes] = []
+    pos = node.start_byte
+    for child in node.children:
+        if child.start_byte >= end:
+            break
+        if "comment" in child.type:
+            pieces.append(source[pos : child.start_byte])
+            pos = child.end_byte
+    pieces.append(source[pos:end] if pos < end else b"")
+    text = _WS.sub(" ", b" ".join(pieces).decode("utf-8", "replace"))
     text = text.strip().rstrip("{:").rstrip()
     if len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 3].rstrip() + "..."

@@ -1,0 +1,753 @@
+"""Tests for repomem.secrets: secret files, redaction, line preservation.
+
+Every fake credential is assembled at run time (prefix + generated body) so this file
+itself holds nothing a secret scanner would flag.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+
+import pytest
+
+from repomem.errors import ConfigError
+from repomem.secrets import (
+    REDACTED,
+    SECRET_FILE_REASON,
+    contains_secret,
+    is_config_like,
+    is_secret_file,
+    redact,
+)
+
+# ---------------------------------------------------------------------------------------
+# Fake credentials of the right shape
+# ---------------------------------------------------------------------------------------
+
+_UPPER_DIGITS = string.ascii_uppercase + string.digits
+_ALNUM = string.ascii_letters + string.digits
+_B64 = _ALNUM + "+/"
+_URLSAFE = _ALNUM + "-_"
+_HEX = "0123456789abcdef"
+
+
+def fake(alphabet: str, n: int, seed: int = 0) -> str:
+    """n characters from alphabet, deterministic, always mixing letters and digits."""
+    rng = random.Random(seed * 1000 + n)
+    while True:
+        body = "".join(rng.choice(alphabet) for _ in range(n))
+        if any(c.isdigit() for c in body) and any(c.isalpha() for c in body):
+            return body
+
+
+def fake_jwt() -> str:
+    def part(obj: dict[str, object]) -> str:
+        raw = json.dumps(obj, separators=(",", ":")).encode()
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    header = part({"alg": "HS256", "typ": "JWT"})
+    payload = part({"sub": "1234567890", "name": "Jane", "iat": 1516239022})
+    return f"{header}.{payload}.{fake(_URLSAFE, 43, 7)}"
+
+
+AWS_KEY_ID = "AK" + "IA" + fake(_UPPER_DIGITS, 16, 1)
+AWS_TEMP_KEY_ID = "AS" + "IA" + fake(_UPPER_DIGITS, 16, 2)
+AWS_SECRET = fake(_B64, 40, 3)
+GITHUB_PAT = "gh" + "p_" + fake(_ALNUM, 36, 4)
+GITHUB_OAUTH = "gh" + "o_" + fake(_ALNUM, 36, 5)
+GITHUB_USER_TO_SERVER = "gh" + "u_" + fake(_ALNUM, 36, 6)
+GITHUB_SERVER_TO_SERVER = "gh" + "s_" + fake(_ALNUM, 36, 7)
+GITHUB_REFRESH = "gh" + "r_" + fake(_ALNUM, 36, 8)
+GITHUB_FINE_GRAINED = "github" + "_pat_" + fake(_ALNUM, 22, 9) + "_" + fake(_ALNUM, 59, 9)
+GITLAB = "gl" + "pat-" + fake(_ALNUM, 20, 10)
+SLACK_BOT = "xo" + "xb-" + "1234567890-1234567890123-" + fake(_ALNUM, 24, 11)
+SLACK_USER = "xo" + "xp-" + "1234567890-1234567890123-" + fake(_ALNUM, 32, 12)
+SLACK_WEBHOOK_PATH = "T" + fake(_UPPER_DIGITS, 8, 13) + "/B" + fake(_UPPER_DIGITS, 8, 14)
+SLACK_WEBHOOK_PATH += "/" + fake(_ALNUM, 24, 15)
+ANTHROPIC = "sk" + "-ant-api03-" + fake(_URLSAFE, 93, 16) + "AA"
+OPENAI_LEGACY = "sk" + "-" + fake(_ALNUM, 48, 17)
+OPENAI_PROJECT = "sk" + "-proj-" + fake(_URLSAFE, 120, 18)
+GOOGLE = "AI" + "za" + fake(_URLSAFE, 35, 19)
+STRIPE_SECRET = "sk" + "_live_" + fake(_ALNUM, 24, 20)
+STRIPE_RESTRICTED = "rk" + "_live_" + fake(_ALNUM, 24, 21)
+STRIPE_TEST = "sk" + "_test_" + fake(_ALNUM, 24, 22)
+TWILIO = "S" + "K" + fake(_HEX, 32, 23)
+SENDGRID = "S" + "G." + fake(_URLSAFE, 22, 24) + "." + fake(_URLSAFE, 43, 24)
+NPM = "np" + "m_" + fake(_ALNUM, 36, 25)
+PYPI = "py" + "pi-AgEIcHlwaS5vcmc" + fake(_URLSAFE, 60, 26)
+JWT = fake_jwt()
+BEARER = fake(_URLSAFE, 32, 27)
+PASSWORD = "Tr0ub4dor&3x"
+
+
+def pem_block(kind: str = "RSA PRIVATE KEY", lines: int = 5, newline: str = "\n") -> str:
+    body = newline.join(fake(_B64, 64, 30 + i) for i in range(lines))
+    return f"-----BEGIN {kind}-----{newline}{body}{newline}-----END {kind}-----"
+
+
+def line_shape(text: str) -> tuple[int, int]:
+    return len(text.splitlines()), text.count("\n")
+
+
+# ---------------------------------------------------------------------------------------
+# Token formats
+# ---------------------------------------------------------------------------------------
+
+TOKENS = {
+    "aws_access_key_id": AWS_KEY_ID,
+    "aws_temporary_access_key_id": AWS_TEMP_KEY_ID,
+    "github_personal_token": GITHUB_PAT,
+    "github_oauth_token": GITHUB_OAUTH,
+    "github_user_to_server_token": GITHUB_USER_TO_SERVER,
+    "github_server_to_server_token": GITHUB_SERVER_TO_SERVER,
+    "github_refresh_token": GITHUB_REFRESH,
+    "github_fine_grained_token": GITHUB_FINE_GRAINED,
+    "gitlab_token": GITLAB,
+    "slack_bot_token": SLACK_BOT,
+    "slack_user_token": SLACK_USER,
+    "anthropic_key": ANTHROPIC,
+    "openai_legacy_key": OPENAI_LEGACY,
+    "openai_project_key": OPENAI_PROJECT,
+    "google_api_key": GOOGLE,
+    "stripe_secret_key": STRIPE_SECRET,
+    "stripe_restricted_key": STRIPE_RESTRICTED,
+    "stripe_test_key": STRIPE_TEST,
+    "twilio_api_key": TWILIO,
+    "sendgrid_key": SENDGRID,
+    "npm_token": NPM,
+    "jwt": JWT,
+}
+
+
+@pytest.mark.parametrize("token", TOKENS.values(), ids=TOKENS.keys())
+def test_token_in_a_list_is_redacted(token: str) -> None:
+    text = f"KNOWN = [\n    {token!r},\n]\n"
+    out, n = redact(text)
+    assert token not in out
+    assert out == f"KNOWN = [\n    {REDACTED!r},\n]\n"
+    assert n == 1
+
+
+@pytest.mark.parametrize("token", TOKENS.values(), ids=TOKENS.keys())
+def test_token_in_a_comment_or_prose_is_redacted(token: str) -> None:
+    out, n = redact(f"# rotate {token} before friday\n")
+    assert out == f"# rotate {REDACTED} before friday\n"
+    assert n == 1
+
+
+@pytest.mark.parametrize("token", TOKENS.values(), ids=TOKENS.keys())
+def test_token_assigned_to_a_credential_name_is_counted_once(token: str) -> None:
+    out, n = redact(f'API_TOKEN = "{token}"\n')
+    assert out == f'API_TOKEN = "{REDACTED}"\n'
+    assert n == 1
+
+
+def test_token_at_the_very_start_of_the_text_is_redacted() -> None:
+    assert redact(OPENAI_LEGACY) == (REDACTED, 1)
+    assert redact(STRIPE_RESTRICTED + "\n" + ANTHROPIC) == (f"{REDACTED}\n{REDACTED}", 2)
+
+
+def test_aws_access_key_is_redacted() -> None:
+    out, n = redact(f"aws_access_key_id={AWS_KEY_ID}\n")
+    assert AWS_KEY_ID not in out
+    assert n == 1
+
+
+def test_aws_secret_access_key_is_redacted_unquoted_even_in_code() -> None:
+    text = f"aws_secret_access_key = {AWS_SECRET}\n"
+    assert redact(text) == (f"aws_secret_access_key = {REDACTED}\n", 1)
+
+
+def test_aws_secret_access_key_is_redacted_in_camel_case_json() -> None:
+    text = f'{{"SecretAccessKey": "{AWS_SECRET}"}}'
+    assert redact(text) == (f'{{"SecretAccessKey": "{REDACTED}"}}', 1)
+
+
+def test_pypi_token_keeps_its_prefix() -> None:
+    out, n = redact(f"password = {PYPI}\n", config_like=True)
+    assert out == f"password = pypi-{REDACTED}\n"
+    assert n == 1
+
+
+def test_slack_webhook_keeps_host_and_redacts_path() -> None:
+    url = "https://hooks.slack.com/services/" + SLACK_WEBHOOK_PATH
+    out, n = redact(f'WEBHOOK = "{url}"\n')
+    assert out == f'WEBHOOK = "https://hooks.slack.com/services/{REDACTED}"\n'
+    assert n == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        (
+            f"postgres://app:{PASSWORD}@db.internal:5432/app",
+            f"postgres://app:{REDACTED}@db.internal:5432/app",
+        ),
+        (f"redis://:{PASSWORD}@cache:6379/0", f"redis://:{REDACTED}@cache:6379/0"),
+        (
+            f"https://deploy:{PASSWORD}@git.example.com/org/repo.git",
+            f"https://deploy:{REDACTED}@git.example.com/org/repo.git",
+        ),
+    ],
+)
+def test_url_password_is_redacted_keeping_scheme_user_and_host(url: str, expected: str) -> None:
+    assert redact(f'DSN = "{url}"') == (f'DSN = "{expected}"', 1)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Authorization: Bearer {t}",
+        'headers = {{"Authorization": "Bearer {t}"}}',
+        "curl -H 'Authorization: Bearer {t}' https://api.example.com",
+        "Authorization: token {t}",
+        "authorization = 'Basic {t}'",
+    ],
+)
+def test_authorization_header_credentials_are_redacted(line: str) -> None:
+    out, n = redact(line.format(t=BEARER))
+    assert out == line.format(t=REDACTED)
+    assert n == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Assignments
+# ---------------------------------------------------------------------------------------
+
+ASSIGNMENTS = {
+    "python_constant": 'API_KEY = "{v}"',
+    "python_lower": "db_password = '{v}'",
+    "python_annotated": 'password: str = "{v}"',
+    "python_kwarg": 'connect(host="db", password="{v}")',
+    "python_dict_key": '{{"password": "{v}", "user": "app"}}',
+    "python_subscript": 'config["client_secret"] = "{v}"',
+    "python_attribute": 'self.auth_token = "{v}"',
+    "js_camel": "const apiKey = '{v}';",
+    "js_object": 'login({{ username: "app", password: "{v}" }})',
+    "ts_annotated": 'const accessKey: string = "{v}";',
+    "go_walrus": 'privateKey := "{v}"',
+    "go_struct": 'Secret: "{v}",',
+    "ruby_hash_rocket": ':password => "{v}"',
+    "php_array": "'passwd' => '{v}',",
+    "rust_const": 'const API_KEY: &str = "{v}";',
+    "shell_export": 'export GITHUB_TOKEN="{v}"',
+    "kebab_name": 'api-key: "{v}"',
+    "pwd_name": 'pwd = "{v}"',
+    "passphrase": 'passphrase = "{v}"',
+    "bare_pass_suffix": 'DB_PASS = "{v}"',
+    "backticks": "token = `{v}`",
+    "bytes_literal": "secret = b'{v}'",
+}
+
+
+@pytest.mark.parametrize("template", ASSIGNMENTS.values(), ids=ASSIGNMENTS.keys())
+def test_credential_assignment_redacts_only_the_value(template: str) -> None:
+    value = fake(_ALNUM, 24, 40)
+    out, n = redact(template.format(v=value))
+    assert out == template.format(v=REDACTED)
+    assert n == 1
+
+
+def test_human_chosen_password_is_redacted() -> None:
+    assert redact('password = "hunter2hunter"') == (f'password = "{REDACTED}"', 1)
+
+
+def test_each_of_several_assignments_is_counted() -> None:
+    text = f'user = "app"\npassword = "{PASSWORD}"\napi_key = "{fake(_ALNUM, 32, 41)}"\n'
+    out, n = redact(text)
+    assert out == f'user = "app"\npassword = "{REDACTED}"\napi_key = "{REDACTED}"\n'
+    assert n == 2
+
+
+def test_redaction_is_idempotent() -> None:
+    text = f'API_KEY = "{OPENAI_LEGACY}"\npassword = "{PASSWORD}"\n{pem_block()}\n'
+    once, n = redact(text)
+    assert n == 3
+    assert redact(once) == (once, 0)
+
+
+def test_non_ascii_text_keeps_positions_right() -> None:
+    # "İ".lower() is two characters; the keyword scan must still land on the right spot.
+    text = f'city = "İİİstanbul"\npassword = "{PASSWORD}"  # ünïcode\n'
+    assert redact(text) == (f'city = "İİİstanbul"\npassword = "{REDACTED}"  # ünïcode\n', 1)
+
+
+# ---------------------------------------------------------------------------------------
+# False positives: ordinary code must come through untouched
+# ---------------------------------------------------------------------------------------
+
+NOT_SECRETS = {
+    "form_lookup": 'password = request.form["password"]',
+    "function_call": "token = get_token()",
+    "annotation": "password: str",
+    "annotation_optional": "token: str | None = None",
+    "def_parameter": "def check_password(password):",
+    "environ_lookup": 'secret_key = os.environ["SECRET_KEY"]',
+    "environ_get": 'api_key = os.environ.get("API_KEY")',
+    "empty_string": 'token = ""',
+    "short_value": 'password = "abc"',
+    "comparison": 'if password == "hunter2hunter":',
+    "inequality": 'if token != "expired-token-1":',
+    "changeme": 'password = "changeme"',
+    "changeit": 'keystore_password = "changeit"',
+    "dummy_password_word": 'password = "password"',
+    "dollar_brace": 'api_key = "${API_KEY}"',
+    "dollar_var": 'password = "$DB_PASSWORD"',
+    "jinja": 'token: "{{ vault_token }}"',
+    "format_field": 'password = "{password}"',
+    "f_string": 'auth_header = f"Bearer {token}"',
+    "printf": 'secret = "%(secret)s"',
+    "angle_placeholder": 'api_key = "<your-api-key>"',
+    "your_placeholder": 'api_key = "your-api-key-here"',
+    "xxxx_placeholder": 'api_key = "xxxxxxxxxxxxxxxx"',
+    "stars_placeholder": 'password = "********"',
+    "masked_token": 'token = "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"',
+    "already_redacted": f'password = "{REDACTED}"',
+    "tokenizer": 'tokenizer = "bert-base-uncased"',
+    "author": '__author__ = "Guido van Rossum"',
+    "secretary": 'secretary = "Miss Moneypenny"',
+    "bypass": 'bypass = "maintenance"',
+    "pass_statement": "def f():\n    pass\n",
+    "pass_prefix": "taps = firwin(n, pass_zero='lowpass')",
+    "django_auth_model": 'AUTH_USER_MODEL = "auth.User"',
+    "token_url": 'TOKEN_URL = "https://oauth2.googleapis.com/token"',
+    "key_path": 'private_key_path = "/etc/ssl/private/server.key"',
+    "key_file": 'private_key_file = "server.key"',
+    "token_type": 'token_type = "access_token"',
+    "env_var_name": 'TOKEN_ENV_VAR = "GITHUB_TOKEN"',
+    "camel_identifier": 'WaitForTaskToken = "waitForTaskToken"',
+    "lexer_token_kind": 'TOKEN_COMMENT = "comment"',
+    "colour": 'Token.Name.Function: "#ansiblue",',
+    "namespaced_type": '"AWS::SecretsManager::Secret": "c85175a4ebcce361",',
+    "value_with_spaces": 'password_prompt = "Enter your password:"',
+    "timeout_number": 'AUTH_TIMEOUT = "300000"',
+    "version": 'AUTH_API_VERSION = "2011-06-15"',
+    "regex_value": "_token_end = r'(?=\\s|#|[)\\]]|$)'",
+    "regex_char_class": 'TOKEN_PATTERN = r"[A-Za-z0-9_]+"',
+    "js_template_bearer": "headers: { Authorization: `Bearer ${token}` }",
+    "html_input": '<input type="password" name="password" value="">',
+    "actions_secret": "token: ${{ secrets.GITHUB_TOKEN }}",
+    "plain_url": 'url = "https://example.com:8080/path?a=b"',
+    "url_template": 'dsn = "postgres://%s:%s@%s/db" % (user, pw, host)',
+    "url_env_password": 'url = "redis://:${REDIS_PASSWORD}@cache:6379"',
+    "url_example_password": 'dsn = "postgres://user:password@localhost/db"',
+    "ssh_git_url": 'remote = "ssh://git@github.com:org/repo.git"',
+    "kebab_sk_word": 'theme = "sk-learn-contrib-project-template"',
+    "disk_word": 'label = "disk-usage-report-generator-tool"',
+    "bearer_format": 'headers = {"Authorization": f"Bearer {token}"}',
+    "bearer_concat": 'headers["Authorization"] = "Bearer " + token',
+    "pem_in_docs": "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    "unquoted_in_code": "PASSWORD=hunter2hunter",
+}
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS.values(), ids=NOT_SECRETS.keys())
+def test_ordinary_code_is_not_redacted(text: str) -> None:
+    assert redact(text) == (text, 0)
+    assert not contains_secret(text)
+
+
+def test_python_standard_library_style_module_is_untouched() -> None:
+    text = (
+        "import tokenize\n\n"
+        "class Authenticator:\n"
+        '    """Checks a password against its hash."""\n\n'
+        "    def __init__(self, password_hash: bytes, *, token_ttl: int = 3600) -> None:\n"
+        "        self.password_hash = password_hash\n"
+        "        self.token_ttl = token_ttl\n\n"
+        "    def verify(self, password: str) -> bool:\n"
+        '        if not password:\n            raise ValueError("password required")\n'
+        "        return hmac.compare_digest(hash(password), self.password_hash)\n\n"
+        "    def tokens(self, source):\n"
+        "        for token in tokenize.generate_tokens(source.readline):\n"
+        "            yield token\n"
+    )
+    assert redact(text) == (text, 0)
+
+
+# ---------------------------------------------------------------------------------------
+# PEM private keys and line preservation
+# ---------------------------------------------------------------------------------------
+
+
+def test_pem_private_key_body_is_redacted_keeping_its_lines() -> None:
+    block = pem_block(lines=5)
+    text = f'KEY = """\n{block}\n"""\nprint("after")\n'
+    out, n = redact(text)
+    assert n == 1
+    assert line_shape(out) == line_shape(text)
+    assert out.splitlines() == [
+        'KEY = """',
+        "-----BEGIN RSA PRIVATE KEY-----",
+        REDACTED,
+        "",
+        "",
+        "",
+        "",
+        "-----END RSA PRIVATE KEY-----",
+        '"""',
+        'print("after")',
+    ]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "PRIVATE KEY",
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "DSA PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+    ],
+)
+def test_every_kind_of_private_key_block_is_redacted(kind: str) -> None:
+    block = pem_block(kind)
+    out, n = redact(block)
+    assert n == 1
+    assert out.startswith(f"-----BEGIN {kind}-----\n{REDACTED}\n")
+    assert out.endswith(f"-----END {kind}-----")
+    assert line_shape(out) == line_shape(block)
+
+
+def test_unterminated_pem_block_is_redacted_to_the_end_of_the_text() -> None:
+    text = "x = 1\n" + pem_block(lines=4).rsplit("\n", 1)[0] + "\ntrailing = 2\n"
+    out, n = redact(text)
+    assert n == 1
+    assert line_shape(out) == line_shape(text)
+    assert "trailing" not in out
+    assert out.startswith(f"x = 1\n-----BEGIN RSA PRIVATE KEY-----\n{REDACTED}\n")
+
+
+def test_pem_key_written_with_escaped_newlines_on_one_line_is_redacted() -> None:
+    block = pem_block(lines=3, newline="\\n")
+    text = f'KEY = "{block}"\n'
+    out, n = redact(text)
+    assert n == 1
+    assert out == (
+        f'KEY = "-----BEGIN RSA PRIVATE KEY-----{REDACTED}-----END RSA PRIVATE KEY-----"\n'
+    )
+
+
+def test_public_certificate_is_not_redacted() -> None:
+    cert = pem_block("CERTIFICATE")
+    assert redact(cert) == (cert, 0)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_line_count_is_preserved_with_any_line_ending(newline: str) -> None:
+    text = newline.join(
+        [
+            "import os",
+            f'API_KEY = "{OPENAI_PROJECT}"',
+            pem_block("PRIVATE KEY", lines=3, newline=newline),
+            f"DSN = 'postgres://app:{PASSWORD}@db/app'",
+            f"# {GITHUB_PAT} {JWT}",
+            "done = True",
+        ]
+    )
+    out, n = redact(text)
+    assert n == 5
+    assert line_shape(out) == line_shape(text)
+    assert out.splitlines()[0] == "import os"
+    assert out.splitlines()[-1] == "done = True"
+
+
+def test_line_count_is_preserved_with_unusual_line_breaks() -> None:
+    text = f"a = 1\x0bpassword = '{PASSWORD}'\u2028b = 2\x85" + pem_block(newline="\u2029")
+    out, n = redact(text)
+    assert n == 2
+    assert line_shape(out) == line_shape(text)
+
+
+def test_line_count_is_preserved_when_an_extra_pattern_spans_lines() -> None:
+    text = "keep\nBEGIN-INTERNAL\nsecret one\r\nsecret two\rEND-INTERNAL\nkeep\n"
+    out, n = redact(text, extra_patterns=[r"(?s)BEGIN-INTERNAL.*?END-INTERNAL"])
+    assert n == 1
+    assert line_shape(out) == line_shape(text)
+    assert out.splitlines()[0] == "keep"
+    assert out.splitlines()[1] == REDACTED
+    assert out.splitlines()[-1] == "keep"
+
+
+# ---------------------------------------------------------------------------------------
+# Config files
+# ---------------------------------------------------------------------------------------
+
+CONFIG_LINES = {
+    "dotenv": ("PASSWORD=hunter2hunter", f"PASSWORD={REDACTED}"),
+    "dotenv_export": ("export API_KEY=abc123def456", f"export API_KEY={REDACTED}"),
+    "yaml": ("token: abcdef123456", f"token: {REDACTED}"),
+    "yaml_nested": ("  db_password: s3cr3t-Pa55", f"  db_password: {REDACTED}"),
+    "ini": ("password = correct horse battery", f"password = {REDACTED}"),
+    "properties": ("db.password=hunter2hunter", f"db.password={REDACTED}"),
+    "toml_quoted_with_spaces": (
+        'password = "correct horse battery"',
+        f'password = "{REDACTED}"',
+    ),
+    "inline_comment_kept": (
+        "token: abc123def456  # rotated monthly",
+        f"token: {REDACTED}  # rotated monthly",
+    ),
+    "npmrc": (
+        "//registry.npmjs.org/:_authToken=" + NPM,
+        "//registry.npmjs.org/:_authToken=" + REDACTED,
+    ),
+    "dockerfile_env": ("ENV SECRET_KEY=abcdefgh12345678", f"ENV SECRET_KEY={REDACTED}"),
+}
+
+
+@pytest.mark.parametrize(("line", "expected"), CONFIG_LINES.values(), ids=CONFIG_LINES.keys())
+def test_config_like_redacts_unquoted_values(line: str, expected: str) -> None:
+    assert redact(line + "\n", config_like=True) == (expected + "\n", 1)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PASSWORD=hunter2hunter",
+        "token: abcdef123456",
+        "password = correct horse battery",
+    ],
+)
+def test_unquoted_values_are_kept_outside_config_files(line: str) -> None:
+    assert redact(line) == (line, 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: ${DB_PASSWORD}",
+        "token: {{ vault_token }}",
+        "auth:",
+        "auth: {user: app}",
+        "password: !vault |",
+        "password: changeme",
+        "token_url: https://auth.example.com/oauth/token",
+        "max_token_count: 4096",
+        "password:",
+        "secret: &anchor",
+    ],
+)
+def test_config_like_keeps_placeholders_and_structure(line: str) -> None:
+    assert redact(line + "\n", config_like=True) == (line + "\n", 0)
+
+
+def test_config_like_redacts_a_long_value_to_the_end_of_its_line() -> None:
+    value = fake(_ALNUM, 300, 50)
+    assert redact(f"token={value}\nnext=1\n", config_like=True) == (
+        f"token={REDACTED}\nnext=1\n",
+        1,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Secret files and config files
+# ---------------------------------------------------------------------------------------
+
+
+def test_secret_file_reason_is_a_plain_word() -> None:
+    assert SECRET_FILE_REASON == "secret"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env",
+        "app/.env",
+        ".env.local",
+        ".env.production",
+        ".env.example",
+        "deploy/prod.env",
+        "certs/server.pem",
+        "certs/Server.PEM",
+        "config/master.key",
+        "keys/store.p12",
+        "keys/store.pfx",
+        "AuthKey_ABC123.p8",
+        "putty.ppk",
+        "android/release.jks",
+        "android/debug.keystore",
+        "vault.kdbx",
+        "secring.gpg",
+        "keys/private-key.asc",
+        "backup/secret.asc",
+        "id_rsa",
+        ".ssh/id_dsa",
+        "home/.ssh/id_ecdsa",
+        "id_ed25519",
+        "id_ed25519_sk",
+        "id_rsa.old",
+        ".netrc",
+        "_netrc",
+        ".pgpass",
+        ".aws/credentials",
+        "home/user/.aws/credentials",
+        ".config/gcloud/credentials.json",
+        ".config/gcloud/application_default_credentials.json",
+        "gcloud/credentials.db",
+        "config/secrets.yml",
+        "k8s/secrets.yaml",
+        ".streamlit/secrets.toml",
+        ".git-credentials",
+        "public/.htpasswd",
+        "service-account.json",
+        "deploy/service_account_prod.json",
+        "infra/terraform.tfstate",
+        "infra/terraform.tfstate.backup",
+        "windows\\style\\.env",
+    ],
+)
+def test_is_secret_file_flags_credential_files(path: str) -> None:
+    assert is_secret_file(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "README.md",
+        "repomem/secrets.py",
+        "lib/python3.11/secrets.py",
+        "src/env.py",
+        ".envrc",
+        ".environment",
+        "docs/environment.md",
+        "id_rsa.pub",
+        ".ssh/id_ed25519.pub",
+        "keys/KEYS.asc",
+        "release.tar.gz.asc",
+        "credentials",
+        "src/credentials.json",
+        "app/credentials.py",
+        ".aws/config",
+        "gcloud/config.json",
+        "certs/ca.crt",
+        "keyboard.py",
+        "monkey.json",
+        "tokens.py",
+        "password_reset.html",
+        "config/settings.yml",
+    ],
+)
+def test_is_secret_file_leaves_ordinary_files_alone(path: str) -> None:
+    assert not is_secret_file(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env",
+        ".env.local",
+        "deploy/app.env",
+        "setup.cfg",
+        "tox.ini",
+        "nginx/site.conf",
+        "mysql/my.cnf",
+        "gradle.properties",
+        "pyproject.toml",
+        "docker-compose.yml",
+        ".github/workflows/ci.yaml",
+        "package.json",
+        "tsconfig.jsonc",
+        ".npmrc",
+        ".pypirc",
+        ".envrc",
+        ".curlrc",
+        "Dockerfile",
+        "docker/Dockerfile.prod",
+        "api.dockerfile",
+        "prod.tfvars",
+    ],
+)
+def test_is_config_like_recognises_config_files(path: str) -> None:
+    assert is_config_like(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["", "main.py", "src/app.ts", "README.md", "Makefile", "lib/config.rb", "rc", "docs/src"],
+)
+def test_is_config_like_rejects_code_and_docs(path: str) -> None:
+    assert not is_config_like(path)
+
+
+# ---------------------------------------------------------------------------------------
+# Extra patterns and contains_secret
+# ---------------------------------------------------------------------------------------
+
+
+def test_extra_pattern_redacts_the_whole_match() -> None:
+    text = "ticket ACME-INTERNAL-4242 and ACME-INTERNAL-77\n"
+    out, n = redact(text, extra_patterns=[r"ACME-INTERNAL-\d+"])
+    assert out == f"ticket {REDACTED} and {REDACTED}\n"
+    assert n == 2
+
+
+def test_extra_patterns_add_to_the_built_in_detectors() -> None:
+    text = f'password = "{PASSWORD}"\ncode = "INT-123456"\n'
+    out, n = redact(text, extra_patterns=("INT-[0-9]+",))
+    assert out == f'password = "{REDACTED}"\ncode = "{REDACTED}"\n'
+    assert n == 2
+
+
+def test_extra_pattern_matching_the_empty_string_changes_nothing() -> None:
+    assert redact("abc\n", extra_patterns=["x*"]) == ("abc\n", 0)
+
+
+@pytest.mark.parametrize("pattern", ["(unclosed", "[a-", "*oops", "(?P<n>a)(?P<n>b)"])
+def test_invalid_extra_pattern_raises_config_error(pattern: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        redact("text", extra_patterns=["ok", pattern])
+    message = str(info.value)
+    assert repr(pattern) in message
+    assert "\n" not in message
+
+
+def test_contains_secret_is_true_only_when_something_would_be_redacted() -> None:
+    assert contains_secret(f"key = {GITHUB_PAT}")
+    assert contains_secret(f'password = "{PASSWORD}"')
+    assert not contains_secret("password = get_password()")
+    assert not contains_secret("")
+
+
+def test_empty_text_is_returned_unchanged() -> None:
+    assert redact("") == ("", 0)
+    assert redact("", config_like=True, extra_patterns=["x"]) == ("", 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Line preservation under random documents
+# ---------------------------------------------------------------------------------------
+
+_FRAGMENTS = [
+    "x = 1",
+    "def f(password):",
+    "    pass",
+    f'API_KEY = "{OPENAI_LEGACY}"',
+    f"token: {fake(_ALNUM, 20, 60)}",
+    f"# see {GITHUB_PAT}",
+    f"DSN=postgres://app:{PASSWORD}@db/app",
+    f"Authorization: Bearer {BEARER}",
+    pem_block(lines=2),
+    "-----BEGIN PRIVATE KEY-----",
+    fake(_B64, 64, 61),
+    "",
+    "   ",
+    "İstanbul ünïcode",
+]
+_BREAKS = ["\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_documents_keep_their_line_structure(seed: int) -> None:
+    rng = random.Random(seed)
+    text = "".join(rng.choice(_FRAGMENTS) + rng.choice(_BREAKS) for _ in range(rng.randint(1, 30)))
+    for config_like in (False, True):
+        out, n = redact(text, config_like=config_like, extra_patterns=[r"(?s)BEGIN.{0,80}"])
+        assert line_shape(out) == line_shape(text)
+        assert (n == 0) == (out == text)
