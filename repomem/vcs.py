@@ -54,15 +54,18 @@ def open_repo(root: Path) -> GitInfo | None:
     return GitInfo(root=root, git_dir=Path(repo.git_dir).resolve(), head=head, branch=branch)
 
 
-def list_files(root: Path, extra_ignore_file: str | None = None) -> list[str]:
-    """Tracked files plus untracked files that .gitignore does not exclude (repo-relative, '/').
+def list_files(root: Path, *, untracked: bool = True) -> list[str]:
+    """Tracked files plus (by default) untracked files that .gitignore does not exclude.
 
-    Files deleted from the work tree but still tracked are left out.
+    Paths are repo-relative with '/'. Files deleted from the work tree but still tracked are
+    left out.
     """
     repo = _repo(root)
     if repo is None:
         return []
-    args = ["-z", "--cached", "--others", "--exclude-standard"]
+    args = ["-z", "--cached"]
+    if untracked:
+        args += ["--others", "--exclude-standard"]
     out: str = repo.git.ls_files(*args)
     deleted: str = repo.git.ls_files("-z", "--deleted")
     gone = set(deleted.split("\0")) if deleted else set()

@@ -17,6 +17,7 @@ Every file that is not indexed gets a counted reason, never a crash:
     unreadable   permission denied or an I/O error
     vanished     deleted between listing and reading
     not-a-file   a directory, socket, FIFO or device (e.g. a git submodule)
+    text-disabled  a file without a parser while `index.index_text_files` is off
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any
 
 from repomem import secrets, vcs
 from repomem.config import Config
-from repomem.index import discovery, languages
+from repomem.index import discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
 from repomem.types import IndexReport
@@ -93,7 +93,11 @@ class Plan:
 def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
     """Compare the working tree with the stored file states by size and mtime."""
     info = vcs.open_repo(cfg.root)
-    git_files = vcs.list_files(cfg.root) if info is not None else None
+    git_files = (
+        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked)
+        if info is not None
+        else None
+    )
     listing = discovery.list_candidates(cfg, git_files)
     plan = Plan(
         git=info is not None,
@@ -159,6 +163,9 @@ def process_file(
     """Read, redact and parse one file; a (path, reason) pair when it is skipped."""
     from repomem.index import parser
 
+    language = languages.detect(rel)
+    if not cfg.index.index_text_files and not parser.supports(language):
+        return (rel, "text-disabled")
     try:
         fd = discovery.read_file(cfg, rel)
     except Skip as skip:
@@ -170,7 +177,6 @@ def process_file(
     text, redactions = secrets.redact(
         fd.text, config_like=secrets.is_config_like(rel), extra_patterns=cfg.secrets.extra_patterns
     )
-    language = languages.detect(rel)
     out = Parsed(rel, "parsed", fd.hash, fd.size, fd.mtime_ns, redactions=redactions)
     symbols: list[Any] = []
     if parser.supports(language):
@@ -346,11 +352,9 @@ def _manifest_path(cfg: Config) -> Path:
 
 def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
     """A local snapshot of the stored file states, so a no-change run needs no database."""
-    from repomem.index.store import SCHEMA_VERSION
-
     data = {
         "version": MANIFEST_VERSION,
-        "schema": SCHEMA_VERSION,
+        "schema": schema.SCHEMA_VERSION,
         "uri": store.uri,
         "head": head,
         "files": _state_rows(store),
@@ -386,6 +390,7 @@ def _unchanged_since_manifest(cfg: Config) -> IndexReport | None:
     if (
         not isinstance(data, dict)
         or data.get("version") != MANIFEST_VERSION
+        or data.get("schema") != schema.SCHEMA_VERSION
         or data.get("uri") != store_uri(cfg)
     ):
         return None

@@ -33,11 +33,11 @@ import pyarrow as pa
 from lancedb.index import FTS, BTree
 
 from repomem.errors import LockTimeoutError, StoreError
+from repomem.index import schema as _schema
 from repomem.index import tokens as tok
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
 
 FILES = pa.schema(
     [
@@ -300,15 +300,15 @@ class Store:
         if "meta" in names:
             raw = self.get_meta("schema_version")
             version = int(raw) if raw and raw.isdigit() else 0
-            if version > SCHEMA_VERSION:
+            if version > _schema.SCHEMA_VERSION:
                 raise StoreError(
                     f"The index at `{self.uri}` has schema version {version}, newer than this "
-                    f"repomem ({SCHEMA_VERSION}); upgrade repomem (`pip install -U repomem`)."
+                    f"repomem ({_schema.SCHEMA_VERSION}); upgrade repomem (`pip install -U repomem`)."
                 )
-            while 0 < version < SCHEMA_VERSION and version in MIGRATIONS:
+            while 0 < version < _schema.SCHEMA_VERSION and version in MIGRATIONS:
                 MIGRATIONS[version](self)
                 version += 1
-            if version != SCHEMA_VERSION:
+            if version != _schema.SCHEMA_VERSION:
                 log.info("index schema %s is outdated; rebuilding the derived tables", version)
                 for name in DERIVED:
                     if name in names:
@@ -320,7 +320,7 @@ class Store:
             if name not in names:
                 self._tables[name] = self._db.create_table(name, schema=schema)
                 rebuilt = rebuilt or name in DERIVED
-        self.set_meta({"schema_version": str(SCHEMA_VERSION)})
+        self.set_meta({"schema_version": str(_schema.SCHEMA_VERSION)})
         return rebuilt
 
     def clear_derived(self) -> None:

@@ -184,3 +184,20 @@ def test_planted_secrets_are_redacted_before_anything_is_stored(repo: Repo) -> N
     (connect,) = query.symbol(repo.config(), "connect")
     assert "[REDACTED]" in connect["doc"]
     assert connect["start_line"] == 4  # redaction keeps line numbers
+
+
+def test_untracked_files_can_be_left_out(repo: Repo) -> None:
+    repo.write("tracked.py", "def tracked():\n    pass\n")
+    repo.commit()
+    repo.write("scratch.py", "def scratch():\n    pass\n")
+    report = indexer.run(repo.config(**{"index.include_untracked": False}))
+    assert report.added == ["tracked.py"]
+    report = indexer.run(repo.config())
+    assert report.added == ["scratch.py"]
+
+
+def test_text_files_can_be_left_out(repo: Repo) -> None:
+    repo.write("code.py", "def code():\n    pass\n")
+    repo.write("notes.md", "# Notes\n")
+    result = skipped(repo, **{"index.index_text_files": False})
+    assert result["text-disabled"] == ["notes.md"]

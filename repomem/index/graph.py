@@ -1,0 +1,179 @@
+"""The definition/reference graph over files, and PageRank on it.
+
+An edge runs from a file that uses a name to each file that defines it (weighted by how often
+the name is used and shared among the files defining it), and from a file to the files its
+imports resolve to. Ranking (the context pack) runs personalized PageRank over this graph.
+"""
+
+from __future__ import annotations
+
+import math
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+Graph = dict[str, dict[str, float]]
+
+# Names defined in more files than this say little about which file is meant (`get`, `run`).
+MAX_DEFINERS = 25
+IMPORT_WEIGHT = 2.0
+_SOURCE_EXTS = (
+    ".py",
+    ".pyi",
+    ".js",
+    ".jsx",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".tsx",
+    ".go",
+    ".rs",
+    ".java",
+    ".c",
+    ".h",
+    ".cc",
+    ".cpp",
+    ".hpp",
+    ".cs",
+    ".rb",
+    ".php",
+)
+
+
+def build(store: Any) -> Graph:
+    """The file graph of an index: {source path: {target path: weight}}."""
+    symbols = store.column("symbols", ["path", "name"])
+    refs = store.column("refs", ["path", "name", "kind", "count"])
+    files = store.column("files", ["path", "skip"])
+    paths = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+    return from_rows(
+        zip(symbols["path"], symbols["name"], strict=True),
+        zip(refs["path"], refs["name"], refs["kind"], refs["count"], strict=True),
+        paths,
+    )
+
+
+def from_rows(
+    defs: Iterable[tuple[str, str]],
+    refs: Iterable[tuple[str, str, str, int]],
+    paths: Iterable[str],
+) -> Graph:
+    """Build the graph from (path, name) definitions and (path, name, kind, count) uses."""
+    definers: dict[str, set[str]] = defaultdict(set)
+    for path, name in defs:
+        definers[name].add(path)
+    modules = _module_index(paths)
+    graph: Graph = defaultdict(dict)
+    for path, name, kind, count in refs:
+        if kind == "import":
+            for target in resolve_import(name, path, modules):
+                if target != path:
+                    graph[path][target] = graph[path].get(target, 0.0) + IMPORT_WEIGHT
+            continue
+        targets = definers.get(name)
+        if not targets or len(targets) > MAX_DEFINERS:
+            continue
+        # sqrt damps files that call one helper a hundred times (aider does the same)
+        weight = math.sqrt(count) / len(targets)
+        for target in targets:
+            if target != path:
+                graph[path][target] = graph[path].get(target, 0.0) + weight
+    return dict(graph)
+
+
+def _module_index(paths: Iterable[str]) -> dict[str, list[str]]:
+    """Dotted module names and path stems (every suffix) -> files."""
+    index: dict[str, list[str]] = defaultdict(list)
+    for path in paths:
+        stem, ext = posixpath.splitext(path)
+        if ext not in _SOURCE_EXTS:
+            continue
+        if stem.endswith(("/__init__", "/index", "/mod")):
+            stem = stem.rsplit("/", 1)[0]
+        parts = stem.split("/")
+        for i in range(len(parts)):
+            for key in {".".join(parts[i:]), "/".join(parts[i:])}:
+                index[key].append(path)
+    return index
+
+
+def resolve_import(module: str, importer: str, index: Mapping[str, list[str]]) -> list[str]:
+    """Files an import may refer to (empty for third-party modules)."""
+    module = module.strip()
+    if not module:
+        return []
+    base = posixpath.dirname(importer)
+    if module.startswith("."):
+        if module.startswith(("./", "../")):  # JS/TS/C relative path
+            key = posixpath.normpath(posixpath.join(base, module))
+        else:  # Python relative import: one dot per level up
+            level = len(module) - len(module.lstrip("."))
+            rest = module[level:]
+            up = base
+            for _ in range(level - 1):
+                up = posixpath.dirname(up)
+            key = posixpath.join(up, rest.replace(".", "/")) if rest else up
+        key = posixpath.splitext(key)[0] if posixpath.splitext(key)[1] in _SOURCE_EXTS else key
+        return list(index.get(key.strip("/"), []))
+    for sep in ("::", "\\"):
+        module = module.replace(sep, ".")
+    module = module.strip("./")
+    stem = (
+        posixpath.splitext(module)[0] if posixpath.splitext(module)[1] in _SOURCE_EXTS else module
+    )
+    found = index.get(stem) or index.get(stem.replace(".", "/"))
+    if found:
+        return list(found) if len(found) <= 3 else []
+    return []
+
+
+def pagerank(
+    graph: Mapping[str, Mapping[str, float]],
+    personalization: Mapping[str, float] | None = None,
+    *,
+    damping: float = 0.85,
+    iterations: int = 60,
+    tolerance: float = 1e-9,
+    nodes: Iterable[str] = (),
+) -> dict[str, float]:
+    """Weighted (personalized) PageRank by power iteration; scores sum to 1."""
+    all_nodes = set(nodes) | set(graph)
+    for edges in graph.values():
+        all_nodes.update(edges)
+    if not all_nodes:
+        return {}
+    n = len(all_nodes)
+    if personalization:
+        total = sum(v for k, v in personalization.items() if k in all_nodes and v > 0)
+        teleport = (
+            {k: v / total for k, v in personalization.items() if k in all_nodes and v > 0}
+            if total
+            else {}
+        )
+    else:
+        teleport = {}
+    if not teleport:
+        teleport = dict.fromkeys(all_nodes, 1.0 / n)
+    out_weight = {src: sum(t.values()) for src, t in graph.items()}
+    rank = {k: teleport.get(k, 0.0) for k in all_nodes}
+    for _ in range(iterations):
+        nxt: dict[str, float] = defaultdict(float)
+        dangling = 0.0
+        for node, score in rank.items():
+            targets = graph.get(node)
+            total = out_weight.get(node, 0.0)
+            if not targets or total <= 0:
+                dangling += score
+                continue
+            share = damping * score / total
+            for target, w in targets.items():
+                nxt[target] += share * w
+        spread = (1.0 - damping) + damping * dangling
+        for node, t in teleport.items():
+            nxt[node] += spread * t
+        delta = sum(abs(nxt.get(k, 0.0) - rank.get(k, 0.0)) for k in all_nodes)
+        rank = {k: nxt.get(k, 0.0) for k in all_nodes}
+        if delta < tolerance:
+            break
+    return rank

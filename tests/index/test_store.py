@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import pytest
+
+from repomem.errors import StoreError
+from repomem.index import indexer, query, schema, store
+from tests.conftest import Repo
+
+
+def forget_manifest(repo: Repo) -> None:
+    (repo.root / ".git" / "repomem" / "manifest.json").unlink()
+
+
+def test_a_store_from_a_newer_repomem_is_refused_with_the_upgrade_command(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": str(schema.SCHEMA_VERSION + 1)})
+    with pytest.raises(StoreError, match="pip install -U repomem"):
+        indexer.run(repo.config(), full=True)
+
+
+def test_an_older_schema_without_a_migration_is_rebuilt(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": "0"})
+    forget_manifest(repo)  # as if written by an older repomem
+    report = indexer.run(repo.config())
+    assert report.full and report.added == ["a.py"]
+    assert indexer.open_store(repo.config()).get_meta("schema_version") == str(
+        schema.SCHEMA_VERSION
+    )
+
+
+def test_migrations_run_in_order_from_the_stored_version(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": str(schema.SCHEMA_VERSION - 1 or 0)})
+    ran: list[int] = []
+    old = schema.SCHEMA_VERSION - 1
+    if old < 1:
+        # Pretend the current schema is 2 with a registered migration from 1.
+        monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+        s.set_meta({"schema_version": "1"})
+        old = 1
+    monkeypatch.setitem(store.MIGRATIONS, old, lambda st: ran.append(old))
+    report = indexer.run(repo.config())
+    assert ran == [old]
+    assert not report.full  # migrated in place, not rebuilt
+
+
+def test_paths_with_quotes_and_spaces_are_stored_and_removed(repo: Repo) -> None:
+    repo.write("it's a file.py", "def quoted():\n    pass\n")
+    indexer.run(repo.config())
+    assert query.symbol(repo.config(), "quoted")[0]["path"] == "it's a file.py"
+    (repo.root / "it's a file.py").unlink()
+    report = indexer.run(repo.config())
+    assert report.deleted == ["it's a file.py"]
+    assert indexer.open_store(repo.config()).count("symbols") == 0
+
+
+def test_search_finds_split_identifiers_and_whole_ones(repo: Repo) -> None:
+    repo.write("a.py", "def parseConfigFile(path):\n    pass\n")
+    repo.write("b.py", "def load_user_settings():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    assert s.search("config file", kind="function")[0].name == "parseConfigFile"
+    assert s.search("parseConfigFile", kind="function")[0].name == "parseConfigFile"
+    assert s.search("user settings", kind="function")[0].name == "load_user_settings"
+    assert s.search("load_user_settings", kind="function")[0].name == "load_user_settings"
+    assert s.search("settings loading", kind="function")[0].name == "load_user_settings"  # stem
+
+
+def test_a_store_path_in_the_config_moves_the_index(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    cfg = repo.config(**{"store.path": "../elsewhere"})
+    indexer.run(cfg)
+    assert (repo.root.parent / "elsewhere").is_dir()
+    assert not (repo.root / ".git" / "repomem" / "lance").exists()
+    assert query.status(cfg)["files"] == 1
+
+
+@pytest.mark.filterwarnings("ignore:optimize\\(cleanup_older_than=0\\):UserWarning")
+def test_optimize_keeps_the_data_and_drops_old_versions(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    cfg = repo.config(**{"store.optimize_every": 1000})
+    indexer.run(cfg)
+    for i in range(5):
+        repo.write("a.py", f"def a{i}():\n    pass\n")
+        indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    before = s.table("symbols").version
+    s.optimize(cleanup_seconds=0)
+    assert s.table("symbols").version >= before
+    assert [r["name"] for r in s.symbols_named("a4")] == ["a4"]
+    assert len(s.table("symbols").list_versions()) <= 2
