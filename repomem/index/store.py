@@ -303,7 +303,8 @@ class Store:
             if version > _schema.SCHEMA_VERSION:
                 raise StoreError(
                     f"The index at `{self.uri}` has schema version {version}, newer than this "
-                    f"repomem ({_schema.SCHEMA_VERSION}); upgrade repomem (`pip install -U repomem`)."
+                    f"repomem ({_schema.SCHEMA_VERSION}); upgrade repomem "
+                    f"(`pip install -U repomem`)."
                 )
             while 0 < version < _schema.SCHEMA_VERSION and version in MIGRATIONS:
                 MIGRATIONS[version](self)
