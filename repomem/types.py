@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(NamedTuple):
     """A definition found in a source file. Lines are 1-based and inclusive."""
 
     name: str
@@ -19,19 +19,18 @@ class Symbol:
     parent: str = ""
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     """An identifier used in a file (or an import), with the definition it appears in.
 
     `scope` is the qualified name of the innermost enclosing definition ("" at module level).
-    `count` is how many times the same (name, kind, scope) occurs in the file; `line` is the first.
+    `uses` is how many times the same (name, kind, scope) occurs in the file; `line` is the first.
     """
 
     name: str
     kind: str
     line: int
     scope: str = ""
-    count: int = 1
+    uses: int = 1
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ class GitInfo:
     branch: str | None
 
 
+@lru_cache(maxsize=16)
 def _repo(root: Path) -> Any | None:
     try:
         import git

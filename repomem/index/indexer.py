@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 PARALLEL_MIN_FILES = 64
-BATCH_FILES = 4000
-BATCH_BYTES = 48 * 1024 * 1024
+BATCH_FILES = 1000
+BATCH_BYTES = 16 * 1024 * 1024
 
 
 def home_dir() -> Path:
@@ -124,6 +124,12 @@ def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
 
 # ------------------------------------------------------------------------- per-file work
 
+SYMBOL_COLUMNS = (
+    "id", "path", "language", "name", "qualname", "kind", "parent", "signature", "doc",
+    "start_line", "end_line", "file_hash", "search",
+)  # fmt: skip
+REF_COLUMNS = ("path", "name", "kind", "scope", "line", "count")
+
 
 @dataclass
 class Parsed:
@@ -135,8 +141,8 @@ class Parsed:
     size: int
     mtime_ns: int
     file_row: dict[str, Any] | None = None
-    symbols: list[dict[str, Any]] = field(default_factory=list)
-    refs: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    symbols: list[tuple[Any, ...]] = field(default_factory=list)  # in SYMBOL_COLUMNS order
+    refs: list[tuple[Any, ...]] = field(default_factory=list)  # in REF_COLUMNS order
     redactions: int = 0
     has_error: bool = False
     parse_error: str = ""
@@ -187,34 +193,26 @@ def process_file(
         else:
             symbols = list(result.symbols)
             out.has_error = result.has_error
-            out.refs = [(r.name, r.kind, r.scope, r.line, r.count) for r in result.references]
+            out.refs = [(rel, r.name, r.kind, r.scope, r.line, r.uses) for r in result.references]
     ptoks = tok.path_tokens(rel)
-    for s in symbols:
+    for sym in symbols:
+        words = tok.tokens(f"{sym.parent} {sym.signature} {sym.doc}")
         out.symbols.append(
-            {
-                "id": f"{rel}:{s.start_line}:{s.qualname}",
-                "path": rel,
-                "language": language,
-                "name": s.name,
-                "qualname": s.qualname,
-                "kind": s.kind,
-                "parent": s.parent,
-                "signature": s.signature,
-                "doc": s.doc,
-                "start_line": s.start_line,
-                "end_line": s.end_line,
-                "file_hash": fd.hash,
-                "search": " ".join(
-                    (
-                        tok.query(s.name),
-                        tok.query(s.name),
-                        " ".join(tok.tokens(s.qualname)),
-                        " ".join(tok.tokens(s.signature)),
-                        " ".join(tok.tokens(s.doc)),
-                        ptoks,
-                    )
-                ),
-            }
+            (
+                f"{rel}:{sym.start_line}:{sym.qualname}",
+                rel,
+                language,
+                sym.name,
+                sym.qualname,
+                sym.kind,
+                sym.parent,
+                sym.signature,
+                sym.doc,
+                sym.start_line,
+                sym.end_line,
+                fd.hash,
+                f"{tok.query(sym.name)} {' '.join(words)} {ptoks}",
+            )
         )
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     out.file_row = {
@@ -296,11 +294,10 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         StoreError: if the store cannot be opened, is locked too long, or is too new.
     """
     t0 = time.monotonic()
-    if not full:
-        quick = _unchanged_since_manifest(cfg)
-        if quick is not None:
-            quick.seconds = time.monotonic() - t0
-            return quick
+    early = None if full else _check_manifest(cfg)
+    if early is not None and early.report is not None:
+        early.report.seconds = time.monotonic() - t0
+        return early.report
     store = open_store(cfg)
     report = IndexReport(full=full)
     with store.writing():
@@ -317,8 +314,19 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
                 store.delete_paths(journal)
                 store.clear_journal()
                 report.recovered = len(journal)
-            states = store.file_states()
-        plan = make_plan(cfg, states)
+            states = {}
+        if (
+            early is not None
+            and not report.full
+            and not journal
+            and store.table("files").version == early.files_version
+        ):
+            # The manifest describes exactly this store version: reuse its plan.
+            states, plan = early.states, early.plan
+        else:
+            if not report.full:
+                states = store.file_states()
+            plan = make_plan(cfg, states)
         report.git = plan.git
         report.files_seen = len(plan.current)
         report.unchanged = plan.unchanged
@@ -332,8 +340,9 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
             "indexed_commit": plan.head or "",
             "root": str(cfg.root),
         }
+        # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
-        if report.full or runs >= max(1, cfg.store.optimize_every):
+        if not report.full and runs >= max(1, cfg.store.optimize_every):
             store.optimize()
             runs = 0
         meta["runs_since_optimize"] = str(runs)
@@ -350,6 +359,14 @@ def _manifest_path(cfg: Config) -> Path:
     return state_dir(cfg) / "manifest.json"
 
 
+@dataclass
+class _ManifestCheck:
+    plan: Plan
+    states: dict[str, tuple[int, int, str]]
+    files_version: int
+    report: IndexReport | None  # set when there is nothing to do
+
+
 def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
     """A local snapshot of the stored file states, so a no-change run needs no database."""
     data = {
@@ -357,6 +374,7 @@ def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
         "schema": schema.SCHEMA_VERSION,
         "uri": store.uri,
         "head": head,
+        "files_version": store.table("files").version,
         "files": _state_rows(store),
     }
     path = _manifest_path(cfg)
@@ -378,8 +396,8 @@ def _state_rows(store: Any) -> dict[str, list[Any]]:
     }
 
 
-def _unchanged_since_manifest(cfg: Config) -> IndexReport | None:
-    """A report for a run with nothing to do, decided without opening the store; else None."""
+def _check_manifest(cfg: Config) -> _ManifestCheck | None:
+    """Plan from the local manifest, without opening the store; None when it is unusable."""
     path = _manifest_path(cfg)
     if (path.parent / "journal.json").exists():
         return None
@@ -396,24 +414,24 @@ def _unchanged_since_manifest(cfg: Config) -> IndexReport | None:
         return None
     states = {p: (v[0], v[1], v[2]) for p, v in data.get("files", {}).items()}
     plan = make_plan(cfg, states)
+    check = _ManifestCheck(plan, states, int(data.get("files_version", -1)), None)
     if plan.changed or plan.deleted or plan.head != data.get("head"):
-        return None
+        return check
     report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
-    for p, v in data["files"].items():
+    skipped = {k: len(v) for k, v in plan.skipped.items()}
+    for v in data["files"].values():
         if len(v) > 3 and v[3]:
-            plan.skipped.setdefault(str(v[3]), []).append(p)
-    for reason, paths in plan.skipped.items():
-        report.skipped[reason] = len(paths)
-    return report
+            skipped[str(v[3])] = skipped.get(str(v[3]), 0) + 1
+    report.skipped = skipped
+    check.report = report
+    return check
 
 
 class _Batch:
     def __init__(self) -> None:
         self.files: list[dict[str, Any]] = []
-        self.symbols: list[dict[str, Any]] = []
-        self.refs: dict[str, list[Any]] = {
-            k: [] for k in ("path", "name", "kind", "scope", "line", "count")
-        }
+        self.symbols: list[tuple[Any, ...]] = []
+        self.refs: list[tuple[Any, ...]] = []
         self.replace: list[str] = []  # paths whose old rows go first
         self.bytes = 0
 
@@ -421,18 +439,17 @@ class _Batch:
         assert p.file_row is not None
         self.files.append(p.file_row)
         self.symbols.extend(p.symbols)
-        r = self.refs
-        for name, kind, scope, line, count in p.refs:
-            r["path"].append(p.path)
-            r["name"].append(name)
-            r["kind"].append(kind)
-            r["scope"].append(scope)
-            r["line"].append(line)
-            r["count"].append(count)
+        self.refs.extend(p.refs)
         self.bytes += p.size
 
     def __len__(self) -> int:
         return len(self.files)
+
+
+def _columns(names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
+    if not rows:
+        return {}
+    return {name: list(col) for name, col in zip(names, zip(*rows, strict=True), strict=True)}
 
 
 def _apply(
@@ -462,8 +479,8 @@ def _apply(
         store.write_journal(paths)
         if batch.replace:
             store.delete_paths(batch.replace)
-        store.add("symbols", batch.symbols)
-        store.add_columns("refs", batch.refs)
+        store.add_columns("symbols", _columns(SYMBOL_COLUMNS, batch.symbols))
+        store.add_columns("refs", _columns(REF_COLUMNS, batch.refs))
         store.add("files", batch.files)  # last: a file row marks its file complete
         store.clear_journal()
         batch = _Batch()
@@ -551,15 +568,16 @@ def _copy_rows(store: Any, batch: _Batch, source: str, p: Parsed) -> None:
     row["search"] = row["search"].replace(old_ptoks, new_ptoks, 2)
     row["language"] = languages.detect(p.path)
     batch.files.append({k: row[k] for k in row if not k.startswith("_")})
-    for s in store.rows_for_path("symbols", source):
-        s = {k: v for k, v in s.items() if not k.startswith("_")}
-        s["path"] = p.path
-        s["id"] = f"{p.path}:{s['start_line']}:{s['qualname']}"
-        s["search"] = s["search"].replace(old_ptoks, new_ptoks)
-        batch.symbols.append(s)
-    for r in store.rows_for_path("refs", source):
-        for key in batch.refs:
-            batch.refs[key].append(p.path if key == "path" else r[key])
+    for sym in store.rows_for_path("symbols", source):
+        sym.update(
+            path=p.path,
+            id=f"{p.path}:{sym['start_line']}:{sym['qualname']}",
+            search=sym["search"].replace(old_ptoks, new_ptoks),
+        )
+        batch.symbols.append(tuple(sym[k] for k in SYMBOL_COLUMNS))
+    for ref in store.rows_for_path("refs", source):
+        ref["path"] = p.path
+        batch.refs.append(tuple(ref[k] for k in REF_COLUMNS))
 
 
 def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:

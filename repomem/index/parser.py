@@ -225,7 +225,7 @@ def _scope_refs(
         else:
             entry[1] += 1
     return tuple(
-        Reference(name=n, kind=k, line=v[0], scope=s, count=v[1]) for (n, k, s), v in folded.items()
+        Reference(name=n, kind=k, line=v[0], scope=s, uses=v[1]) for (n, k, s), v in folded.items()
     )
 
 

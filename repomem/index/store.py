@@ -334,28 +334,37 @@ class Store:
             self._tables[name] = self._db.create_table(name, schema=TABLES[name])
 
     def ensure_indexes(self) -> None:
-        """Create the full-text and path indexes if missing (cheap when they exist)."""
+        """Create the full-text and path indexes if missing (cheap when they exist).
+
+        The builds for different tables run in parallel threads (LanceDB builds in Rust).
+        """
+        jobs: list[tuple[Any, str, Any]] = []
         for name in PATH_INDEXED:
             tbl = self.table(name)
             if tbl.count_rows() == 0:
                 continue
             present = {tuple(ix.columns) for ix in tbl.list_indices()}
             if ("path",) not in present:
-                tbl.create_index("path", config=BTree())
+                jobs.append((tbl, "path", BTree()))
             column = FTS_COLUMNS.get(name)
             if column and (column,) not in present:
-                tbl.create_index(
-                    column,
-                    config=FTS(
-                        base_tokenizer="whitespace",
-                        lower_case=True,
-                        stem=True,
-                        remove_stop_words=False,
-                        ascii_folding=True,
-                        with_position=False,
-                        max_token_length=tok.MAX_TOKEN,
-                    ),
-                )
+                fts = FTS(
+                    base_tokenizer="whitespace", lower_case=True, stem=True,
+                    remove_stop_words=False, ascii_folding=True, with_position=False,
+                    max_token_length=tok.MAX_TOKEN,
+                )  # fmt: skip
+                jobs.append((tbl, column, fts))
+        if len(jobs) <= 1:
+            for tbl, column, config in jobs:
+                tbl.create_index(column, config=config)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Largest first, so the long full-text builds start together.
+        jobs.sort(key=lambda j: isinstance(j[2], BTree))
+        with ThreadPoolExecutor(max_workers=min(3, len(jobs))) as pool:
+            for future in [pool.submit(t.create_index, c, config=cf) for t, c, cf in jobs]:
+                future.result()
 
     def optimize(self, cleanup_seconds: float = 300.0) -> None:
         """Compact the tables, fold new rows into indexes, and drop old versions."""
@@ -427,6 +436,7 @@ class Store:
             self.table(name).add(pa.Table.from_pylist(rows, schema=TABLES[name]))
 
     def add_columns(self, name: str, columns: dict[str, list[Any]]) -> None:
+        """Append rows given as {column: values} (every column of the table)."""
         if any(columns.values()):
             self.table(name).add(pa.Table.from_pydict(columns, schema=TABLES[name]))
 

@@ -20,6 +20,9 @@ MAX_TOKEN = 40
 @lru_cache(maxsize=200_000)
 def expand(word: str) -> str:
     """The search tokens of one identifier, space separated ("" for noise like `x` or `_`)."""
+    if word.isalpha() and (word.islower() or word.isupper() or word.istitle()):
+        # One plain word (most identifiers in prose and code): nothing to split.
+        return word.lower() if 1 < len(word) <= MAX_TOKEN else ""
     low = word.lower()
     parts = [p.lower() for p in _PART.findall(word)]
     parts = [p for p in parts if len(p) > 1 and not p.isdigit()]
@@ -44,16 +47,23 @@ def tokens(text: str) -> list[str]:
 def document(text: str) -> str:
     """A whitespace-tokenized document for the full-text index.
 
-    Term frequencies are preserved but not order (the index keeps no positions), which lets
-    large files be tokenized from a count of their distinct identifiers.
+    Order is not kept (the index stores no positions), and a token repeated n times is written
+    about 1 + log2(n) times: BM25 saturates term frequency anyway, and the index stays small.
     """
     counts = Counter(_WORD.findall(text))
     chunks: list[str] = []
     for word, n in counts.items():
         exp = expand(word)
         if exp:
-            chunks.append((exp + " ") * n)
+            chunks.append(
+                (exp + " ") * _REPEATS[n]
+                if n < len(_REPEATS)
+                else (exp + " ") * (1 + n.bit_length())
+            )
     return "".join(chunks)
+
+
+_REPEATS = [0] + [n if n <= 2 else 1 + n.bit_length() for n in range(1, 256)]
 
 
 def path_tokens(path: str) -> str:

@@ -29,7 +29,7 @@ def _dump(path: Path) -> dict[str, Any]:
             [s.kind, s.qualname, s.start_line, s.end_line, s.signature, s.doc]
             for s in result.symbols
         ],
-        "references": sorted([r.kind, r.name, r.scope, r.line, r.count] for r in result.references),
+        "references": sorted([r.kind, r.name, r.scope, r.line, r.uses] for r in result.references),
     }
 
 
