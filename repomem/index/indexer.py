@@ -330,11 +330,18 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         report.git = plan.git
         report.files_seen = len(plan.current)
         report.unchanged = plan.unchanged
+        t_plan = time.monotonic()
         _apply(cfg, store, plan, states, report, progress)
+        t_apply = time.monotonic()
         for reason, paths in plan.skipped.items():
             report.skipped[reason] = report.skipped.get(reason, 0) + len(paths)
             report.skipped_paths.setdefault(reason, []).extend(paths)
         store.ensure_indexes()
+        t_indexes = time.monotonic()
+        log.info(
+            "index run: plan %.2fs, parse+write %.2fs (%d parsed), indexes %.2fs",
+            t_plan - t0, t_apply - t_plan, report.parsed, t_indexes - t_apply,
+        )  # fmt: skip
         meta = {
             "indexed_at": f"{time.time():.3f}",
             "indexed_commit": plan.head or "",

@@ -24,6 +24,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
+from typing import Any
 
 from tree_sitter import Node, Parser, Query, QueryCursor, QueryError
 
@@ -97,60 +99,68 @@ def parse(text: str, language: str) -> ParseResult:
     root = tree.root_node
 
     defs: dict[tuple[int, int, str], _Def] = {}
-    raw_refs: list[tuple[int, int, str, str]] = []  # (byte, line, name, kind)
+    raw_refs: list[tuple[int, Node, str]] = []  # (byte, name node, kind)
     def_name_bytes: set[int] = set()
-    for _pattern, caps in QueryCursor(query).matches(root):
+    tags = _PATTERN_TAGS.setdefault(language, {})
+    for pattern, caps in QueryCursor(query).matches(root):
+        tag = tags.get(pattern)
+        if tag is None or (tag and tag not in caps):
+            # Usually a pattern always yields the same capture names; alternations may not.
+            tag = tags[pattern] = _tag_of(caps)
         names = caps.get("name")
-        if not names:
+        if not tag or not names:
             continue
-        tag = ""
-        for cap in caps:
-            if cap.startswith(("definition.", "reference.", "scope")) or cap == "import":
-                tag = cap
-                break
-        if not tag:
+        if tag[0] == "r":  # reference.<kind>
+            kind = tag[10:]
+            for n in names:
+                raw_refs.append((n.start_byte, n, kind))
+            continue
+        if tag == "import":
+            for n in names:
+                raw_refs.append((n.start_byte, n, "import"))
             continue
         name_node = names[0]
         name = _text(name_node)
         if not name:
             continue
-        if tag.startswith(("definition.", "scope")):
-            node = caps[tag][0]
-            key = (node.start_byte, node.end_byte, name)
-            if key in defs:
-                continue
-            receiver_nodes = caps.get("receiver")
-            is_scope = tag.startswith("scope")
-            # `@scope` names a class-like scope (a Rust impl); `@scope.<kind>` says which kind.
-            kind = (tag[6:] or "impl") if is_scope else tag[len("definition.") :]
-            end = node.end_byte
-            if kind.endswith(".open"):
-                kind = kind[: -len(".open")]
-                end = _open_end(node)
-            defs[key] = _Def(
-                node.start_byte,
-                end,
-                name,
-                kind,
-                node,
-                receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
-                is_scope=is_scope,
-            )
-            def_name_bytes.add(name_node.start_byte)
-        elif tag == "import":
-            for n in names:
-                module = _WS.sub("", _text(n)).strip("\"'`<>")
-                if module:
-                    raw_refs.append((n.start_byte, n.start_point[0] + 1, module, "import"))
-        else:
-            for n in names:
-                raw_refs.append((n.start_byte, n.start_point[0] + 1, _text(n), tag[10:]))
+        node = caps[tag][0]
+        key = (node.start_byte, node.end_byte, name)
+        if key in defs:
+            continue
+        receiver_nodes = caps.get("receiver")
+        is_scope = tag.startswith("scope")
+        # `@scope` names a class-like scope (a Rust impl); `@scope.<kind>` says which kind.
+        kind = (tag[6:] or "impl") if is_scope else tag[len("definition.") :]
+        end = node.end_byte
+        if kind.endswith(".open"):
+            kind = kind[: -len(".open")]
+            end = _open_end(node)
+        defs[key] = _Def(
+            node.start_byte,
+            end,
+            name,
+            kind,
+            node,
+            receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
+            is_scope=is_scope,
+        )
+        def_name_bytes.add(name_node.start_byte)
 
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
     _qualify(ordered, CLASS_LIKE | frozenset(spec.class_like))
     symbols = tuple(_symbol(d, source, spec.doc_style) for d in ordered if not d.is_scope)
     references = _scope_refs(raw_refs, ordered, def_name_bytes)
     return ParseResult(symbols=symbols, references=references, has_error=root.has_error)
+
+
+_PATTERN_TAGS: dict[str, dict[int, str]] = {}
+
+
+def _tag_of(caps: dict[str, list[Node]]) -> str:
+    for cap in caps:
+        if cap.startswith(("definition.", "reference.", "scope")) or cap == "import":
+            return cap
+    return ""
 
 
 def _text(node: Node) -> str:
@@ -193,22 +203,22 @@ def _open_end(node: Node) -> int:
 
 
 def _scope_refs(
-    raw: list[tuple[int, int, str, str]], ordered: list[_Def], def_names: set[int]
+    raw: list[tuple[int, Node, str]], ordered: list[_Def], def_names: set[int]
 ) -> tuple[Reference, ...]:
     """Attach each use to its innermost enclosing definition and fold repeats into counts."""
-    real = ordered
-    starts = [d.start for d in real]
-    folded: dict[tuple[str, str, str], list[int]] = {}
-    raw.sort()
+    starts = [d.start for d in ordered]
+    # Folded by raw bytes: each distinct name is decoded once, its first node gives the line.
+    folded: dict[tuple[bytes, str, str], list[Any]] = {}
+    raw.sort(key=itemgetter(0))
     stack: list[_Def] = []
     i = 0
-    for byte, line, name, kind in raw:
+    for byte, node, kind in raw:
         if byte in def_names and kind != "import":
             continue
         # Enter every definition that starts at or before this use.
         hi = bisect_right(starts, byte)
         while i < hi:
-            d = real[i]
+            d = ordered[i]
             while stack and (
                 stack[-1].end <= d.start or (stack[-1].start == d.start and stack[-1].end == d.end)
             ):
@@ -217,16 +227,20 @@ def _scope_refs(
             i += 1
         while stack and stack[-1].end <= byte:
             stack.pop()
-        scope = stack[-1].qualname if stack else ""
-        key = (name, kind, scope)
+        key = (node.text or b"", kind, stack[-1].qualname if stack else "")
         entry = folded.get(key)
         if entry is None:
-            folded[key] = [line, 1]
+            folded[key] = [node, 1]
         else:
             entry[1] += 1
-    return tuple(
-        Reference(name=n, kind=k, line=v[0], scope=s, uses=v[1]) for (n, k, s), v in folded.items()
-    )
+    out: list[Reference] = []
+    for (raw_name, kind, scope), (node, uses) in folded.items():
+        name = raw_name.decode("utf-8", "replace")
+        if kind == "import":
+            name = _WS.sub("", name).strip("\"'`<>")
+        if name:
+            out.append(Reference(name, kind, node.start_point[0] + 1, scope, uses))
+    return tuple(out)
 
 
 def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
