@@ -440,14 +440,6 @@ class Store:
         if any(columns.values()):
             self.table(name).add(pa.Table.from_pydict(columns, schema=TABLES[name]))
 
-    def touch_files(self, updates: dict[str, tuple[int, int]]) -> None:
-        """Record new (size, mtime_ns) for files whose content did not change."""
-        if not updates:
-            return
-        tbl = self.table("files")
-        for path, (size, mtime) in updates.items():
-            tbl.update(where=f"path = {quote(path)}", values={"size": size, "mtime_ns": mtime})
-
     def rows_for_path(self, name: str, path: str) -> list[dict[str, Any]]:
         return list(self.table(name).search().where(f"path = {quote(path)}").limit(None).to_list())
 
@@ -595,6 +587,3 @@ class Store:
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(os.path.join(dirpath, n))
         return total
-
-    def iter_table(self, name: str, columns: list[str]) -> Iterator[dict[str, Any]]:
-        yield from self.table(name).search().select(columns).limit(None).to_list()
