@@ -8,6 +8,7 @@ from __future__ import annotations
 from repomem.errors import (
     BudgetError,
     ConfigError,
+    InputError,
     LLMError,
     LockTimeoutError,
     MemoryFileError,
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BudgetError",
     "ConfigError",
+    "InputError",
     "LLMError",
     "LockTimeoutError",
     "MemoryFileError",

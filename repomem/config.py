@@ -92,10 +92,22 @@ class SecretsSection:
     skip_files: list[str] = field(default_factory=list)
 
 
+@dataclass
+class PackSection:
+    """`[pack]`: context packs."""
+
+    budget: int = 8000
+    token_margin: float = 1.1
+    refresh: bool = True
+    format: str = "md"
+    map_share: float = 0.15
+
+
 SECTIONS: dict[str, type[Any]] = {
     "index": IndexSection,
     "store": StoreSection,
     "secrets": SecretsSection,
+    "pack": PackSection,
 }
 
 
@@ -108,6 +120,7 @@ class Config:
     index: IndexSection = field(default_factory=IndexSection)
     store: StoreSection = field(default_factory=StoreSection)
     secrets: SecretsSection = field(default_factory=SecretsSection)
+    pack: PackSection = field(default_factory=PackSection)
 
     def section(self, name: str) -> Any:
         return getattr(self, name)

@@ -9,6 +9,7 @@
     ├── NotFoundError      a symbol, file or entry asked for does not exist
     ├── MemoryFileError    the project memory file is malformed
     ├── BudgetError        a token budget too small for what must fit
+    ├── InputError         a bad argument (an empty task, an unreadable task file)
     └── LLMError           the Anthropic API failed or is misconfigured
 
 Every message is one sentence saying what happened and what to do.
@@ -51,6 +52,10 @@ class MemoryFileError(RepomemError):
 
 class BudgetError(RepomemError):
     """A token budget is too small for what must fit."""
+
+
+class InputError(RepomemError):
+    """An argument is unusable: an empty task, a missing task file."""
 
 
 class LLMError(RepomemError):

@@ -7,8 +7,8 @@ thousands of files); commits and status use GitPython's object model.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +25,27 @@ class GitInfo:
     branch: str | None
 
 
-@lru_cache(maxsize=16)
+_local = threading.local()
+
+
 def _repo(root: Path) -> Any | None:
+    """A GitPython Repo for `root`, cached per thread.
+
+    GitPython's Repo keeps `git cat-file` helper processes that must not be shared between
+    threads, so each thread gets its own (the MCP server and the watcher run several).
+    """
+    cache: dict[Path, Any] = _local.__dict__.setdefault("repos", {})
+    if root not in cache:
+        if len(cache) >= 8:
+            for old in cache.values():
+                if old is not None:
+                    old.close()
+            cache.clear()
+        cache[root] = _open(root)
+    return cache[root]
+
+
+def _open(root: Path) -> Any | None:
     try:
         import git
     except ImportError:  # the git executable is missing: GitPython refuses to import
@@ -47,13 +66,20 @@ def open_repo(root: Path) -> GitInfo | None:
         return None
     head: str | None
     try:
-        head = repo.head.commit.hexsha
-    except ValueError:
+        head = repo.git.rev_parse("--verify", "-q", "HEAD") or None
+    except git_error() as exc:  # no commits yet
+        log.debug("no HEAD in %s: %s", root, exc)
         head = None
     branch = None
     if head is not None and not repo.head.is_detached:
         branch = repo.active_branch.name
     return GitInfo(root=root, git_dir=Path(repo.git_dir).resolve(), head=head, branch=branch)
+
+
+def git_error() -> type[Exception]:
+    import git
+
+    return git.GitCommandError
 
 
 def list_files(root: Path, *, untracked: bool = True) -> list[str]:

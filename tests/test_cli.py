@@ -152,3 +152,32 @@ def test_the_console_script_runs_and_help_does_not_import_lancedb() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False False"
+
+
+def test_pack_prints_markdown_and_writes_json_to_a_file(repo: Repo) -> None:
+    repo.write("calc.py", "def add_numbers(a, b):\n    '''Add.'''\n    return a + b\n")
+    repo.commit()
+    code, out, err = run("-C", str(repo.root), "pack", "add_numbers is wrong", "--budget", "500")
+    assert code == 0, err
+    assert out.startswith("# Context pack: add_numbers is wrong")
+    assert "def add_numbers" in out
+    target = repo.root.parent / "pack.json"
+    code, out, _ = run(
+        "-C", str(repo.root), "pack", "add", "--format", "json", "--out", str(target)
+    )
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["ranking"][0]["path"] == "calc.py"
+
+
+def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> None:
+    repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
+    task = repo.root.parent / "task.txt"
+    task.write_text("fix add_numbers\n", encoding="utf-8")
+    code, out, _ = run("-C", str(repo.root), "pack", "--task-file", str(task))
+    assert code == 0 and "add_numbers" in out
+    code, _, err = run("-C", str(repo.root), "pack", "--task-file", str(task) + ".missing")
+    assert code == 1 and err.startswith("Error: Cannot read the task file")
+    code, _, err = run("-C", str(repo.root), "pack", "x", "--budget", "5")
+    assert code == 1 and "minimum" in err
+    code, _, err = run("-C", str(repo.root), "pack")
+    assert code == 1 and "No task given" in err

@@ -177,3 +177,35 @@ def pagerank(
         if delta < tolerance:
             break
     return rank
+
+
+def cached(store: Any, cache_dir: Any) -> tuple[Graph, dict[str, float]]:
+    """`build(store)` and its plain PageRank, cached on disk per version of the tables read.
+
+    Building the graph reads every reference; packs reuse it until the index changes.
+    """
+    import pickle
+    from pathlib import Path
+
+    versions = "-".join(str(store.table(n).version) for n in ("files", "symbols", "refs"))
+    path = Path(cache_dir) / "graph.pickle"
+    try:
+        with open(path, "rb") as fh:
+            key, graph, ranks = pickle.load(fh)
+        if key == versions:
+            return graph, ranks
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
+        pass
+    graph = build(store)
+    files = store.column("files", ["path", "skip"])
+    nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+    ranks = pagerank(graph, nodes=nodes)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            pickle.dump((versions, graph, ranks), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except OSError:
+        pass
+    return graph, ranks

@@ -466,6 +466,34 @@ class Store:
         rows = self.rows_for_path("files", path)
         return rows[0] if rows else None
 
+    def texts(self, paths: Sequence[str]) -> dict[str, str]:
+        """The stored (redacted) text of these files."""
+        out: dict[str, str] = {}
+        for start in range(0, len(paths), 200):
+            where = in_list("path", paths[start : start + 200])
+            for r in (
+                self.table("files")
+                .search()
+                .where(where)
+                .select(["path", "text"])
+                .limit(None)
+                .to_list()
+            ):
+                out[r["path"]] = r["text"]
+        return out
+
+    def file_symbols(self, paths: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """Symbols of these files, in line order."""
+        out: dict[str, list[dict[str, Any]]] = {p: [] for p in paths}
+        cols = ["path", "name", "qualname", "kind", "parent", "signature", "start_line", "end_line"]
+        for start in range(0, len(paths), 200):
+            where = in_list("path", paths[start : start + 200])
+            for r in self.table("symbols").search().where(where).select(cols).limit(None).to_list():
+                out[r["path"]].append(r)
+        for rows in out.values():
+            rows.sort(key=lambda r: (r["start_line"], -r["end_line"]))
+        return out
+
     def symbols_named(self, name: str, limit: int = 50) -> list[dict[str, Any]]:
         """Definitions whose name or qualified name equals `name` (case-sensitive)."""
         where = f"name = {quote(name)} OR qualname = {quote(name)}"

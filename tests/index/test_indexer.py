@@ -246,11 +246,12 @@ def test_two_concurrent_runs_do_not_corrupt_the_store(repo: Repo) -> None:
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "an index run hung"
     assert not errors
     store = indexer.open_store(repo.config())
     assert store.count("files") == 30

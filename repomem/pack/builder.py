@@ -1,0 +1,321 @@
+"""Build a context pack: the task in, a ranked bundle of code that fits a token budget out.
+
+Sections, in order: a header (repository, indexed commit, freshness, budget used), the ranked
+files with the reason for each, the code (whole small files, else the relevant symbols'
+bodies, with paths and line numbers), then a repository map (signatures of the top files).
+
+Packing is greedy by value per token over whole items: an item's value is its file's score
+times the share of it that is likely relevant, so a large file's relevant symbols beat the whole
+file, and nothing is ever cut in the middle. Items never repeat: a symbol inside a file (or a
+class) already in the pack is skipped. The budget is a hard ceiling, checked on the rendered
+text with a real tokenizer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from repomem.config import Config
+from repomem.errors import BudgetError, InputError
+from repomem.index import indexer, languages
+from repomem.pack import task as tasks
+from repomem.pack import tokens
+from repomem.pack.rank import Candidate, rank
+
+log = logging.getLogger(__name__)
+
+FORMATS = ("md", "json", "xml")
+RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not they fit
+CODE_FILES = 40  # candidates whose code may enter the pack
+WHOLE_FILE_MAX = 1500  # tokens: larger files contribute symbols instead
+RELEVANT_SPAN = 600  # tokens of an item that count as relevant in its value
+MAP_FILES = 30
+MAP_SYMBOLS = 12
+MIN_BUDGET = 200
+
+
+@dataclass
+class Item:
+    """One entry of a pack (the JSON contract's `items`)."""
+
+    kind: str  # "file", "symbol" or "map"
+    path: str
+    symbol: str
+    start_line: int
+    end_line: int
+    tokens: int
+    score: float
+    reason: str
+    text: str
+
+
+@dataclass
+class Pack:
+    """A context pack, renderable as Markdown, JSON or XML."""
+
+    task: str
+    budget: int
+    tokens: int
+    fresh: bool
+    repository: str
+    commit: str | None
+    pending: int
+    items: list[Item] = field(default_factory=list)
+    ranking: list[tuple[str, float]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON contract (see the README)."""
+        return {
+            "task": self.task,
+            "budget": self.budget,
+            "tokens": self.tokens,
+            "fresh": self.fresh,
+            "repository": self.repository,
+            "commit": self.commit,
+            "items": [asdict(i) | {"score": round(i.score, 4)} for i in self.items],
+            "ranking": [{"path": p, "score": round(s, 4)} for p, s in self.ranking],
+        }
+
+    def render(self, fmt: str = "md") -> str:
+        if fmt == "json":
+            return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+        if fmt == "xml":
+            return _render_xml(self)
+        return _render_md(self)
+
+
+def build(
+    cfg: Config,
+    task: str,
+    *,
+    budget: int | None = None,
+    fmt: str | None = None,
+    refresh: bool | None = None,
+) -> Pack:
+    """Build the context pack for a task.
+
+    Indexes the repository first if it has no index yet, and refreshes a stale index when
+    `refresh` (default `pack.refresh`) is on.
+
+    Raises:
+        InputError: if the task is empty or the format unknown.
+        BudgetError: if the budget cannot hold even the header.
+        StoreError: if the index cannot be built or read.
+    """
+    t0 = time.monotonic()
+    text = task.strip()
+    if not text:
+        raise InputError("The task is empty; pass the task text (or --task-file FILE).")
+    fmt = fmt or cfg.pack.format
+    if fmt not in FORMATS:
+        raise InputError(f"Unknown pack format `{fmt}`; use one of {', '.join(FORMATS)}.")
+    budget = cfg.pack.budget if budget is None else budget
+    if budget < MIN_BUDGET:
+        raise BudgetError(
+            f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
+        )
+    refresh = cfg.pack.refresh if refresh is None else refresh
+    store = indexer.open_store(cfg)
+    if not store.exists() or refresh:
+        indexer.run(cfg)
+        store = indexer.open_store(cfg)
+    states = store.file_states()
+    plan = indexer.make_plan(cfg, states)
+    meta = store.all_meta()
+    commit = meta.get("indexed_commit") or None
+    pending = len(plan.changed) + len(plan.deleted)
+    fresh = pending == 0 and commit == plan.head
+
+    signals = tasks.analyse(text)
+    ranked = rank(store, signals, graph_cache=indexer.state_dir(cfg))
+    pack = Pack(
+        task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
+        commit=commit, pending=pending,
+        ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
+    )  # fmt: skip
+    margin = cfg.pack.token_margin
+    candidates = _code_items(store, ranked[:CODE_FILES], margin)
+    map_items = _map_items(store, ranked[:MAP_FILES], margin)
+    _fill(pack, candidates, map_items, budget, margin, cfg.pack.map_share, fmt)
+    pack.seconds = time.monotonic() - t0
+    return pack
+
+
+def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
+    paths = [c.path for c in ranked if c.score > 0]
+    texts = store.texts(paths)
+    items: list[Item] = []
+    for c in ranked:
+        text = texts.get(c.path)
+        if text is None or c.score <= 0:
+            continue
+        lines = text.splitlines()
+        n = tokens.count(text, margin)
+        if n <= WHOLE_FILE_MAX:
+            items.append(
+                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text)
+            )
+            if n <= RELEVANT_SPAN:
+                continue  # a small file is better whole than in pieces
+        for hit in sorted(c.symbols.values(), key=lambda h: -h.score)[:8]:
+            body = "\n".join(lines[hit.start_line - 1 : hit.end_line])
+            if not body.strip():
+                continue
+            items.append(
+                Item(
+                    "symbol",
+                    c.path,
+                    hit.qualname,
+                    hit.start_line,
+                    hit.end_line,
+                    tokens.count(body, margin),
+                    c.score * (0.5 + 0.5 * hit.score),
+                    f"{hit.kind} that {hit.reason}",
+                    body,
+                )
+            )
+    return items
+
+
+def _map_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
+    paths = [c.path for c in ranked if c.score > 0]
+    symbols = store.file_symbols(paths)
+    items = []
+    for c in ranked:
+        rows = [r for r in symbols.get(c.path, []) if r["kind"] not in ("variable", "field")]
+        if not rows:
+            continue
+        # top-level definitions first, then their members
+        rows.sort(key=lambda r: (r["qualname"].count("."), r["start_line"]))
+        shown = sorted(rows[:MAP_SYMBOLS], key=lambda r: r["start_line"])
+        text = "\n".join(
+            f"{'  ' * (1 + r['qualname'].count('.'))}{r['start_line']}: {r['signature']}"
+            for r in shown
+        )
+        items.append(
+            Item(
+                "map",
+                c.path,
+                "",
+                1,
+                0,
+                tokens.count(text, margin) + 8,
+                c.score,
+                "signatures of a top-ranked file",
+                text,
+            )
+        )
+    return items
+
+
+def _density(item: Item) -> float:
+    return item.score * min(1.0, RELEVANT_SPAN / max(item.tokens, 1))
+
+
+def _overlaps(item: Item, chosen: list[Item]) -> bool:
+    for other in chosen:
+        if other.path != item.path:
+            continue
+        if other.kind == "file" or item.kind == "file":
+            return True
+        if item.start_line <= other.end_line and other.start_line <= item.end_line:
+            return True
+    return False
+
+
+def _fill(
+    pack: Pack, code: list[Item], maps: list[Item], budget: int, margin: float,
+    map_share: float, fmt: str,
+) -> None:  # fmt: skip
+    base = tokens.count(pack.render(fmt), margin)
+    while base > budget and pack.ranking:
+        pack.ranking = pack.ranking[:-5] if len(pack.ranking) > 5 else []
+        base = tokens.count(pack.render(fmt), margin)
+    if base > budget:
+        raise BudgetError(
+            f"A budget of {budget} tokens cannot hold the pack's header ({base} tokens); "
+            f"raise --budget."
+        )
+    per_item = 12  # headings and fences around each item, counted again at the end
+    used = base
+    chosen: list[Item] = []
+    for item in sorted(code, key=lambda i: (-_density(i), i.path, i.start_line)):
+        cost = item.tokens + per_item
+        if used + cost > budget or _overlaps(item, chosen):
+            continue
+        chosen.append(item)
+        used += cost
+    map_budget = min(budget - used, int(budget * map_share) + max(0, budget - used - budget // 2))
+    spent = 0
+    for item in maps:
+        if spent + item.tokens > map_budget:
+            break
+        chosen.append(item)
+        spent += item.tokens
+    pack.items = sorted(chosen, key=lambda i: (i.kind == "map", -i.score, i.path, i.start_line))
+    # The rendered text is the truth: drop the least valuable items until it fits.
+    while True:
+        pack.tokens = tokens.count(pack.render(fmt), margin)
+        if pack.tokens <= budget or not pack.items:
+            break
+        worst = min(pack.items, key=_density)
+        pack.items.remove(worst)
+
+
+def _fence(path: str) -> str:
+    lang = languages.detect(path)
+    return {"cpp": "cpp", "csharp": "csharp", "tsx": "tsx"}.get(lang, lang)
+
+
+def _render_md(pack: Pack) -> str:
+    first = pack.task.splitlines()[0][:120]
+    state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
+    out = [
+        f"# Context pack: {first}",
+        f"Repository `{pack.repository}` at {(pack.commit or 'no commit')[:12]} (index {state}); "
+        f"{pack.tokens} of {pack.budget} tokens.",
+    ]
+    if pack.ranking:
+        out.append("\n## Most relevant files")
+        out.extend(f"{i}. `{p}` ({s:.2f})" for i, (p, s) in enumerate(pack.ranking[:20], 1))
+    code = [i for i in pack.items if i.kind != "map"]
+    if code:
+        out.append("\n## Code")
+        for i in code:
+            where = f"{i.path}:{i.start_line}-{i.end_line}"
+            title = f"`{i.symbol}` in {where}" if i.symbol else where
+            out.append(f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text}\n```")
+    maps = [i for i in pack.items if i.kind == "map"]
+    if maps:
+        out.append("\n## Repository map (line: signature)")
+        for i in maps:
+            out.append(f"{i.path}\n{i.text}")
+    return "\n".join(out) + "\n"
+
+
+def _render_xml(pack: Pack) -> str:
+    out = [
+        f"<context_pack repository={quoteattr(pack.repository)} "
+        f"commit={quoteattr(pack.commit or '')} fresh={quoteattr(str(pack.fresh).lower())} "
+        f'budget="{pack.budget}" tokens="{pack.tokens}">',
+        f"<task>{escape(pack.task)}</task>",
+        "<ranking>",
+        *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
+        "</ranking>",
+    ]
+    for i in pack.items:
+        attrs = (
+            f'path={quoteattr(i.path)} start_line="{i.start_line}" '
+            f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'
+        )
+        if i.symbol:
+            attrs += f" symbol={quoteattr(i.symbol)}"
+        out.append(f"<{i.kind} {attrs}>\n{escape(i.text)}\n</{i.kind}>")
+    out.append("</context_pack>")
+    return "\n".join(out) + "\n"

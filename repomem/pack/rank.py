@@ -1,0 +1,254 @@
+"""Rank the repository's files and symbols for a task, combining several signals.
+
+Signals (each normalised to 0..1, then weighted and summed):
+
+- `bm25_file`: full-text (BM25) over whole files with code-aware tokens;
+- `bm25_symbol`: full-text over symbols (names, qualified names, signatures, docs, paths);
+- `mention`: a file path, module path or stack-trace frame quoted in the task points at the file;
+- `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
+- `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
+  files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
+  loses its rank to what it references (aider's repo map does).
+
+Test files get a mild penalty unless the task names them: for a change request, the code to
+change is usually the implementation, while tests remain good context.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from repomem.index import graph as graphs
+from repomem.index import tokens as tok
+from repomem.pack.task import TaskSignals
+
+log = logging.getLogger(__name__)
+
+WEIGHTS = {
+    "bm25_file": 1.0,
+    "bm25_symbol": 0.6,
+    "mention": 1.5,
+    "identifier": 0.8,
+    "pagerank": 0.4,
+}
+TEST_PENALTY = 0.6
+FTS_FILES = 400
+FTS_SYMBOLS = 600
+MAX_QUERY_TOKENS = 400
+MIN_RANKED = 30
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
+    r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+)
+
+
+@dataclass
+class SymbolHit:
+    """A symbol relevant to the task."""
+
+    path: str
+    name: str
+    qualname: str
+    kind: str
+    signature: str
+    start_line: int
+    end_line: int
+    score: float
+    reason: str
+
+
+@dataclass
+class Candidate:
+    """A ranked file with the evidence for it."""
+
+    path: str
+    score: float = 0.0
+    signals: dict[str, float] = field(default_factory=dict)
+    symbols: dict[str, SymbolHit] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        labels = {
+            "bm25_file": "text matches the task",
+            "bm25_symbol": "symbols match the task",
+            "mention": "named in the task",
+            "identifier": "defines identifiers named in the task",
+            "pagerank": "central to the matches (def/ref graph)",
+        }
+        strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
+        return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH.search(path))
+
+
+def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[Candidate]:
+    """Files ranked for the task, best first, with their relevant symbols."""
+    cands: dict[str, Candidate] = {}
+
+    def cand(path: str) -> Candidate:
+        c = cands.get(path)
+        if c is None:
+            c = cands[path] = Candidate(path)
+        return c
+
+    query = " ".join(tok.query(signals.text).split()[:MAX_QUERY_TOKENS])
+    if query:
+        _bm25_files(store, query, cand)
+        _bm25_symbols(store, query, cand)
+    files = store.column("files", ["path", "skip"])
+    indexed = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+    _mentions(store, signals, indexed, cand)
+    _identifiers(store, signals, cand)
+    seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
+    if graph_cache is not None:
+        g, global_rank = graphs.cached(store, graph_cache)
+    else:
+        g = graphs.build(store)
+        global_rank = graphs.pagerank(g, nodes=indexed)
+    if seeds:
+        pr = graphs.pagerank(g, personalization=seeds, nodes=indexed)
+        top = max(pr.values(), default=0.0)
+        if top > 0:
+            for path, value in pr.items():
+                if value / top > 0.01:
+                    cand(path).signals["pagerank"] = value / top
+    named = {c.path for c in cands.values() if c.signals.get("mention", 0) > 0}
+    for c in cands.values():
+        c.score = sum(WEIGHTS[k] * v for k, v in c.signals.items())
+        if is_test_path(c.path) and c.path not in named:
+            c.score *= TEST_PENALTY
+    ranked = sorted(cands.values(), key=lambda c: (-c.score, c.path))
+    if len(ranked) < MIN_RANKED:
+        # Too few files match: the rest follow by plain PageRank (importance in the repo).
+        top = max(global_rank.values(), default=0.0) or 1.0
+        rest = sorted((p for p in indexed if p not in cands), key=lambda p: -global_rank.get(p, 0))
+        for path in rest[: MIN_RANKED - len(ranked)]:
+            ranked.append(
+                Candidate(path, 0.01 * global_rank.get(path, 0.0) / top, {"pagerank": 0.0})
+            )
+    return ranked
+
+
+def _direct(c: Candidate) -> float:
+    return sum(WEIGHTS[k] * v for k, v in c.signals.items() if k != "pagerank")
+
+
+def _bm25_files(store: Any, query: str, cand: Any) -> None:
+    if not store.has_fts("files"):
+        return
+    rows = (
+        store.table("files")
+        .search(query, query_type="fts")
+        .select(["path", "_score"])
+        .limit(FTS_FILES)
+        .to_list()
+    )
+    top = max((r["_score"] for r in rows), default=0.0)
+    for r in rows:
+        if top > 0:
+            cand(r["path"]).signals["bm25_file"] = float(r["_score"]) / top
+
+
+def _bm25_symbols(store: Any, query: str, cand: Any) -> None:
+    if not store.has_fts("symbols"):
+        return
+    cols = ["path", "name", "qualname", "kind", "signature", "start_line", "end_line", "_score"]
+    rows = (
+        store.table("symbols")
+        .search(query, query_type="fts")
+        .select(cols)
+        .limit(FTS_SYMBOLS)
+        .to_list()
+    )
+    top = max((r["_score"] for r in rows), default=0.0)
+    if top <= 0:
+        return
+    per_file: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        s = float(r["_score"]) / top
+        per_file[r["path"]].append(s)
+        c = cand(r["path"])
+        _add_symbol(c, r, s, "matches the task text")
+    for path, scores in per_file.items():
+        scores.sort(reverse=True)
+        # the best symbol, plus a little for more matching symbols in the same file
+        cand(path).signals["bm25_symbol"] = min(1.0, scores[0] + 0.1 * sum(scores[1:4]))
+
+
+def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> None:
+    key = f"{r['qualname']}:{r['start_line']}"
+    old = c.symbols.get(key)
+    if old is None or old.score < score:
+        c.symbols[key] = SymbolHit(
+            r["path"],
+            r["name"],
+            r["qualname"],
+            r["kind"],
+            r["signature"],
+            int(r["start_line"]),
+            int(r["end_line"]),
+            score,
+            reason,
+        )
+
+
+def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -> None:
+    by_suffix: dict[str, list[str]] = defaultdict(list)
+    for path in indexed:
+        parts = path.split("/")
+        for i in range(len(parts)):
+            by_suffix["/".join(parts[i:])].append(path)
+    for mentioned in signals.paths:
+        parts = mentioned.strip("/").split("/")
+        # the longest suffix of the mentioned path that names files in the repository
+        for i in range(len(parts)):
+            hits = by_suffix.get("/".join(parts[i:]))
+            if hits:
+                strength = 1.0 if i == 0 or len(parts) - i > 1 else 0.6
+                for path in hits[:5]:
+                    c = cand(path)
+                    c.signals["mention"] = max(
+                        c.signals.get("mention", 0.0), strength / len(hits[:5])
+                    )
+                break
+    modules = graphs._module_index(indexed)
+    for dotted in signals.dotted:
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            found = modules.get(".".join(parts[:i]))
+            if found and len(found) <= 3:
+                for path in found:
+                    c = cand(path)
+                    c.signals["mention"] = max(c.signals.get("mention", 0.0), 0.8 / len(found))
+                break
+    frames = {posixpath.basename(f.path): f for f in signals.frames}
+    for path in indexed:
+        frame = frames.get(posixpath.basename(path))
+        if frame is not None and frame.path.endswith(path):
+            c = cand(path)
+            c.signals["mention"] = 1.0
+            for r in store.symbols_named(frame.function)[:20] if frame.function else []:
+                if r["path"] == path:
+                    _add_symbol(
+                        c, r, 1.0, f"in a stack frame quoted in the task (line {frame.line})"
+                    )
+
+
+def _identifiers(store: Any, signals: TaskSignals, cand: Any) -> None:
+    for rank_i, name in enumerate(signals.identifiers[:40]):
+        rows = store.symbols_named(name, limit=40)
+        definers = {r["path"] for r in rows}
+        if not definers or len(definers) > 12:
+            continue
+        weight = (1.0 if rank_i < 10 else 0.7) / len(definers) ** 0.5
+        for r in rows:
+            c = cand(r["path"])
+            c.signals["identifier"] = min(1.0, c.signals.get("identifier", 0.0) + weight)
+            _add_symbol(c, r, 0.9, f"defines `{name}`, named in the task")

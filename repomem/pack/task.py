@@ -1,0 +1,105 @@
+"""What a task text points at: identifiers, file paths and stack-trace frames.
+
+Issue texts name code in a few recognisable ways: `backticked` names, CamelCase and snake_case
+identifiers, dotted paths (`pkg.mod.func`), file paths (`src/app.py`), and traceback frames
+(`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`). These become exact-hit signals
+for ranking, on top of full-text search.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_TASK_CHARS = 60_000
+
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
+    r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
+)
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
+_JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
+_BACKTICK = re.compile(r"`([^`\n]{1,120})`")
+_DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
+_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+_CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|\w_\w")
+# Words that look like identifiers in prose but name nothing in particular.
+_COMMON = frozenset(
+    "the and for not but with this that from into when then else true false none null self "
+    "cls error errors exception issue bug python version example code file files line lines "
+    "return returns value values test tests expected actual output input result results "
+    "traceback most recent call last raise raised import def class function method".split()
+)
+
+
+@dataclass
+class Frame:
+    """A stack-trace frame quoted in the task."""
+
+    path: str
+    line: int
+    function: str = ""
+
+
+@dataclass
+class TaskSignals:
+    """The exact-hit signals of a task text."""
+
+    text: str
+    identifiers: list[str] = field(default_factory=list)  # most specific first
+    paths: list[str] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    dotted: list[str] = field(default_factory=list)
+
+
+def analyse(text: str) -> TaskSignals:
+    """Pull identifiers, paths, dotted names and frames out of a task text."""
+    text = text[:MAX_TASK_CHARS]
+    sig = TaskSignals(text=text)
+    seen: set[str] = set()
+    for m in _PY_FRAME.finditer(text):
+        sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
+    for m in _JS_FRAME.finditer(text):
+        path = m.group(2)
+        if "/" in path or "." in path.rsplit("/", 1)[-1]:
+            sig.frames.append(Frame(path, int(m.group(3)), m.group(1) or ""))
+    for m in _PATH.finditer(text):
+        p = m.group(1).lstrip("./")
+        if p and p not in seen:
+            seen.add(p)
+            sig.paths.append(p)
+    for frame in sig.frames:
+        if frame.path not in seen:
+            seen.add(frame.path)
+            sig.paths.append(frame.path)
+    idents: dict[str, int] = {}
+
+    def add(name: str, weight: int) -> None:
+        if len(name) < 3 or name.lower() in _COMMON or name.isdigit():
+            return
+        idents[name] = max(idents.get(name, 0), weight)
+
+    for m in _BACKTICK.finditer(text):
+        inner = m.group(1).strip()
+        for word in _DOTTED.findall(inner):
+            sig.dotted.append(word)
+            add(word.rsplit(".", 1)[-1], 3)
+        for word in _IDENT.findall(inner):
+            add(word, 3)
+    for word in _DOTTED.findall(text):
+        parts = word.split(".")
+        if any(_CODE_LIKE.search(p) for p in parts) or len(parts) > 2:
+            if not re.search(r"\.(?:py|js|ts|txt|md|rst|com|org|io)$", word):
+                sig.dotted.append(word)
+            add(parts[-1], 2)
+    for frame in sig.frames:
+        if frame.function:
+            add(frame.function, 3)
+    for word in _IDENT.findall(text):
+        if _CODE_LIKE.search(word):
+            add(word, 2 if ("_" in word or not word.islower()) else 1)
+        elif word.endswith("()"):
+            add(word[:-2], 2)
+    sig.identifiers = [k for k, _ in sorted(idents.items(), key=lambda kv: -kv[1])]
+    sig.dotted = list(dict.fromkeys(sig.dotted))
+    return sig

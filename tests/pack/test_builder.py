@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from repomem.errors import BudgetError, InputError
+from repomem.index import indexer
+from repomem.pack import builder, tokens
+from tests.conftest import Repo
+
+BILLING = '''"""Billing: invoices and their totals."""
+
+
+class Invoice:
+    """An invoice with line items."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def total(self):
+        """Sum of the line items, with tax."""
+        return sum(apply_tax(i) for i in self.items)
+
+
+def apply_tax(amount, rate=0.2):
+    """Add VAT to an amount."""
+    return amount * (1 + rate)
+'''
+
+
+def make_project(repo: Repo) -> None:
+    repo.write("billing/invoice.py", BILLING)
+    repo.write("billing/__init__.py", "from billing.invoice import Invoice\n")
+    repo.write("shipping/routes.py", "def plan_route(a, b):\n    return [a, b]\n" * 3)
+    repo.write(
+        "app.py",
+        "from billing.invoice import Invoice\n\n\ndef main():\n    print(Invoice([1]).total())\n",
+    )
+    for i in range(20):
+        body = "\n".join(f"def helper_{i}_{j}(x):\n    return x + {j}\n" for j in range(40))
+        repo.write(f"misc/module_{i}.py", body)
+    repo.write(
+        "tests/test_invoice.py",
+        "from billing.invoice import apply_tax\n\n"
+        "def test_tax():\n    assert apply_tax(10) == 12\n",
+    )
+    repo.commit()
+
+
+def test_the_pack_puts_the_relevant_code_first(repo: Repo) -> None:
+    make_project(repo)
+    pack = builder.build(repo.config(), "Invoice.total applies tax twice when items are empty")
+    assert pack.ranking[0][0] == "billing/invoice.py"
+    code = [i for i in pack.items if i.kind in ("file", "symbol")]
+    assert code[0].path == "billing/invoice.py"
+    assert "def apply_tax" in code[0].text
+    assert all(i.reason for i in pack.items)
+
+
+def test_the_budget_is_a_hard_ceiling(repo: Repo) -> None:
+    make_project(repo)
+    for budget in (250, 400, 900, 3000):
+        for fmt in ("md", "json", "xml"):
+            pack = builder.build(
+                repo.config(), "plan_route and helper functions", budget=budget, fmt=fmt
+            )
+            rendered = pack.render(fmt)
+            assert tokens.count(rendered, repo.config().pack.token_margin) <= budget
+            assert pack.tokens <= budget
+
+
+def test_items_never_repeat_code(repo: Repo) -> None:
+    make_project(repo)
+    pack = builder.build(repo.config(), "Invoice total apply_tax", budget=6000)
+    seen: list[tuple[str, int, int]] = []
+    for item in pack.items:
+        if item.kind == "map":
+            continue
+        for path, start, end in seen:
+            assert not (path == item.path and item.start_line <= end and start <= item.end_line)
+        seen.append((item.path, item.start_line, item.end_line))
+
+
+def test_json_follows_the_documented_contract(repo: Repo) -> None:
+    make_project(repo)
+    data = json.loads(builder.build(repo.config(), "apply_tax rate").render("json"))
+    assert {"task", "budget", "tokens", "fresh", "items", "ranking"} <= set(data)
+    for item in data["items"]:
+        assert set(item) == {
+            "kind",
+            "path",
+            "symbol",
+            "start_line",
+            "end_line",
+            "tokens",
+            "score",
+            "reason",
+            "text",
+        }
+    assert len(data["ranking"]) >= 20  # files that did not fit are ranked too
+    assert all(set(r) == {"path", "score"} for r in data["ranking"])
+    scores = [r["score"] for r in data["ranking"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_xml_is_well_formed(repo: Repo) -> None:
+    import xml.etree.ElementTree as ET
+
+    make_project(repo)
+    root = ET.fromstring(builder.build(repo.config(), "Invoice <total> & tax").render("xml"))
+    assert root.tag == "context_pack"
+    assert root.find("task") is not None and "<total>" in (root.find("task").text or "")
+
+
+def test_a_file_named_in_the_task_keeps_its_rank(repo: Repo) -> None:
+    make_project(repo)
+    pack = builder.build(repo.config(), "Something is off in app.py when printing")
+    assert pack.ranking[0][0] == "app.py"
+
+
+def test_a_stack_frame_points_at_its_file_and_function(repo: Repo) -> None:
+    make_project(repo)
+    task = (
+        'Traceback (most recent call last):\n  File "/srv/x/shipping/routes.py", line 2, '
+        "in plan_route\nIndexError: list index out of range\n"
+    )
+    pack = builder.build(repo.config(), task)
+    assert pack.ranking[0][0] == "shipping/routes.py"
+
+
+def test_tests_are_ranked_below_the_code_they_test(repo: Repo) -> None:
+    make_project(repo)
+    pack = builder.build(repo.config(), "apply_tax returns the wrong amount")
+    order = [p for p, _ in pack.ranking]
+    assert order.index("billing/invoice.py") < order.index("tests/test_invoice.py")
+
+
+def test_an_unindexed_repository_is_indexed_first(repo: Repo) -> None:
+    make_project(repo)
+    assert not indexer.open_store(repo.config()).exists()
+    pack = builder.build(repo.config(), "Invoice")
+    assert pack.fresh and pack.items
+
+
+def test_a_stale_index_is_reported_or_refreshed(repo: Repo) -> None:
+    make_project(repo)
+    indexer.run(repo.config())
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    stale = builder.build(repo.config(), "refund an invoice", refresh=False)
+    assert stale.fresh is False and stale.pending == 1
+    assert "stale" in stale.render("md").splitlines()[1]
+    fresh = builder.build(repo.config(), "refund an invoice", refresh=True)
+    assert fresh.fresh is True
+    assert any("def refund" in i.text for i in fresh.items)
+
+
+def test_bad_input_gets_clear_errors(repo: Repo) -> None:
+    make_project(repo)
+    with pytest.raises(InputError, match="empty"):
+        builder.build(repo.config(), "   \n")
+    with pytest.raises(BudgetError, match="minimum"):
+        builder.build(repo.config(), "Invoice", budget=10)
+    with pytest.raises(InputError, match="format"):
+        builder.build(repo.config(), "Invoice", fmt="yaml")
+
+
+def test_a_huge_task_text_still_packs(repo: Repo) -> None:
+    make_project(repo)
+    task = "apply_tax " + " ".join(f"word{i}" for i in range(50_000))
+    pack = builder.build(repo.config(), task, budget=2000)
+    assert pack.tokens <= 2000
+    assert re.search(r"apply_tax", pack.render("md"))

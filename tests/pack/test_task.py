@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from repomem.pack.task import analyse
+
+
+def test_python_traceback_frames_give_paths_lines_and_functions() -> None:
+    sig = analyse(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/pkg/core.py", line 42, in compute_total\n'
+        "ValueError: bad\n"
+    )
+    (frame,) = sig.frames
+    assert (frame.path, frame.line, frame.function) == (
+        "/home/u/proj/pkg/core.py",
+        42,
+        "compute_total",
+    )
+    assert "compute_total" in sig.identifiers
+    assert "/home/u/proj/pkg/core.py" in sig.paths
+
+
+def test_javascript_frames_are_recognised() -> None:
+    sig = analyse("TypeError: x is undefined\n    at renderList (src/components/List.tsx:17:9)\n")
+    assert [(f.path, f.line, f.function) for f in sig.frames] == [
+        ("src/components/List.tsx", 17, "renderList")
+    ]
+
+
+def test_code_like_identifiers_rank_above_prose() -> None:
+    sig = analyse("The `parse_config` helper breaks when HTTPAdapter retries; Using it fails.")
+    assert sig.identifiers[0] == "parse_config"
+    assert "HTTPAdapter" in sig.identifiers
+    assert "Using" not in sig.identifiers
+
+
+def test_dotted_names_and_file_paths_are_collected() -> None:
+    sig = analyse("Calling requests.sessions.Session.send from docs/api.rst breaks src/app.py.")
+    assert "requests.sessions.Session.send" in sig.dotted
+    assert sig.paths == ["docs/api.rst", "src/app.py"]
+
+
+def test_an_empty_text_has_no_signals() -> None:
+    sig = analyse("")
+    assert not (sig.identifiers or sig.paths or sig.frames or sig.dotted)
