@@ -4,18 +4,17 @@
     pack_retriever.py REPO QUERY_FILE TASK_ID --tasks TASKS.jsonl --log COVERAGE.jsonl
         [--budgets 8000,27000]
 
-Runs `repomem pack` (JSON) at each budget, prints the first pack's JSON for the harness (its
-`ranking` is scored), and appends to COVERAGE.jsonl whether each gold file's code is inside
-each pack (a whole-file item or at least one symbol item of that file). Timings go to stderr
-in the harness's `#timing` form. Gold files are read from the tasks file, which only the
-benchmark sees; repomem never does.
+Builds repomem's pack in process (the library) at each budget and prints the first pack's JSON
+for the harness, which scores its `ranking`. Appends to COVERAGE.jsonl whether each gold file's
+code is inside each pack (a whole-file item, or at least one symbol item of that file).
+Timings go to stderr in the harness's `#timing` form. Gold files are read from the tasks
+file, which only the benchmark sees; repomem never does.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 
@@ -37,43 +36,32 @@ def main() -> None:
     ap.add_argument("--tasks", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--budgets", default="8000,27000")
-    ap.add_argument("--repomem", default="repomem")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     gold = gold_files(a.tasks, a.task_id)
     first: str | None = None
     record: dict[str, object] = {"task_id": a.task_id, "gold": gold}
+    from repomem import config
+    from repomem.index import indexer
+    from repomem.pack import builder
+
     t_index = time.perf_counter()
-    subprocess.run([a.repomem, "-C", a.repo, "index", "-q"], check=True)
+    cfg = config.load(a.repo)
+    indexer.run(cfg)
     index_s = time.perf_counter() - t_index
+    with open(a.query_file, encoding="utf-8", errors="replace") as fh:
+        task = fh.read()
     query_s = 0.0
     for budget in budgets:
         t0 = time.perf_counter()
-        out = subprocess.run(
-            [
-                a.repomem,
-                "-C",
-                a.repo,
-                "pack",
-                "--task-file",
-                a.query_file,
-                "--format",
-                "json",
-                "--budget",
-                str(budget),
-                "--no-refresh",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
+        pack = builder.build(cfg, task, budget=budget, fmt="json", refresh=False)
         query_s += time.perf_counter() - t0
-        pack = json.loads(out)
-        inside = {i["path"] for i in pack["items"] if i["kind"] in ("file", "symbol")}
+        inside = {i.path for i in pack.items if i.kind in ("file", "symbol")}
         record[f"in_pack_{budget}"] = [g in inside for g in gold]
-        record[f"tokens_{budget}"] = pack["tokens"]
+        record[f"tokens_{budget}"] = pack.tokens
+        record[f"seconds_{budget}"] = round(pack.seconds, 3)
         if first is None:
-            first = out
+            first = pack.render("json")
     with open(a.log, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\n")
     print(f'#timing {{"index_s": {index_s:.3f}, "query_s": {query_s:.3f}}}', file=sys.stderr)

@@ -10,8 +10,9 @@ Signals (each normalised to 0..1, then weighted and summed):
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
   loses its rank to what it references (aider's repo map does).
 
-Test files get a mild penalty unless the task names them: for a change request, the code to
-change is usually the implementation, while tests remain good context.
+Test files and text files (docs, changelogs, config) get a mild penalty unless the task names
+them: for a change request, the code to change is usually the implementation, while tests and
+docs remain good context.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from repomem.index import graph as graphs
+from repomem.index import languages, parser
 from repomem.index import tokens as tok
 from repomem.pack.task import TaskSignals
 
@@ -36,10 +38,12 @@ WEIGHTS = {
     "identifier": 0.8,
     "pagerank": 0.4,
 }
+FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
+TEXT_PENALTY = 0.7  # docs, changelogs and config rank below code unless named
 FTS_FILES = 400
 FTS_SYMBOLS = 600
-MAX_QUERY_TOKENS = 400
+MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
@@ -98,10 +102,14 @@ def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[C
             c = cands[path] = Candidate(path)
         return c
 
+    # Two queries: the whole text, and its focus (the title and the code it quotes), which a
+    # long text full of logs or listings would otherwise drown.
     query = " ".join(tok.query(signals.text).split()[:MAX_QUERY_TOKENS])
-    if query:
-        _bm25_files(store, query, cand)
-        _bm25_symbols(store, query, cand)
+    focus = tok.query(" ".join([signals.title, *signals.identifiers[:20], *signals.dotted]))
+    for q, share in ((query, 1 - FOCUS_SHARE), (focus, FOCUS_SHARE)):
+        if q:
+            _bm25_files(store, q, cand, share)
+            _bm25_symbols(store, q, cand, share)
     files = store.column("files", ["path", "skip"])
     indexed = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
     _mentions(store, signals, indexed, cand)
@@ -122,8 +130,11 @@ def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[C
     named = {c.path for c in cands.values() if c.signals.get("mention", 0) > 0}
     for c in cands.values():
         c.score = sum(WEIGHTS[k] * v for k, v in c.signals.items())
-        if is_test_path(c.path) and c.path not in named:
-            c.score *= TEST_PENALTY
+        if c.path not in named:
+            if is_test_path(c.path):
+                c.score *= TEST_PENALTY
+            elif not parser.supports(languages.detect(c.path)):
+                c.score *= TEXT_PENALTY
     ranked = sorted(cands.values(), key=lambda c: (-c.score, c.path))
     if len(ranked) < MIN_RANKED:
         # Too few files match: the rest follow by plain PageRank (importance in the repo).
@@ -140,7 +151,7 @@ def _direct(c: Candidate) -> float:
     return sum(WEIGHTS[k] * v for k, v in c.signals.items() if k != "pagerank")
 
 
-def _bm25_files(store: Any, query: str, cand: Any) -> None:
+def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
     if not store.has_fts("files"):
         return
     rows = (
@@ -151,12 +162,14 @@ def _bm25_files(store: Any, query: str, cand: Any) -> None:
         .to_list()
     )
     top = max((r["_score"] for r in rows), default=0.0)
+    if top <= 0:
+        return
     for r in rows:
-        if top > 0:
-            cand(r["path"]).signals["bm25_file"] = float(r["_score"]) / top
+        c = cand(r["path"])
+        c.signals["bm25_file"] = c.signals.get("bm25_file", 0.0) + share * r["_score"] / top
 
 
-def _bm25_symbols(store: Any, query: str, cand: Any) -> None:
+def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:
     if not store.has_fts("symbols"):
         return
     cols = ["path", "name", "qualname", "kind", "signature", "start_line", "end_line", "_score"]
@@ -179,7 +192,9 @@ def _bm25_symbols(store: Any, query: str, cand: Any) -> None:
     for path, scores in per_file.items():
         scores.sort(reverse=True)
         # the best symbol, plus a little for more matching symbols in the same file
-        cand(path).signals["bm25_symbol"] = min(1.0, scores[0] + 0.1 * sum(scores[1:4]))
+        c = cand(path)
+        value = share * min(1.0, scores[0] + 0.1 * sum(scores[1:4]))
+        c.signals["bm25_symbol"] = c.signals.get("bm25_symbol", 0.0) + value
 
 
 def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> None:

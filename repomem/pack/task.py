@@ -46,6 +46,7 @@ class TaskSignals:
     """The exact-hit signals of a task text."""
 
     text: str
+    title: str = ""  # the first line that says something (an issue's title)
     identifiers: list[str] = field(default_factory=list)  # most specific first
     paths: list[str] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
@@ -55,7 +56,7 @@ class TaskSignals:
 def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
     text = text[:MAX_TASK_CHARS]
-    sig = TaskSignals(text=text)
+    sig = TaskSignals(text=text, title=_title(text))
     seen: set[str] = set()
     for m in _PY_FRAME.finditer(text):
         sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
@@ -103,3 +104,11 @@ def analyse(text: str) -> TaskSignals:
     sig.identifiers = [k for k, _ in sorted(idents.items(), key=lambda kv: -kv[1])]
     sig.dotted = list(dict.fromkeys(sig.dotted))
     return sig
+
+
+def _title(text: str) -> str:
+    for line in text.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if len(line) > 3 and not line.startswith(("<!--", "```", "|", "-->")):
+            return line[:300]
+    return ""
