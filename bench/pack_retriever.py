@@ -36,6 +36,13 @@ def main() -> None:
     ap.add_argument("--tasks", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--budgets", default="8000,27000")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="ablation: override a constant of repomem.pack.rank, e.g. FOCUS_SHARE=0",
+    )
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     gold = gold_files(a.tasks, a.task_id)
@@ -43,7 +50,14 @@ def main() -> None:
     record: dict[str, object] = {"task_id": a.task_id, "gold": gold}
     from repomem import config
     from repomem.index import indexer
-    from repomem.pack import builder
+    from repomem.pack import builder, rank
+
+    for setting in a.set:
+        name, _, value = setting.partition("=")
+        if name == "WEIGHTS":
+            rank.WEIGHTS.update(json.loads(value))
+        else:
+            setattr(rank, name, type(getattr(rank, name))(value))
 
     t_index = time.perf_counter()
     cfg = config.load(a.repo)

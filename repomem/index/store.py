@@ -511,6 +511,21 @@ class Store:
         ]
         return list(self.table("symbols").search().where(where).select(cols).limit(limit).to_list())
 
+    def symbols_named_many(
+        self, names: Sequence[str], limit: int = 2000
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Definitions for several names at once: {name: rows}."""
+        out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+        if not names:
+            return out
+        cols = ["path", "name", "qualname", "kind", "parent", "signature", "doc",
+                "start_line", "end_line", "language"]  # fmt: skip
+        rows = (self.table("symbols").search().where(in_list("name", names)).select(cols)
+                .limit(limit).to_list())  # fmt: skip
+        for r in rows:
+            out[r["name"]].append(r)
+        return out
+
     def references_to(self, name: str, limit: int = 500) -> list[dict[str, Any]]:
         return list(
             self.table("refs")

@@ -52,6 +52,14 @@ class Item:
     score: float
     reason: str
     text: str
+    exact: bool = field(default=True, repr=False, compare=False)
+
+    def count(self, margin: float) -> int:
+        """Count the tokens exactly (estimates are used to order candidates)."""
+        if not self.exact:
+            self.tokens = tokens.count(self.text, margin)
+            self.exact = True
+        return self.tokens
 
 
 @dataclass
@@ -78,7 +86,7 @@ class Pack:
             "fresh": self.fresh,
             "repository": self.repository,
             "commit": self.commit,
-            "items": [asdict(i) | {"score": round(i.score, 4)} for i in self.items],
+            "items": [_item_dict(i) for i in self.items],
             "ranking": [{"path": p, "score": round(s, 4)} for p, s in self.ranking],
         }
 
@@ -88,6 +96,18 @@ class Pack:
         if fmt == "xml":
             return _render_xml(self)
         return _render_md(self)
+
+
+def _item_dict(item: Item) -> dict[str, Any]:
+    data = asdict(item)
+    data.pop("exact")
+    data["score"] = round(item.score, 4)
+    return data
+
+
+def _estimate(text: str, margin: float) -> int:
+    # cl100k averages ~3.5-4 characters per token on code; 3 keeps estimates on the high side
+    return int(len(text) / 3 * margin) + 1
 
 
 def build(
@@ -246,15 +266,19 @@ def _fill(
     used = base
     chosen: list[Item] = []
     for item in sorted(code, key=lambda i: (-_density(i), i.path, i.start_line)):
-        cost = item.tokens + per_item
-        if used + cost > budget or _overlaps(item, chosen):
+        if used + per_item >= budget or _overlaps(item, chosen):
+            continue
+        if used + min(item.tokens, _estimate(item.text, 1.0) // 2) + per_item > budget:
+            continue  # cannot fit even on an optimistic count
+        cost = item.count(margin) + per_item
+        if used + cost > budget:
             continue
         chosen.append(item)
         used += cost
     map_budget = min(budget - used, int(budget * map_share) + max(0, budget - used - budget // 2))
     spent = 0
     for item in maps:
-        if spent + item.tokens > map_budget:
+        if spent + item.count(margin) + 8 > map_budget:
             break
         chosen.append(item)
         spent += item.tokens

@@ -257,8 +257,10 @@ def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -
 
 
 def _identifiers(store: Any, signals: TaskSignals, cand: Any) -> None:
-    for rank_i, name in enumerate(signals.identifiers[:40]):
-        rows = store.symbols_named(name, limit=40)
+    names = signals.identifiers[:40]
+    found = store.symbols_named_many(names)
+    for rank_i, name in enumerate(names):
+        rows = found.get(name, [])[:40]
         definers = {r["path"] for r in rows}
         if not definers or len(definers) > 12:
             continue
