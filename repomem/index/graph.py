@@ -137,46 +137,49 @@ def pagerank(
     tolerance: float = 1e-9,
     nodes: Iterable[str] = (),
 ) -> dict[str, float]:
-    """Weighted (personalized) PageRank by power iteration; scores sum to 1."""
-    all_nodes = set(nodes) | set(graph)
-    for edges in graph.values():
-        all_nodes.update(edges)
-    if not all_nodes:
+    """Weighted (personalized) PageRank by power iteration (numpy); scores sum to 1."""
+    import numpy as np
+
+    names = sorted(set(nodes) | set(graph) | {t for e in graph.values() for t in e})
+    if not names:
         return {}
-    n = len(all_nodes)
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    src: list[int] = []
+    dst: list[int] = []
+    wts: list[float] = []
+    for s, edges in graph.items():
+        total = sum(edges.values())
+        if total <= 0:
+            continue
+        i = index[s]
+        for t, w in edges.items():
+            src.append(i)
+            dst.append(index[t])
+            wts.append(w / total)
+    src_a = np.asarray(src, dtype=np.int64)
+    dst_a = np.asarray(dst, dtype=np.int64)
+    w_a = np.asarray(wts, dtype=np.float64)
+    has_out = np.zeros(n, dtype=bool)
+    has_out[src_a] = True
+    teleport = np.zeros(n)
     if personalization:
-        total = sum(v for k, v in personalization.items() if k in all_nodes and v > 0)
-        teleport = (
-            {k: v / total for k, v in personalization.items() if k in all_nodes and v > 0}
-            if total
-            else {}
-        )
-    else:
-        teleport = {}
-    if not teleport:
-        teleport = dict.fromkeys(all_nodes, 1.0 / n)
-    out_weight = {src: sum(t.values()) for src, t in graph.items()}
-    rank = {k: teleport.get(k, 0.0) for k in all_nodes}
+        for k, v in personalization.items():
+            if k in index and v > 0:
+                teleport[index[k]] = v
+    if teleport.sum() <= 0:
+        teleport[:] = 1.0
+    teleport /= teleport.sum()
+    rank = teleport.copy()
     for _ in range(iterations):
-        nxt: dict[str, float] = defaultdict(float)
-        dangling = 0.0
-        for node, score in rank.items():
-            targets = graph.get(node)
-            total = out_weight.get(node, 0.0)
-            if not targets or total <= 0:
-                dangling += score
-                continue
-            share = damping * score / total
-            for target, w in targets.items():
-                nxt[target] += share * w
-        spread = (1.0 - damping) + damping * dangling
-        for node, t in teleport.items():
-            nxt[node] += spread * t
-        delta = sum(abs(nxt.get(k, 0.0) - rank.get(k, 0.0)) for k in all_nodes)
-        rank = {k: nxt.get(k, 0.0) for k in all_nodes}
+        spread = np.bincount(dst_a, weights=rank[src_a] * w_a, minlength=n) * damping
+        dangling = rank[~has_out].sum()
+        nxt = spread + ((1.0 - damping) + damping * dangling) * teleport
+        delta = float(np.abs(nxt - rank).sum())
+        rank = nxt
         if delta < tolerance:
             break
-    return rank
+    return {name: float(rank[i]) for i, name in enumerate(names)}
 
 
 def cached(store: Any, cache_dir: Any) -> tuple[Graph, dict[str, float]]:

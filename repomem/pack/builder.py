@@ -176,7 +176,8 @@ def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item
         if text is None or c.score <= 0:
             continue
         lines = text.splitlines()
-        n = tokens.count(text, margin)
+        estimate = _estimate(text, margin)
+        n = tokens.count(text, margin) if estimate <= WHOLE_FILE_MAX * 1.3 else estimate
         if n <= WHOLE_FILE_MAX:
             items.append(
                 Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text)
@@ -194,10 +195,11 @@ def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item
                     hit.qualname,
                     hit.start_line,
                     hit.end_line,
-                    tokens.count(body, margin),
+                    _estimate(body, margin),
                     c.score * (0.5 + 0.5 * hit.score),
                     f"{hit.kind} that {hit.reason}",
                     body,
+                    exact=False,
                 )
             )
     return items
@@ -225,10 +227,11 @@ def _map_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]
                 "",
                 1,
                 0,
-                tokens.count(text, margin) + 8,
+                _estimate(text, margin),
                 c.score,
                 "signatures of a top-ranked file",
                 text,
+                exact=False,
             )
         )
     return items
