@@ -63,7 +63,7 @@ def from_rows(
     definers: dict[str, set[str]] = defaultdict(set)
     for path, name in defs:
         definers[name].add(path)
-    modules = _module_index(paths)
+    modules = module_index(paths)
     graph: Graph = defaultdict(dict)
     for path, name, kind, count in refs:
         if kind == "import":
@@ -82,7 +82,7 @@ def from_rows(
     return dict(graph)
 
 
-def _module_index(paths: Iterable[str]) -> dict[str, list[str]]:
+def module_index(paths: Iterable[str]) -> dict[str, list[str]]:
     """Dotted module names and path stems (every suffix) -> files."""
     index: dict[str, list[str]] = defaultdict(list)
     for path in paths:

@@ -146,7 +146,6 @@ TEXT_LANGUAGES: dict[str, str] = {
     ".j2": "jinja",
     ".jinja": "jinja",
     ".tmpl": "template",
-    ".cs.txt": "text",
 }
 TEXT_FILENAMES: dict[str, str] = {
     "Makefile": "make",

@@ -142,15 +142,17 @@ def build(
         )
     refresh = cfg.pack.refresh if refresh is None else refresh
     store = indexer.open_store(cfg)
-    if not store.exists() or refresh:
-        indexer.run(cfg)
+    refreshed = not store.exists() or refresh
+    if refreshed:
+        indexer.run(cfg)  # it compared the work tree with the store: now fresh
         store = indexer.open_store(cfg)
-    states = store.file_states()
-    plan = indexer.make_plan(cfg, states)
-    meta = store.all_meta()
-    commit = meta.get("indexed_commit") or None
-    pending = len(plan.changed) + len(plan.deleted)
-    fresh = pending == 0 and commit == plan.head
+    commit = store.get_meta("indexed_commit") or None
+    pending = 0
+    fresh = True
+    if not refreshed:
+        plan = indexer.make_plan(cfg, store.file_states())
+        pending = len(plan.changed) + len(plan.deleted)
+        fresh = pending == 0 and commit == plan.head
 
     signals = tasks.analyse(text)
     ranked = rank(store, signals, graph_cache=indexer.state_dir(cfg))

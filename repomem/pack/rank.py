@@ -233,7 +233,7 @@ def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -
                         c.signals.get("mention", 0.0), strength / len(hits[:5])
                     )
                 break
-    modules = graphs._module_index(indexed)
+    modules = graphs.module_index(indexed)
     for dotted in signals.dotted:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):

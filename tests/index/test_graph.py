@@ -63,5 +63,5 @@ def test_imports_resolve_to_repository_files(
         "lib/index.js",
         "x.py",
     ]
-    index = graph._module_index(paths)
+    index = graph.module_index(paths)
     assert graph.resolve_import(module, importer, index) == expected
