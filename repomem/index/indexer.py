@@ -589,13 +589,13 @@ def _copy_rows(store: Any, batch: _Batch, source: str, p: Parsed) -> None:
 
 def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
     """Record new mtimes for files whose content is unchanged (one commit per table)."""
-    rows = []
-    for path, (size, mtime) in touched.items():
-        for row in store.rows_for_path("files", path):
-            row = {k: v for k, v in row.items() if not k.startswith("_")}
-            row.update(size=size, mtime_ns=mtime)
-            rows.append(row)
     paths = sorted(touched)
+    rows = []
+    for row in store.rows_for_paths("files", paths):
+        row = {k: v for k, v in row.items() if not k.startswith("_")}
+        size, mtime = touched[row["path"]]
+        row.update(size=size, mtime_ns=mtime)
+        rows.append(row)
     store.write_journal(paths)
     store.delete_rows("files", paths)
     store.add("files", rows)

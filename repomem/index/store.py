@@ -441,7 +441,15 @@ class Store:
             self.table(name).add(pa.Table.from_pydict(columns, schema=TABLES[name]))
 
     def rows_for_path(self, name: str, path: str) -> list[dict[str, Any]]:
-        return list(self.table(name).search().where(f"path = {quote(path)}").limit(None).to_list())
+        return self.rows_for_paths(name, [path])
+
+    def rows_for_paths(self, name: str, paths: Sequence[str]) -> list[dict[str, Any]]:
+        """Every row of these paths in one table (one query per 500 paths)."""
+        rows: list[dict[str, Any]] = []
+        for start in range(0, len(paths), 500):
+            where = in_list("path", paths[start : start + 500])
+            rows.extend(self.table(name).search().where(where).limit(None).to_list())
+        return rows
 
     # ----------------------------------------------------------------- reads
     def file_states(self) -> dict[str, tuple[int, int, str]]:
