@@ -103,11 +103,40 @@ class PackSection:
     map_share: float = 0.15
 
 
+@dataclass
+class MemorySection:
+    """`[memory]`: the project memory file and sessions."""
+
+    file: str = "REPOMEM.md"
+    keep_sessions: int = 5
+    compact_after_bytes: int = 24_000
+    on_secret: str = "refuse"
+    duplicate_similarity: float = 0.85
+
+
+@dataclass
+class LLMSection:
+    """`[llm]`: the optional Anthropic API (notes and summaries)."""
+
+    model: str = "claude-haiku-4-5"
+    base_url: str = ""
+
+
+@dataclass
+class WatchSection:
+    """`[watch]`: the file watcher."""
+
+    debounce_ms: int = 200
+
+
 SECTIONS: dict[str, type[Any]] = {
     "index": IndexSection,
     "store": StoreSection,
     "secrets": SecretsSection,
     "pack": PackSection,
+    "memory": MemorySection,
+    "llm": LLMSection,
+    "watch": WatchSection,
 }
 
 
@@ -121,6 +150,9 @@ class Config:
     store: StoreSection = field(default_factory=StoreSection)
     secrets: SecretsSection = field(default_factory=SecretsSection)
     pack: PackSection = field(default_factory=PackSection)
+    memory: MemorySection = field(default_factory=MemorySection)
+    llm: LLMSection = field(default_factory=LLMSection)
+    watch: WatchSection = field(default_factory=WatchSection)
 
     def section(self, name: str) -> Any:
         return getattr(self, name)

@@ -1,112 +1,22 @@
-"""The `repomem` command line: a thin typer adapter over the library.
-
-Only `RepomemError` is caught (printed as one `Error: ...` line, exit 1); anything else is a bug
-and keeps its traceback. Heavy libraries are imported inside commands so `--help` stays fast.
-"""
+"""Index commands: init, index, status, search, symbol."""
 
 from __future__ import annotations
 
-import json
-import logging
 import shutil
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from repomem import __version__
+from repomem.cli._app import Bar, app, fail, load_config, print_json, state
 from repomem.errors import RepomemError
-
-app = typer.Typer(
-    name="repomem",
-    help="Repository memory for coding assistants: index code, remember work, pack context.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-class _State:
-    repo: Path | None = None
-    verbose: bool = False
-
-
-state = _State()
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"repomem {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main_options(
-    repo: Annotated[
-        Path | None,
-        typer.Option(
-            "-C", "--repo", help="Run as if started in PATH (like `git -C`).", metavar="PATH"
-        ),
-    ] = None,
-    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log what happens.")] = False,
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
-        ),
-    ] = False,
-) -> None:
-    """Repository memory for coding assistants."""
-    state.repo = repo
-    state.verbose = verbose
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-
-
-def _config(overrides: dict[str, Any] | None = None) -> Any:
-    from repomem import config
-
-    return config.load(state.repo, overrides=overrides)
-
-
-def _fail(exc: RepomemError) -> typer.Exit:
-    typer.echo(f"Error: {exc}", err=True)
-    return typer.Exit(1)
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-class _Bar:
-    """A progress line on stderr for long runs (only on a terminal)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
-        self.last = -1
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        if not self.enabled or total < 200:
-            return
-        pct = done * 100 // total
-        if pct != self.last or done == total:
-            self.last = pct
-            width = 30
-            fill = width * done // total
-            sys.stderr.write(f"\r{phase} [{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 def _run_index(full: bool, quiet: bool) -> Any:
     from repomem.index import indexer
 
-    cfg = _config()
-    report = indexer.run(cfg, full=full, progress=_Bar(not quiet))
+    cfg = load_config()
+    report = indexer.run(cfg, full=full, progress=Bar(not quiet))
     if not quiet:
         _print_report(report)
     return cfg, report
@@ -154,13 +64,13 @@ def init(
         root = config.find_root(state.repo)
         target = root / config.CONFIG_NAME
         if not target.exists():
-            example = Path(__file__).parent / "data" / "repomem.example.toml"
+            example = Path(__file__).parent.parent / "data" / "repomem.example.toml"
             shutil.copyfile(example, target)
             if not quiet:
                 typer.echo(f"Wrote {target} (every key commented out, defaults apply).")
         _run_index(full=False, quiet=quiet)
     except RepomemError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if not quiet:
         typer.echo("Next: `repomem search QUERY`, `repomem symbol NAME`, `repomem status`.")
 
@@ -174,7 +84,7 @@ def index(
     try:
         _run_index(full=full, quiet=quiet)
     except RepomemError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
 
 
 @app.command()
@@ -185,11 +95,11 @@ def status(
     from repomem.index import query
 
     try:
-        data = query.status(_config())
+        data = query.status(load_config())
     except RepomemError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
     fresh = (
         "fresh"
@@ -241,11 +151,11 @@ def search(
         )
         raise typer.Exit(1)
     try:
-        hits = query.search(_config(), query_text, kind=kind, path_glob=path, limit=limit)
+        hits = query.search(load_config(), query_text, kind=kind, path_glob=path, limit=limit)
     except RepomemError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if as_json:
-        _print_json(hits)
+        print_json(hits)
         return
     if not hits:
         typer.echo("No matches.")
@@ -266,11 +176,11 @@ def symbol(
     from repomem.index import query
 
     try:
-        defs = query.symbol(_config(), name, with_body=not no_body)
+        defs = query.symbol(load_config(), name, with_body=not no_body)
     except RepomemError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if as_json:
-        _print_json(defs)
+        print_json(defs)
         return
     for d in defs:
         typer.echo(f"{d['kind']} {d['qualname']}  {d['path']}:{d['start_line']}-{d['end_line']}")
@@ -284,78 +194,3 @@ def symbol(
     for r in refs[:50]:
         scope = f" in {r['scope']}" if r["scope"] else ""
         typer.echo(f"  {r['path']}:{r['line']}  {r['kind']}{scope}")
-
-
-@app.command()
-def pack(
-    task: Annotated[
-        str | None, typer.Argument(help="The task, in words (or use --task-file).")
-    ] = None,
-    task_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--task-file", help="Read the task from FILE ('-' for stdin).", metavar="FILE"
-        ),
-    ] = None,
-    budget: Annotated[
-        int | None,
-        typer.Option("--budget", min=1, help="Token budget, a hard ceiling (default pack.budget)."),
-    ] = None,
-    fmt: Annotated[
-        str | None, typer.Option("--format", help="md (default), json or xml.", metavar="FORMAT")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Write the pack to FILE instead of stdout.", metavar="FILE"),
-    ] = None,
-    refresh: Annotated[
-        bool | None,
-        typer.Option(
-            "--refresh/--no-refresh", help="Refresh a stale index first (default pack.refresh)."
-        ),
-    ] = None,
-) -> None:
-    """Pack the most relevant code for a task into a token budget (Markdown, JSON or XML)."""
-    from repomem.pack import builder
-
-    try:
-        text = _task_text(task, task_file)
-        cfg = _config()
-        result = builder.build(cfg, text, budget=budget, fmt=fmt, refresh=refresh)
-        rendered = result.render(fmt or cfg.pack.format)
-    except RepomemError as exc:
-        raise _fail(exc) from None
-    if out is None:
-        typer.echo(rendered, nl=False)
-        return
-    from repomem.fsutil import atomic_write
-
-    try:
-        atomic_write(out, rendered)
-    except OSError as exc:
-        typer.echo(f"Error: cannot write `{out}` ({exc.strerror}); check the path.", err=True)
-        raise typer.Exit(1) from None
-
-
-def _task_text(task: str | None, task_file: Path | None) -> str:
-    from repomem.errors import InputError
-
-    if task_file is not None:
-        if str(task_file) == "-":
-            return sys.stdin.read()
-        try:
-            return task_file.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise InputError(f"Cannot read the task file `{task_file}` ({exc.strerror}).") from exc
-    if task is None:
-        raise InputError("No task given; pass it as an argument or with --task-file FILE.")
-    return task
-
-
-def main() -> None:
-    """Console-script entry point."""
-    app()
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,19 @@
+"""The `repomem` command line: a thin typer adapter over the library.
+
+One module per command group registers its commands on the shared `app` (`_app.py`). Only
+`RepomemError` is caught (printed as one `Error: ...` line, exit 1); anything else is a bug and
+keeps its traceback. Heavy libraries are imported inside commands so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+from repomem.cli import index as _index  # noqa: F401  (registers commands)
+from repomem.cli import pack as _pack  # noqa: F401
+from repomem.cli._app import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
