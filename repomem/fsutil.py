@@ -1,22 +1,119 @@
-"""Small file-system helpers shared by the core."""
+"""Small file-system helpers shared by the core: atomic writes and an inter-process lock."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
+import time
 from pathlib import Path
+
+from repomem.errors import LockTimeoutError
 
 
 def atomic_write(path: Path | str, text: str) -> None:
-    """Write `text` to `path` atomically (temp file in the same directory, then replace)."""
+    """Write `text` to `path` atomically (temp file in the same directory, then replace).
+
+    Newlines are written as given (no translation), so a file read with `newline=""` round-trips
+    byte for byte.
+    """
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with open(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        if target.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+            os.unlink(tmp)
+
+
+class FileLock:
+    """An exclusive lock on a local file, shared between processes (the OS frees it on death).
+
+    Not re-entrant. Waits up to `timeout` seconds, then raises `LockTimeoutError` with
+    `timeout_message()`.
+    """
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def timeout_message(self, holder: str) -> str:
+        return (
+            f"`{self.path}` is locked by another repomem process{holder} for over "
+            f"{self.timeout:g}s; wait for it to finish and retry."
+        )
+
+    def __enter__(self) -> FileLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.005
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise LockTimeoutError(self.timeout_message(holder))
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            _unlock(self._fd)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            return True
+        except OSError:
+            return False
+
+
+def _unlock(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        with contextlib.suppress(OSError):
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        pid = os.read(fd, 32).decode().strip()
+    except OSError:
+        return ""
+    return f" (pid {pid})" if pid else ""

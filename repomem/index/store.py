@@ -22,7 +22,6 @@ import contextlib
 import json
 import logging
 import os
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,8 @@ import lancedb
 import pyarrow as pa
 from lancedb.index import FTS, BTree
 
-from repomem.errors import LockTimeoutError, StoreError
+from repomem.errors import StoreError
+from repomem.fsutil import FileLock
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
 
@@ -160,81 +160,15 @@ def in_list(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(quote(v) for v in values)})"
 
 
-class WriteLock:
-    """An exclusive, process-wide write lock on a local file (released by the OS on death)."""
+class WriteLock(FileLock):
+    """The index's exclusive write lock (released by the OS if its holder dies)."""
 
-    def __init__(self, path: Path, timeout: float) -> None:
-        self.path = path
-        self.timeout = timeout
-        self._fd: int | None = None
-
-    def __enter__(self) -> WriteLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        deadline = time.monotonic() + self.timeout
-        delay = 0.02
-        while not _try_lock(fd):
-            if time.monotonic() >= deadline:
-                holder = _read_holder(fd)
-                os.close(fd)
-                raise LockTimeoutError(
-                    f"The index at `{self.path.parent}` is locked by another repomem process"
-                    f"{holder} for over {self.timeout:g}s; wait for it to finish or raise "
-                    f"`index.lock_timeout`."
-                )
-            time.sleep(delay)
-            delay = min(delay * 2, 0.25)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._fd = fd
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, 0)
-            _unlock(self._fd)
-            os.close(self._fd)
-            self._fd = None
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except BlockingIOError:
-        return False
-    except ImportError:  # pragma: no cover - Windows
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-            return True
-        except OSError:
-            return False
-
-
-def _unlock(fd: int) -> None:
-    try:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    except ImportError:  # pragma: no cover - Windows
-        import msvcrt
-
-        with contextlib.suppress(OSError):
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-
-
-def _read_holder(fd: int) -> str:
-    try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        pid = os.read(fd, 32).decode().strip()
-    except OSError:
-        return ""
-    return f" (pid {pid})" if pid else ""
+    def timeout_message(self, holder: str) -> str:
+        return (
+            f"The index at `{self.path.parent}` is locked by another repomem process"
+            f"{holder} for over {self.timeout:g}s; wait for it to finish or raise "
+            f"`index.lock_timeout`."
+        )
 
 
 class Store:
