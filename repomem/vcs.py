@@ -129,3 +129,91 @@ def dirty_paths(root: Path) -> list[str]:
         if "R" in status or "C" in status:
             i += 1  # the rename's source follows
     return paths
+
+
+def commits_since(root: Path, since: str | None, *, limit: int = 200) -> list[tuple[str, str]]:
+    """(short sha, subject) of commits reachable from HEAD but not from `since`, oldest first."""
+    repo = _repo(root)
+    if repo is None or head(root) is None:
+        return []
+    rng = f"{since}..HEAD" if since else "HEAD"
+    try:
+        out: str = repo.git.log("--format=%h%x00%s", f"-n{limit}", rng)
+    except git_error() as exc:  # `since` no longer exists (history rewritten)
+        log.debug("git log %s failed: %s", rng, exc)
+        return []
+    pairs = [tuple(line.split("\0", 1)) for line in out.splitlines() if "\0" in line]
+    return [(p[0], p[1]) for p in reversed(pairs)]
+
+
+def changes_since(root: Path, rev: str | None) -> list[tuple[str, str, str]]:
+    """(status letter A/M/D/R, path, new path for renames) between `rev` and the work tree.
+
+    Untracked files that .gitignore does not exclude count as added. With `rev` None (no
+    commit at the start) every listed file is added.
+    """
+    repo = _repo(root)
+    if repo is None:
+        return []
+    changes: list[tuple[str, str, str]] = []
+    if rev is None:
+        return [("A", p, "") for p in list_files(root)]
+    try:
+        out: str = repo.git.diff("--name-status", "-M", "-z", rev, "--")
+    except git_error() as exc:
+        log.debug("git diff %s failed: %s", rev, exc)
+        return []
+    parts = out.split("\0")
+    i = 0
+    while i < len(parts):
+        status = parts[i]
+        i += 1
+        if not status:
+            continue
+        letter = status[0]
+        if letter in "RC":
+            changes.append(("R" if letter == "R" else "A", parts[i], parts[i + 1]))
+            i += 2
+        else:
+            changes.append((letter if letter in "AMD" else "M", parts[i], ""))
+            i += 1
+    others: str = repo.git.ls_files("-z", "--others", "--exclude-standard")
+    changes += [("A", p, "") for p in others.split("\0") if p]
+    return changes
+
+
+def show_file(root: Path, rev: str, path: str) -> bytes | None:
+    """The bytes of `path` at commit `rev`, or None if it did not exist there."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        data: bytes = repo.git.show(f"{rev}:{path}", stdout_as_string=False)
+    except git_error():
+        return None
+    return data
+
+
+def file_history(root: Path, path: str, *, limit: int = 100) -> list[tuple[str, str, str]]:
+    """(sha, ISO date, subject) of commits that changed `path`, newest first."""
+    repo = _repo(root)
+    if repo is None or head(root) is None:
+        return []
+    try:
+        out: str = repo.git.log("--format=%H%x00%cI%x00%s", f"-n{limit}", "--follow", "--", path)
+    except git_error():
+        return []
+    rows = [line.split("\0", 2) for line in out.splitlines() if line.count("\0") == 2]
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def resolve_rev(root: Path, rev: str) -> str | None:
+    """The full sha `rev` names, or None."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        out: str = repo.git.rev_parse("--verify", "-q", f"{rev}^{{commit}}")
+    except git_error():
+        return None
+    return out.strip() or None

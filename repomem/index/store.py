@@ -5,7 +5,7 @@ Tables
     symbols  definitions: name, qualified name, kind, signature, doc, lines
     refs     uses of names (and imports), folded per (file, name, kind, enclosing definition)
     notes    per-file notes (generated or written by people/assistants), room for later issues
-    memory   entries derived from the project memory file, room for later issues
+    memory   the project memory file's entries (search tokens in `text`, JSON in `data`)
     meta     key/value: schema version, indexed commit, timestamps
 
 The database location is a URI (a local directory by default, under the git directory so it is
@@ -171,6 +171,13 @@ class WriteLock(FileLock):
         )
 
 
+def _fts_config() -> Any:
+    return FTS(
+        base_tokenizer="whitespace", lower_case=True, stem=True, remove_stop_words=False,
+        ascii_folding=True, with_position=False, max_token_length=tok.MAX_TOKEN,
+    )  # fmt: skip
+
+
 class Store:
     """One repository's index. Reads need no lock; writes happen inside `Store.writing()`."""
 
@@ -282,12 +289,7 @@ class Store:
                 jobs.append((tbl, "path", BTree()))
             column = FTS_COLUMNS.get(name)
             if column and (column,) not in present:
-                fts = FTS(
-                    base_tokenizer="whitespace", lower_case=True, stem=True,
-                    remove_stop_words=False, ascii_folding=True, with_position=False,
-                    max_token_length=tok.MAX_TOKEN,
-                )  # fmt: skip
-                jobs.append((tbl, column, fts))
+                jobs.append((tbl, column, _fts_config()))
         if len(jobs) <= 1:
             for tbl, column, config in jobs:
                 tbl.create_index(column, config=config)
@@ -551,6 +553,33 @@ class Store:
             ]
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
+
+    # ----------------------------------------------------------------- project memory
+    def replace_memory(self, rows: list[dict[str, Any]]) -> None:
+        """Replace the derived copy of the project memory (rows of the `memory` schema).
+
+        Its `text` column holds code-aware search tokens; `data` the entry as JSON.
+        """
+        tbl = self.table("memory")
+        tbl.delete("true")
+        if rows:
+            tbl.add(pa.Table.from_pylist(rows, schema=MEMORY))
+            tbl.create_index("text", config=_fts_config(), replace=True)
+
+    def memory_rows(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self.table("memory").to_arrow().to_pylist()
+        return rows
+
+    def search_memory(self, query: str, limit: int = 20) -> list[tuple[dict[str, Any], float]]:
+        """Memory rows matching `query` by BM25 over their tokens, best first, with scores."""
+        q = tok.query(query)
+        tbl = self.table("memory")
+        if not q or tbl.count_rows() == 0:
+            return []
+        if not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
+            tbl.create_index("text", config=_fts_config(), replace=True)
+        found = tbl.search(q, query_type="fts").limit(limit).to_list()
+        return [(r, float(r["_score"])) for r in found]
 
     def has_fts(self, name: str) -> bool:
         """Whether a table has its full-text index (an empty table has none)."""

@@ -1,0 +1,127 @@
+"""Where the memory file is, and reading or changing it safely.
+
+Every change happens inside `editing()`: an exclusive inter-process lock, a fresh read of the
+file, the change, a check that nothing the file held was lost, an atomic replace. Two writers
+(a CLI call and the MCP server, two terminals) therefore never lose each other's work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+from repomem.config import Config
+from repomem.errors import ConfigError, MemoryFileError
+from repomem.fsutil import FileLock, atomic_write
+from repomem.memory import file as mfile
+from repomem.memory import migrations, model
+from repomem.memory.file import MemoryDoc
+
+log = logging.getLogger(__name__)
+
+
+def memory_path(cfg: Config) -> Path:
+    """The memory file's path (`memory.file`, relative to the repository root).
+
+    Raises:
+        ConfigError: when `memory.file` points outside the repository.
+    """
+    rel = Path(cfg.memory.file.strip() or "REPOMEM.md")
+    path = (cfg.root / rel).resolve() if not rel.is_absolute() else rel.resolve()
+    root = cfg.root.resolve()
+    if path != root and root not in path.parents:
+        raise ConfigError(
+            f"`memory.file` = `{cfg.memory.file}` is outside the repository `{root}`; use a "
+            f"path inside it."
+        )
+    return path
+
+
+def _lock(cfg: Config) -> FileLock:
+    from repomem.index.indexer import state_dir
+
+    return FileLock(state_dir(cfg) / "memory.lock", cfg.index.lock_timeout)
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text exactly as stored (no newline translation), or None when absent.
+
+    Raises:
+        MemoryFileError: when it exists but cannot be read or is not UTF-8.
+    """
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(
+            f"`{path.name}` is not valid UTF-8 (byte {exc.start}); fix or restore it from git."
+        ) from exc
+    except OSError as exc:
+        raise MemoryFileError(f"Cannot read `{path}` ({exc.strerror}); check it.") from exc
+
+
+def parse_text(text: str, path: Path) -> MemoryDoc:
+    """Parse the file's text, migrating an older schema first."""
+    first = mfile.parse(text, path)
+    if first.schema_version == model.SCHEMA_VERSION:
+        return first
+    return mfile.parse(migrations.migrate(text, first.schema_version, path.name), path)
+
+
+def load(cfg: Config) -> MemoryDoc:
+    """The memory as it is now (an empty one if the file does not exist yet), without a lock.
+
+    Raises:
+        MemoryFileError: when the file is malformed (the message names the line).
+    """
+    path = memory_path(cfg)
+    text = read_text(path)
+    if text is None or not text.strip():
+        return mfile.new_doc(path)
+    return parse_text(text, path)
+
+
+@contextlib.contextmanager
+def editing(cfg: Config) -> Iterator[MemoryDoc]:
+    """Lock, read, yield the memory for changes, then write it back if anything changed.
+
+    The version counter goes up by one per write. The write is refused (nothing is written)
+    when the new text would lose an entry the file held.
+
+    Raises:
+        MemoryFileError: on a malformed file, or a change that would lose entries.
+        LockTimeoutError: when another writer holds the lock too long.
+    """
+    with _lock(cfg):
+        path = memory_path(cfg)
+        before_text = read_text(path)
+        doc = load(cfg)
+        before = _ids(doc)
+        yield doc
+        if not doc.changed:
+            return
+        doc.version += 1
+        doc.schema_version = model.SCHEMA_VERSION
+        text = doc.render()
+        after_doc = mfile.parse(text, path)
+        lost = before - _ids(after_doc)
+        if lost:
+            raise MemoryFileError(
+                f"Refusing to write `{path.name}`: it would lose {', '.join(sorted(lost))}; "
+                f"this is a bug in repomem, please report it."
+            )
+        if before_text is not None and read_text(path) != before_text:  # pragma: no cover
+            raise MemoryFileError(f"`{path.name}` changed while locked; retry.")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text)
+
+
+def _ids(doc: MemoryDoc) -> set[str]:
+    ids = {e.item.id for s in doc.sections for e in s.entries}
+    for h in doc.history():
+        ids.update(h.sessions)
+    return ids

@@ -1,0 +1,95 @@
+"""The project memory's derived copy in the index store, for search and packs.
+
+The file is the source of truth; the store's `memory` table is rebuilt from it whenever the
+file's content hash differs from the one recorded at the last sync (so hand edits, merges and
+`git pull` are picked up the next time anything reads memory from the store).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from typing import Any
+
+from repomem.config import Config
+from repomem.index import tokens as tok
+from repomem.memory import access
+from repomem.memory.file import MemoryDoc
+from repomem.memory.model import Fact, HistoryEntry, Session
+
+META_KEY = "memory_file_hash"
+
+
+def _searchable(item: Fact | Session | HistoryEntry) -> str:
+    if isinstance(item, Fact):
+        parts = [item.text, item.topic, *(c.target for c in item.cites)]
+    elif isinstance(item, Session):
+        parts = [
+            item.title,
+            item.summary,
+            *item.commits,
+            *item.added,
+            *item.modified,
+            *item.deleted,
+            *(s.lstrip("+~-") for s in item.symbols),
+        ]
+    else:
+        parts = [item.label, item.summary]
+    return "\n".join(p for p in parts if p)
+
+
+def rows(doc: MemoryDoc) -> list[dict[str, Any]]:
+    """The store rows for every entry (forgotten facts leave nothing but their id)."""
+    now = time.time()
+    out: list[dict[str, Any]] = []
+    for entry in doc.entries("conventions", "decisions", "facts", "sessions", "history"):
+        item = entry.item
+        if isinstance(item, Fact):
+            kind = item.kind
+            if item.status == "forgotten":
+                continue
+        else:
+            kind = "session" if isinstance(item, Session) else "history"
+        data = dataclasses.asdict(item)
+        out.append(
+            {
+                "id": item.id,
+                "kind": kind,
+                "text": tok.document(_searchable(item)),
+                "data": json.dumps(data, ensure_ascii=False),
+                "updated_at": now,
+            }
+        )
+    return out
+
+
+def ensure_synced(cfg: Config, store: Any) -> bool:
+    """Rebuild the store's memory rows if the file changed since the last sync.
+
+    Returns True when it rebuilt. Needs the store's write lock only when it rebuilds.
+    """
+    path = access.memory_path(cfg)
+    text = access.read_text(path) or ""
+    digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    if store.get_meta(META_KEY) == digest:
+        return False
+    doc = access.parse_text(text, path) if text.strip() else access.load(cfg)
+    with store.writing():
+        store.replace_memory(rows(doc))
+        store.set_meta({META_KEY: digest})
+    return True
+
+
+def item_from_row(row: dict[str, Any]) -> Fact | Session | HistoryEntry:
+    """Rebuild an entry from a store row's JSON."""
+    data = json.loads(row["data"])
+    if row["kind"] == "session":
+        return Session(**data)
+    if row["kind"] == "history":
+        return HistoryEntry(**data)
+    from repomem.memory.model import Citation
+
+    cites = [Citation(**c) for c in data.pop("cites", [])]
+    return Fact(**data, cites=cites)

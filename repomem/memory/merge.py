@@ -1,0 +1,250 @@
+"""Union merge of two versions of the memory file (a git merge driver, or conflict markers).
+
+Facts, sessions and history entries are matched by id: entries only one side has are kept,
+entries both sides changed are decided three-way against the common base (a side that did not
+change it yields to the one that did; if both changed it, the further-along status wins:
+forgotten > superseded > stale > valid, then the later time, then ours). Prose sections take
+the changed side, or both sides' lines when both changed. The version counter becomes one more
+than the larger of the two.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from repomem.errors import MemoryFileError
+from repomem.memory import access
+from repomem.memory import file as mfile
+from repomem.memory.file import Entry, MemoryDoc, Section
+from repomem.memory.model import Fact, NextStep
+
+_RANK = {"valid": 0, "stale": 1, "superseded": 2, "forgotten": 3}
+_STEP = re.compile(r"^[-*][ \t]+\[([ xX])\][ \t]+(.*)$")
+
+
+def _parse(text: str | None, path: Path, side: str) -> MemoryDoc | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return access.parse_text(text, path)
+    except MemoryFileError as exc:
+        raise MemoryFileError(f"Cannot merge: {side} side is malformed ({exc})") from None
+
+
+def _raw(entry: Entry, nl: str) -> str:
+    return entry.raw if entry.raw is not None else mfile.render_item(entry.item, nl)
+
+
+def _when(item: object) -> str:
+    if isinstance(item, Fact):
+        return max(item.forgotten, item.confirmed, item.recorded, item.superseded_at[-20:])
+    return ""
+
+
+def _pick(base: Entry | None, ours: Entry, theirs: Entry, nl: str) -> Entry:
+    a, b = _raw(ours, nl), _raw(theirs, nl)
+    if a == b:
+        return ours
+    if base is not None:
+        o = _raw(base, nl)
+        if o == a:
+            return theirs
+        if o == b:
+            return ours
+    oi, ti = ours.item, theirs.item
+    if isinstance(oi, Fact) and isinstance(ti, Fact):
+        ko = (_RANK.get(oi.status, 0), _when(oi))
+        kt = (_RANK.get(ti.status, 0), _when(ti))
+        return theirs if kt > ko else ours
+    return ours
+
+
+def _merge_prose(base: str | None, ours: str, theirs: str) -> str:
+    if ours == theirs or theirs == base:
+        return ours
+    if ours == base:
+        return theirs
+    ours_lines = ours.splitlines(keepends=True)
+    have = {ln.strip() for ln in ours_lines}
+    extra = [ln for ln in theirs.splitlines(keepends=True) if ln.strip() and ln.strip() not in have]
+    if not extra:
+        return ours
+    body = "".join(ours_lines).rstrip("\r\n")
+    nl = "\r\n" if "\r\n" in ours else "\n"
+    tail = ours[len(ours.rstrip("\r\n")) :] or nl
+    return (
+        body
+        + nl
+        + "".join(ln if ln.endswith("\n") else ln + nl for ln in extra).rstrip("\r\n")
+        + tail
+    )
+
+
+def _merge_steps(
+    base: list[NextStep], ours: list[NextStep], theirs: list[NextStep]
+) -> list[NextStep]:
+    out = [NextStep(s.text, s.done) for s in ours]
+    index = {s.text: s for s in out}
+    base_done = {s.text: s.done for s in base}
+    for s in theirs:
+        if s.text in index:
+            mine = index[s.text]
+            if s.done != mine.done and base_done.get(s.text) == mine.done:
+                mine.done = s.done
+        elif s.text not in base_done:
+            out.append(NextStep(s.text, s.done))
+    return out
+
+
+def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> MemoryDoc:
+    """Union `theirs` into `ours` (changed in place and returned)."""
+    nl = ours.newline
+    base_entries = {e.item.id: e for s in base.sections for e in s.entries} if base else {}
+    # prose: the prefix and non-entry sections
+    ours.prefix = _merge_prose(base.prefix if base else None, ours.prefix, theirs.prefix)
+    base_steps = base.next_steps() if base else []
+    steps = _merge_steps(base_steps, ours.next_steps(), theirs.next_steps())
+    for tsec in theirs.sections:
+        if tsec.key in mfile.ENTRY_SECTIONS or tsec.key == "next":
+            continue
+        osec = _same_section(ours, tsec)
+        bsec = _same_section(base, tsec) if base else None
+        if osec is None:
+            ours.sections.append(
+                Section(key=tsec.key, heading=tsec.heading, preamble=tsec.preamble)
+            )
+        else:
+            osec.preamble = _merge_prose(
+                bsec.preamble if bsec else None, osec.preamble, tsec.preamble
+            )
+    if steps != ours.next_steps():
+        ours.set_next_steps(steps)
+    # entries
+    for tentry in (e for s in theirs.sections for e in s.entries):
+        item_id = tentry.item.id
+        mine = ours.find(item_id)
+        if mine is None:
+            if isinstance(tentry.item, Fact) or item_id not in base_entries:
+                ours.add(tentry.item)
+                added = ours.find(item_id)
+                if added is not None and theirs.newline == nl:
+                    added.raw = tentry.raw
+            continue
+        chosen = _pick(base_entries.get(item_id), mine, tentry, nl)
+        if chosen is tentry:
+            mine.item = tentry.item
+            mine.raw = tentry.raw if theirs.newline == nl else None
+    # sessions compacted on either side leave the Sessions section
+    compacted = {sid for h in ours.history() for sid in h.sessions}
+    for s in list(ours.sessions()):
+        if s.id in compacted:
+            ours.remove(s)
+    ours.version = max(ours.version, theirs.version) + 1
+    ours.changed = True
+    return ours
+
+
+def _same_section(doc: MemoryDoc | None, sec: Section) -> Section | None:
+    if doc is None:
+        return None
+    for s in doc.sections:
+        if (sec.key and s.key == sec.key) or (
+            not sec.key and s.heading.strip() == sec.heading.strip()
+        ):
+            return s
+    return None
+
+
+def merge_texts(base: str | None, ours: str, theirs: str, path: Path) -> str:
+    """The union of two versions of the memory file's text (with their common base, if any).
+
+    Raises:
+        MemoryFileError: when a side cannot be parsed.
+    """
+    o = _parse(ours, path, "our")
+    t = _parse(theirs, path, "their")
+    if o is None:
+        return theirs
+    if t is None:
+        return ours
+    b = None
+    try:
+        b = _parse(base, path, "the base")
+    except MemoryFileError:
+        b = None  # a broken base only costs the three-way refinement
+    return merge_docs(b, o, t).render()
+
+
+_OPEN = re.compile(r"^<{7}(?: |$)")
+_BASE = re.compile(r"^\|{7}(?: |$)")
+_MID = re.compile(r"^={7}\s*$")
+_CLOSE = re.compile(r"^>{7}(?: |$)")
+
+
+def split_conflicts(text: str) -> tuple[str, str, str | None]:
+    """(ours, theirs, base or None) rebuilt from a file with git conflict markers.
+
+    Raises:
+        MemoryFileError: on unbalanced markers.
+    """
+    ours: list[str] = []
+    theirs: list[str] = []
+    base: list[str] = []
+    has_base = False
+    state = ""
+    for n, line in enumerate(text.splitlines(keepends=True), 1):
+        if _OPEN.match(line):
+            if state:
+                raise MemoryFileError(f"line {n}: nested conflict marker; resolve by hand.")
+            state = "ours"
+        elif _BASE.match(line) and state == "ours":
+            state, has_base = "base", True
+        elif _MID.match(line) and state in ("ours", "base"):
+            state = "theirs"
+        elif _CLOSE.match(line) and state == "theirs":
+            state = ""
+        elif state == "ours":
+            ours.append(line)
+        elif state == "base":
+            base.append(line)
+        elif state == "theirs":
+            theirs.append(line)
+        else:
+            ours.append(line)
+            theirs.append(line)
+            base.append(line)
+    if state:
+        raise MemoryFileError("unterminated conflict block; resolve by hand.")
+    return "".join(ours), "".join(theirs), "".join(base) if has_base else None
+
+
+def resolve_file(path: Path) -> int:
+    """Replace a memory file holding conflict markers by the union of both sides.
+
+    Returns how many conflict blocks were resolved (0: nothing to do).
+    """
+    from repomem.fsutil import atomic_write
+
+    text = access.read_text(path)
+    if text is None:
+        raise MemoryFileError(f"`{path}` does not exist; nothing to merge.")
+    blocks = sum(1 for ln in text.splitlines() if _OPEN.match(ln))
+    if not blocks:
+        return 0
+    try:
+        ours, theirs, base = split_conflicts(text)
+    except MemoryFileError as exc:
+        raise MemoryFileError(f"`{path.name}` {exc}") from None
+    atomic_write(path, merge_texts(base, ours, theirs, path))
+    return blocks
+
+
+def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md") -> None:
+    """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A."""
+    from repomem.fsutil import atomic_write
+
+    texts = [access.read_text(p) for p in (base, ours, theirs)]
+    if texts[1] is None:
+        raise MemoryFileError(f"`{ours}` does not exist; git passes it as %A.")
+    atomic_write(ours, merge_texts(texts[0], texts[1], texts[2] or "", Path(name)))

@@ -1,0 +1,166 @@
+"""The project memory's value types: facts, citations, sessions, compacted history.
+
+These are plain data; `repomem.memory.file` reads and writes them as Markdown, and keeps each
+entry's original text so that unchanged entries are written back byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+SCHEMA_VERSION = 1
+
+# Fact kinds and the section each lives in.
+KINDS = ("convention", "decision", "fact")
+KIND_PREFIX = {"convention": "c", "decision": "d", "fact": "f"}
+STATUSES = ("valid", "stale", "superseded", "forgotten")
+CONFIDENCES = ("high", "medium", "low")
+
+
+def now_iso() -> str:
+    """The current UTC time as `2026-11-22T03:10:00Z`."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?$")
+
+
+def is_timestamp(value: str) -> bool:
+    return bool(_ISO.match(value))
+
+
+def new_id(prefix: str, seed: str = "") -> str:
+    """A short id unlikely to collide across clones (merged later by `repomem memory merge`)."""
+    raw = f"{seed}\0{time.time_ns()}\0{os.getpid()}\0{os.urandom(8).hex()}"
+    return f"{prefix}-{hashlib.blake2b(raw.encode(), digest_size=4).hexdigest()}"
+
+
+def new_session_id() -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M")
+    return f"s-{stamp}-{os.urandom(2).hex()}"
+
+
+@dataclass
+class Citation:
+    """Code a fact rests on: a file, a symbol in it, or a line range, with its content hash."""
+
+    path: str
+    symbol: str = ""
+    start_line: int = 0
+    end_line: int = 0
+    hash: str = ""
+
+    @property
+    def target(self) -> str:
+        return f"{self.path}:{self.symbol}" if self.symbol else self.path
+
+    def render(self) -> str:
+        out = f"`{self.target}`"
+        if self.start_line:
+            out += f" L{self.start_line}-{self.end_line}"
+        if self.hash:
+            out += f" #{self.hash}"
+        return out
+
+
+_CITE = re.compile(
+    r"^`?(?P<target>[^`]+?)`?(?:\s+L(?P<start>\d+)-(?P<end>\d+))?(?:\s+#(?P<hash>[0-9a-f]+))?\s*$"
+)
+
+
+def parse_citation(text: str) -> Citation | None:
+    """Parse `path[:symbol] [Lstart-end] [#hash]` (backticks optional); None if malformed."""
+    m = _CITE.match(text.strip())
+    if not m:
+        return None
+    target = m.group("target").strip()
+    if not target or " " in target:
+        return None
+    path, _, symbol = target.partition(":")
+    if not path:
+        return None
+    start = int(m.group("start") or 0)
+    end = int(m.group("end") or 0)
+    if end < start:
+        return None
+    return Citation(
+        path=path, symbol=symbol, start_line=start, end_line=end, hash=m.group("hash") or ""
+    )
+
+
+@dataclass
+class Fact:
+    """A fact, convention or decision, with where it came from and whether it still holds."""
+
+    id: str
+    kind: str = "fact"
+    text: str = ""
+    status: str = "valid"
+    topic: str = ""
+    cites: list[Citation] = field(default_factory=list)
+    source: str = "person"
+    recorded: str = ""
+    confidence: str = "medium"
+    confirmed: str = ""
+    # status == "stale": why, and since when
+    stale: str = ""
+    # status == "superseded": the replacing fact, the commit and time of the change, and why
+    superseded_by: str = ""
+    superseded_at: str = ""
+    why: str = ""
+    # status == "forgotten": when (the text and everything else are gone)
+    forgotten: str = ""
+
+    @property
+    def current(self) -> bool:
+        """True for a fact that may be presented as true now."""
+        return self.status == "valid"
+
+    def copy(self) -> Fact:
+        return Fact(**{**self.__dict__, "cites": [Citation(**c.__dict__) for c in self.cites]})
+
+
+@dataclass
+class Session:
+    """One working session: what it set out to do, what it learned and what it changed."""
+
+    id: str
+    title: str = ""
+    summary: str = ""
+    started: str = ""
+    start_head: str = ""
+    branch: str = ""
+    ended: str = ""
+    end_head: str = ""
+    agent: str = ""
+    commits: list[str] = field(default_factory=list)  # "abc1234 subject"
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    renamed: list[str] = field(default_factory=list)  # "old -> new"
+    symbols: list[str] = field(default_factory=list)  # "+name", "~name", "-name"
+    learned: list[str] = field(default_factory=list)  # fact ids
+
+
+@dataclass
+class HistoryEntry:
+    """Older sessions compacted into one summary that keeps their facts and decisions."""
+
+    id: str
+    label: str = ""
+    summary: str = ""
+    sessions: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    span: str = ""  # "2026-10-01 .. 2026-11-01"
+    by: str = "repomem"  # "repomem" (deterministic) or the model's name
+
+
+@dataclass
+class NextStep:
+    text: str
+    done: bool = False

@@ -1,0 +1,332 @@
+"""What people and assistants do with facts: remember, supersede, forget, check, confirm.
+
+Every function takes the resolved `Config`, changes the memory file inside
+`access.editing()` (lock, re-read, atomic replace) and returns what it did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+from repomem import secrets, vcs
+from repomem.config import Config
+from repomem.errors import InputError, NotFoundError
+from repomem.memory import access, model
+from repomem.memory.cite import Resolver
+from repomem.memory.file import MemoryDoc
+from repomem.memory.model import Citation, Fact, NextStep
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+# Personal data that must not be committed in a shared file.
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_PHONE = re.compile(r"(?<![\w+])\+\d[\d ()-]{8,}\d\b")
+
+
+@dataclass
+class Outcome:
+    """The result of a memory operation."""
+
+    fact: Fact
+    action: str  # "added", "merged", "superseded", "forgotten", "confirmed", "unchanged"
+    version: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
+    """`text` if it holds no credential or personal data; redacted or refused per config.
+
+    Raises:
+        InputError: when it does and `memory.on_secret` is "refuse" (the default).
+    """
+    extra = cfg.secrets.extra_patterns
+    redacted, count = secrets.redact(text, extra_patterns=extra)
+    personal = _EMAIL.findall(redacted) + _PHONE.findall(redacted)
+    if not count and not personal:
+        return text
+    if cfg.memory.on_secret == "redact":
+        redacted = _EMAIL.sub("[EMAIL]", redacted)
+        return _PHONE.sub("[PHONE]", redacted)
+    kind = "a credential" if count else "personal data (an e-mail address or phone number)"
+    raise InputError(
+        f"{what} looks like it contains {kind}; remove it (or set memory.on_secret = "
+        f'"redact" in .repomem to store it redacted).'
+    )
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if len(w) > 1}
+
+
+def similarity(a: str, b: str) -> float:
+    """Word-set overlap (Jaccard) of two texts, 0..1."""
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return 1.0 if a.strip().lower() == b.strip().lower() else 0.0
+    return len(wa & wb) / len(wa | wb)
+
+
+def _head(cfg: Config) -> str:
+    h = vcs.head(cfg.root)
+    return h[:12] if h else "no-commit"
+
+
+def _resolve_all(cfg: Config, specs: list[str]) -> list[Citation]:
+    resolver = Resolver(cfg.root)
+    out: list[Citation] = []
+    for spec in specs:
+        c = resolver.resolve(spec)
+        if all(x.target != c.target or x.start_line != c.start_line for x in out):
+            out.append(c)
+    return out
+
+
+def _get(doc: MemoryDoc, fact_id: str) -> Fact:
+    fact = doc.fact(fact_id)
+    if fact is None:
+        known = [f.id for f in doc.facts() if f.status != "forgotten"]
+        hint = f" Known: {', '.join(known[-8:])}." if known else ""
+        raise NotFoundError(
+            f"No fact `{fact_id}` in `{doc.path.name}`; see `repomem memory show`.{hint}"
+        )
+    return fact
+
+
+def remember(
+    cfg: Config,
+    text: str,
+    *,
+    cites: list[str] | None = None,
+    topic: str = "",
+    kind: str = "fact",
+    source: str = "person",
+    confidence: str = "medium",
+    doc: MemoryDoc | None = None,
+) -> Outcome:
+    """Record a fact (or convention, decision). A near-duplicate of a current fact of the same
+    kind is merged into it (its citations added) instead of appended.
+
+    Raises:
+        InputError: empty text, credential/personal data, bad citation, bad kind.
+    """
+    text = text.strip()
+    if not text:
+        raise InputError("The fact is empty; give its text.")
+    if kind not in model.KINDS:
+        raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(model.KINDS)}.")
+    if confidence not in model.CONFIDENCES:
+        raise InputError(
+            f"Unknown confidence `{confidence}`; use one of {', '.join(model.CONFIDENCES)}."
+        )
+    text = clean_text(cfg, text)
+    topic = clean_text(cfg, topic.strip(), "The topic").replace("\n", " ")
+    citations = _resolve_all(cfg, cites or [])
+    if doc is not None:
+        return _remember_in(cfg, doc, text, citations, topic, kind, source, confidence)
+    with access.editing(cfg) as d:
+        out = _remember_in(cfg, d, text, citations, topic, kind, source, confidence)
+    out.version = d.version
+    return out
+
+
+def _remember_in(
+    cfg: Config, doc: MemoryDoc, text: str, citations: list[Citation], topic: str, kind: str,
+    source: str, confidence: str,
+) -> Outcome:  # fmt: skip
+    threshold = cfg.memory.duplicate_similarity
+    best: Fact | None = None
+    best_score = 0.0
+    for f in doc.facts():
+        if f.kind != kind or f.status not in ("valid", "stale"):
+            continue
+        score = similarity(f.text, text)
+        if score > best_score:
+            best, best_score = f, score
+    if best is not None and best_score >= threshold:
+        added = [c for c in citations if all(c.target != x.target for x in best.cites)]
+        best.cites.extend(added)
+        if topic and not best.topic:
+            best.topic = topic
+        best.confirmed = model.now_iso()
+        if best.status == "stale" and citations:
+            best.status, best.stale = "valid", ""
+        doc.touch(best)
+        note = f"merged into `{best.id}` ({best_score:.0%} similar)"
+        return Outcome(fact=best, action="merged", notes=[note])
+    fact = Fact(
+        id=model.new_id(model.KIND_PREFIX[kind], text),
+        kind=kind,
+        text=text,
+        topic=topic,
+        cites=citations,
+        source=source,
+        recorded=model.now_iso(),
+        confidence=confidence,
+    )
+    while doc.find(fact.id) is not None:  # pragma: no cover - 32-bit id collision
+        fact.id = model.new_id(model.KIND_PREFIX[kind], text)
+    doc.add(fact)
+    return Outcome(fact=fact, action="added")
+
+
+def supersede(
+    cfg: Config, fact_id: str, text: str, *, why: str, cites: list[str] | None = None,
+    source: str = "person",
+) -> Outcome:  # fmt: skip
+    """Replace a fact with a new one; the old stays in the file as superseded, with the reason
+    and the commit at which it changed.
+
+    Raises:
+        NotFoundError: no such fact.  InputError: it is not current, or bad text/citations.
+    """
+    why = why.strip()
+    if not why:
+        raise InputError("Say why the fact is superseded (--why TEXT).")
+    text = clean_text(cfg, text.strip())
+    why = clean_text(cfg, why, "The reason").replace("\n", " ")
+    if not text:
+        raise InputError("The new fact is empty; give its text.")
+    new_cites = _resolve_all(cfg, cites) if cites else None
+    with access.editing(cfg) as doc:
+        old = _get(doc, fact_id)
+        if old.status in ("superseded", "forgotten"):
+            raise InputError(
+                f"`{fact_id}` is already {old.status}"
+                + (f" (by `{old.superseded_by}`)" if old.superseded_by else "")
+                + "; supersede the current fact instead."
+            )
+        if new_cites is None:
+            resolver = Resolver(cfg.root)
+            new_cites = []
+            for c in old.cites:
+                spec = f"{c.path}:{c.symbol}" if c.symbol else c.path
+                # code that is gone is simply not cited by the new fact
+                with contextlib.suppress(InputError):
+                    new_cites.append(resolver.resolve(spec))
+        new = Fact(
+            id=model.new_id(model.KIND_PREFIX[old.kind], text),
+            kind=old.kind,
+            text=text,
+            topic=old.topic,
+            cites=new_cites,
+            source=source,
+            recorded=model.now_iso(),
+            confidence=old.confidence,
+        )
+        old.status = "superseded"
+        old.superseded_by = new.id
+        old.superseded_at = f"{_head(cfg)}, {model.now_iso()}"
+        old.why = why
+        doc.touch(old)
+        doc.add(new)
+    return Outcome(
+        fact=new, action="superseded", version=doc.version, notes=[f"replaces `{old.id}`"]
+    )
+
+
+def forget(cfg: Config, fact_id: str) -> Outcome:
+    """Remove a fact's text and fields for real, leaving a tombstone with its id.
+
+    Raises:
+        NotFoundError: no such fact.
+    """
+    with access.editing(cfg) as doc:
+        f = _get(doc, fact_id)
+        if f.status == "forgotten":
+            return Outcome(fact=f, action="unchanged", version=doc.version)
+        tomb = Fact(id=f.id, kind=f.kind, status="forgotten", forgotten=model.now_iso())
+        for field_name, value in tomb.__dict__.items():
+            setattr(f, field_name, value)
+        doc.touch(f)
+    return Outcome(
+        fact=f, action="forgotten", version=doc.version,
+        notes=["its text stays in git history; rewrite history if it held a secret"],
+    )  # fmt: skip
+
+
+@dataclass
+class CheckReport:
+    checked: int = 0
+    newly_stale: list[tuple[str, str]] = field(default_factory=list)  # (id, reason)
+    still_stale: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)  # ids whose line numbers were updated
+    version: int = 0
+
+
+def check(cfg: Config) -> CheckReport:
+    """Mark stale every current fact whose cited code changed, vanished or moved files; update
+    the line numbers of code that only moved within its file."""
+    report = CheckReport()
+    resolver = Resolver(cfg.root)
+    with access.editing(cfg) as doc:
+        for f in doc.facts():
+            if f.status not in ("valid", "stale") or not f.cites:
+                continue
+            report.checked += 1
+            reasons: list[str] = []
+            updated: list[Citation] = []
+            for c in f.cites:
+                reason, now = resolver.check(c)
+                updated.append(now)
+                if reason:
+                    reasons.append(reason)
+            moved = any(
+                (a.start_line, a.end_line) != (b.start_line, b.end_line)
+                for a, b in zip(f.cites, updated, strict=True)
+            )
+            if reasons and f.status == "valid":
+                f.status = "stale"
+                f.stale = f"{'; '.join(reasons)} (found {model.now_iso()})"
+                report.newly_stale.append((f.id, "; ".join(reasons)))
+                doc.touch(f)
+            elif reasons:
+                report.still_stale.append(f.id)
+            if moved and not reasons:
+                f.cites = updated
+                report.moved.append(f.id)
+                doc.touch(f)
+    report.version = doc.version
+    return report
+
+
+def confirm(cfg: Config, fact_id: str, *, source: str = "person") -> Outcome:
+    """Re-validate a fact against the current code: its citations take today's lines and hashes.
+
+    Raises:
+        NotFoundError: no such fact.  InputError: superseded/forgotten, or cited code gone.
+    """
+    resolver = Resolver(cfg.root)
+    with access.editing(cfg) as doc:
+        f = _get(doc, fact_id)
+        if f.status in ("superseded", "forgotten"):
+            raise InputError(f"`{fact_id}` is {f.status}; it cannot be confirmed.")
+        fresh: list[Citation] = []
+        for c in f.cites:
+            spec = f"{c.path}:{c.symbol}" if c.symbol else c.path
+            if c.start_line and not c.symbol:
+                spec = f"{c.path}:{c.start_line}-{c.end_line}"
+            try:
+                fresh.append(resolver.resolve(spec))
+            except InputError as exc:
+                raise InputError(
+                    f"Cannot confirm `{fact_id}`: {exc} Supersede it with a fact that cites "
+                    f"the code as it is now."
+                ) from None
+        f.cites = fresh
+        f.status, f.stale = "valid", ""
+        f.confirmed = model.now_iso()
+        doc.touch(f)
+    return Outcome(fact=f, action="confirmed", version=doc.version)
+
+
+def add_next_step(cfg: Config, text: str) -> int:
+    """Append an open item to Next steps; returns the file version."""
+    text = clean_text(cfg, text.strip(), "The next step").replace("\n", " ")
+    if not text:
+        raise InputError("The next step is empty; give its text.")
+    with access.editing(cfg) as doc:
+        steps = doc.next_steps()
+        if all(s.text != text for s in steps):
+            doc.set_next_steps([*steps, NextStep(text)])
+    return doc.version

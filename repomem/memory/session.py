@@ -1,0 +1,308 @@
+"""Sessions: what one stretch of work set out to do, learned and changed.
+
+`start()` records the time, HEAD and the dirty files (with their content hashes and symbols)
+in `<state dir>/session.json`, local to the clone. `end()` compares the work tree with that
+snapshot through git and the parser: commits made, files added/modified/deleted/renamed, and
+symbols added, removed or changed; then appends one entry to the memory file with the summary
+and the learned facts. A session left open (a crash, a closed terminal) is reported and can be
+ended or discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import InputError
+from repomem.fsutil import atomic_write
+from repomem.index import languages, parser
+from repomem.memory import access, compact, model, ops
+from repomem.memory.cite import digest
+from repomem.memory.model import NextStep, Session
+
+MAX_SYMBOLS = 40
+MAX_FILES = 60
+
+
+def _state_path(cfg: Config) -> Path:
+    from repomem.index.indexer import state_dir
+
+    return state_dir(cfg) / "session.json"
+
+
+def open_session(cfg: Config) -> dict[str, Any] | None:
+    """The open session's start record, or None."""
+    path = _state_path(cfg)
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        # A torn record (crash mid-write is prevented by atomic_write, but a hand edit is not)
+        return {
+            "id": "s-unknown",
+            "title": "(unreadable session record)",
+            "started": "",
+            "head": None,
+            "branch": "",
+            "dirty": {},
+            "corrupt": True,
+        }
+    return data
+
+
+def _read(root: Path, rel: str) -> str | None:
+    try:
+        with open(root / rel, encoding="utf-8", errors="replace", newline="") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _symbols(rel: str, text: str | None) -> dict[str, str]:
+    """{qualname: body hash} of a file's definitions ({} for unparsed languages)."""
+    if text is None:
+        return {}
+    lang = languages.detect(rel)
+    if not parser.supports(lang):
+        return {}
+    lines = text.splitlines()
+    out: dict[str, str] = {}
+    for s in parser.parse(text, lang).symbols:
+        out.setdefault(s.qualname, digest(lines[s.start_line - 1 : s.end_line]))
+    return out
+
+
+def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
+    """Open a session.
+
+    Raises:
+        InputError: when one is already open (end or discard it first).
+    """
+    current = open_session(cfg)
+    if current is not None:
+        raise InputError(
+            f"Session `{current['id']}` ({current.get('title') or 'untitled'}, started "
+            f"{current.get('started') or 'at an unknown time'}) is still open; end it with "
+            f"`repomem session end` or drop it with `repomem session discard`."
+        )
+    title = ops.clean_text(cfg, title.strip(), "The title").replace("\n", " ")
+    info = vcs.open_repo(cfg.root)
+    dirty: dict[str, dict[str, Any]] = {}
+    for rel in vcs.dirty_paths(cfg.root) if info else []:
+        text = _read(cfg.root, rel)
+        dirty[rel] = {
+            "hash": digest(text.splitlines()) if text is not None else None,
+            "symbols": _symbols(rel, text),
+        }
+    record = {
+        "id": model.new_session_id(),
+        "title": title,
+        "agent": agent,
+        "started": model.now_iso(),
+        "head": info.head if info else None,
+        "branch": (info.branch or "") if info else "",
+        "dirty": dirty,
+        "pid": os.getpid(),
+    }
+    path = _state_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(record, indent=1))
+    return record
+
+
+def discard(cfg: Config) -> dict[str, Any]:
+    """Drop the open session without recording it.
+
+    Raises:
+        InputError: when none is open.
+    """
+    current = open_session(cfg)
+    if current is None:
+        raise InputError("No session is open; nothing to discard.")
+    with contextlib.suppress(FileNotFoundError):
+        _state_path(cfg).unlink()
+    return current
+
+
+@dataclass
+class Changes:
+    commits: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    renamed: list[str] = field(default_factory=list)
+    symbols: list[str] = field(default_factory=list)
+
+
+def changes(cfg: Config, record: dict[str, Any]) -> Changes:
+    """What changed in the work tree and history since `record` was taken."""
+    root = cfg.root
+    head = record.get("head")
+    dirty: dict[str, dict[str, Any]] = record.get("dirty") or {}
+    out = Changes(commits=[f"{sha} {subject}" for sha, subject in vcs.commits_since(root, head)])
+    if vcs.open_repo(root) is None:
+        return out
+    sym_added: list[str] = []
+    sym_changed: list[str] = []
+    sym_removed: list[str] = []
+
+    def old_text(rel: str) -> tuple[bool, str | None]:
+        """(known, text) of `rel` at the start."""
+        if rel in dirty:
+            return True, None
+        if head is None:
+            return True, None
+        data = vcs.show_file(root, head, rel)
+        return True, (data.decode("utf-8", "replace") if data is not None else None)
+
+    def old_symbols(rel: str) -> dict[str, str]:
+        if rel in dirty:
+            return dict(dirty[rel].get("symbols") or {})
+        return _symbols(rel, old_text(rel)[1])
+
+    def unchanged_since_start(rel: str) -> bool:
+        if rel not in dirty:
+            return False
+        text = _read(root, rel)
+        now = digest(text.splitlines()) if text is not None else None
+        return bool(now == dirty[rel].get("hash"))
+
+    seen: set[str] = set()
+    for status, path, new in vcs.changes_since(root, head):
+        target = new or path
+        if target in seen:
+            continue
+        seen.add(target)
+        if unchanged_since_start(target) and not new:
+            continue
+        if status == "R":
+            out.renamed.append(f"{path} -> {new}")
+            before, after = old_symbols(path), _symbols(new, _read(root, new))
+        elif status == "A":
+            out.added.append(path)
+            before, after = old_symbols(path), _symbols(path, _read(root, path))
+        elif status == "D":
+            out.deleted.append(path)
+            before, after = old_symbols(path), {}
+        else:
+            out.modified.append(path)
+            before, after = old_symbols(path), _symbols(path, _read(root, path))
+        sym_added += [n for n in after if n not in before]
+        sym_removed += [n for n in before if n not in after]
+        sym_changed += [n for n in after if n in before and before[n] != after[n]]
+    # files dirty at the start and since reverted to HEAD drop out of `git diff`
+    for rel, snap in dirty.items():
+        if rel in seen or snap.get("hash") is None:
+            continue
+        text = _read(root, rel)
+        if text is not None and digest(text.splitlines()) != snap["hash"]:
+            out.modified.append(rel)
+    for name in ("added", "modified", "deleted", "renamed"):
+        values: list[str] = getattr(out, name)
+        values.sort()
+        if len(values) > MAX_FILES:
+            setattr(out, name, [*values[:MAX_FILES], f"… {len(values) - MAX_FILES} more"])
+    syms = (
+        [f"+{n}" for n in sym_added] + [f"~{n}" for n in sym_changed]
+        + [f"-{n}" for n in sym_removed]
+    )  # fmt: skip
+    if len(syms) > MAX_SYMBOLS:
+        syms = [*syms[:MAX_SYMBOLS], f"…+{len(syms) - MAX_SYMBOLS}"]
+    out.symbols = [s.replace(" ", "") for s in syms]
+    return out
+
+
+def _fallback_summary(ch: Changes) -> str:
+    parts: list[str] = []
+    if ch.commits:
+        subjects = "; ".join(c.split(" ", 1)[1] if " " in c else c for c in ch.commits[:5])
+        more = f" and {len(ch.commits) - 5} more" if len(ch.commits) > 5 else ""
+        parts.append(f"{len(ch.commits)} commit(s): {subjects}{more}.")
+    touched = len(ch.added) + len(ch.modified) + len(ch.deleted) + len(ch.renamed)
+    if touched:
+        parts.append(f"{touched} file(s) changed.")
+    return " ".join(parts) or "No changes recorded."
+
+
+@dataclass
+class EndResult:
+    session: Session
+    learned: list[ops.Outcome]
+    compacted: int
+    version: int
+
+
+def end(
+    cfg: Config,
+    *,
+    summary: str = "",
+    learned: list[str] | None = None,
+    next_steps: list[str] | None = None,
+    summarizer: compact.Summarizer | None = None,
+) -> EndResult:
+    """Close the open session: compute its changes, add its entry and learned facts, compact
+    older sessions when the log is over its size threshold.
+
+    Raises:
+        InputError: when no session is open, or a learned fact holds a secret.
+    """
+    record = open_session(cfg)
+    if record is None:
+        raise InputError("No session is open; start one with `repomem session start`.")
+    summary = ops.clean_text(cfg, summary.strip(), "The summary")
+    texts = [ops.clean_text(cfg, t.strip()) for t in (learned or []) if t.strip()]
+    steps = [
+        ops.clean_text(cfg, t.strip(), "The next step") for t in (next_steps or []) if t.strip()
+    ]
+    ch = changes(cfg, record) if not record.get("corrupt") else Changes()
+    info = vcs.open_repo(cfg.root)
+    sess = Session(
+        id=record["id"],
+        title=record.get("title") or "",
+        summary=summary or _fallback_summary(ch),
+        started=record.get("started") or model.now_iso(),
+        start_head=(record.get("head") or "")[:12],
+        branch=record.get("branch") or "",
+        ended=model.now_iso(),
+        end_head=((info.head or "") if info else "")[:12],
+        agent=record.get("agent") or "",
+        commits=ch.commits,
+        added=ch.added,
+        modified=ch.modified,
+        deleted=ch.deleted,
+        renamed=ch.renamed,
+        symbols=ch.symbols,
+    )
+    outcomes: list[ops.Outcome] = []
+    with access.editing(cfg) as doc:
+        while doc.find(sess.id) is not None:
+            sess.id = model.new_session_id()
+        for text in texts:
+            outcomes.append(ops.remember(cfg, text, source=f"session {sess.id}", doc=doc))
+        sess.learned = list(dict.fromkeys(o.fact.id for o in outcomes))
+        doc.add(sess)
+        if steps:
+            current = doc.next_steps()
+            known = {s.text for s in current}
+            doc.set_next_steps([*current, *(NextStep(t) for t in steps if t not in known)])
+        compacted = compact.maybe_compact(cfg, doc, summarizer)
+    with contextlib.suppress(FileNotFoundError):
+        _state_path(cfg).unlink()
+    return EndResult(session=sess, learned=outcomes, compacted=compacted, version=doc.version)
+
+
+def listing(cfg: Config) -> dict[str, Any]:
+    """The open session (if any), the recorded sessions newest first, and the history."""
+    doc = access.load(cfg)
+    return {
+        "open": open_session(cfg),
+        "sessions": list(reversed(doc.sessions())),
+        "history": doc.history(),
+    }
