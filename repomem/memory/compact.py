@@ -109,3 +109,9 @@ def maybe_compact(
         doc.remove(s)
     doc.add(entry)
     return len(old)
+
+
+def default_summarizer(cfg: Config) -> Summarizer | None:
+    """The summarizer to use for `cfg`: None (the offline summary) until an LLM is configured."""
+    del cfg  # the Anthropic client is wired in with the LLM module
+    return None

@@ -306,6 +306,8 @@ class MemoryDoc:
         )
         if HEADER.search(self.prefix):
             return HEADER.sub(line, self.prefix, count=1)
+        if self.schema_version == 0:  # a file we never wrote stays as it is until migrated
+            return self.prefix
         return line + self.newline + self.prefix
 
 

@@ -153,19 +153,12 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     sym_changed: list[str] = []
     sym_removed: list[str] = []
 
-    def old_text(rel: str) -> tuple[bool, str | None]:
-        """(known, text) of `rel` at the start."""
-        if rel in dirty:
-            return True, None
-        if head is None:
-            return True, None
-        data = vcs.show_file(root, head, rel)
-        return True, (data.decode("utf-8", "replace") if data is not None else None)
-
     def old_symbols(rel: str) -> dict[str, str]:
+        """The file's symbols at the start: from the snapshot if it was dirty, else HEAD."""
         if rel in dirty:
             return dict(dirty[rel].get("symbols") or {})
-        return _symbols(rel, old_text(rel)[1])
+        data = vcs.show_file(root, head, rel) if head else None
+        return _symbols(rel, data.decode("utf-8", "replace") if data is not None else None)
 
     def unchanged_since_start(rel: str) -> bool:
         if rel not in dirty:
@@ -174,7 +167,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
         now = digest(text.splitlines()) if text is not None else None
         return bool(now == dirty[rel].get("hash"))
 
-    seen: set[str] = set()
+    # the memory file records the session; it is not part of the work
+    seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
     for status, path, new in vcs.changes_since(root, head):
         target = new or path
         if target in seen:

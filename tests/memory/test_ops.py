@@ -1,0 +1,215 @@
+"""Facts: remember, near-duplicates, secrets, supersede, forget, check and confirm."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.errors import InputError, NotFoundError
+from repomem.memory import access, ops
+from tests.conftest import Repo
+
+CODE = '''\
+def key_for(path, data):
+    """The cache key."""
+    return hash(data)
+
+
+class Cache:
+    def get(self, key):
+        return self.store[key]
+'''
+
+
+@pytest.fixture
+def code(repo: Repo) -> Repo:
+    repo.write("src/cache.py", CODE)
+    repo.write("README.md", "# demo\n")
+    repo.commit("init")
+    return repo
+
+
+def memory_text(repo: Repo) -> str:
+    return (repo.root / "REPOMEM.md").read_text(encoding="utf-8")
+
+
+def test_remember_resolves_citations_to_lines_and_hashes(code: Repo) -> None:
+    cfg = code.config()
+    out = ops.remember(cfg, "Keys hash the data, not the path.", cites=["src/cache.py:key_for"],
+                       topic="cache")  # fmt: skip
+    assert out.action == "added" and out.version == 1
+    (c,) = out.fact.cites
+    assert (c.path, c.symbol, c.start_line, c.end_line) == ("src/cache.py", "key_for", 1, 3)
+    assert len(c.hash) == 12
+    doc = access.load(cfg)
+    assert doc.fact(out.fact.id) is not None and doc.version == 1
+    assert "- cite: `src/cache.py:key_for` L1-3 #" in memory_text(code)
+
+
+def test_method_citations_accept_the_short_or_qualified_name(code: Repo) -> None:
+    cfg = code.config()
+    a = ops.remember(cfg, "get reads the store.", cites=["src/cache.py:get"])
+    assert a.fact.cites[0].symbol == "Cache.get"
+    b = ops.remember(
+        cfg, "Cache is a dict wrapper.", cites=["src/cache.py:Cache", "src/cache.py:6-8"]
+    )
+    assert [c.target for c in b.fact.cites] == ["src/cache.py:Cache", "src/cache.py"]
+
+
+def test_a_near_duplicate_is_merged_not_appended(code: Repo) -> None:
+    cfg = code.config()
+    first = ops.remember(cfg, "The cache key is the hash of the data.")
+    second = ops.remember(cfg, "the cache key is the hash of the data", cites=["src/cache.py"])
+    assert second.action == "merged" and second.fact.id == first.fact.id
+    facts = access.load(cfg).facts()
+    assert len(facts) == 1 and facts[0].cites[0].path == "src/cache.py"
+    other_kind = ops.remember(cfg, "The cache key is the hash of the data.", kind="decision")
+    assert other_kind.action == "added"
+    assert ops.remember(cfg, "Cache misses are logged at debug level.").action == "added"
+    assert len(access.load(cfg).facts()) == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The deploy key is AKIAIOSFODNN7EXAMPLE in CI.",
+        "Use token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 for the bot.",
+        "Ask jane.doe@corp.example.com before releasing.",
+    ],
+)
+def test_a_fact_with_a_secret_or_personal_data_is_refused_and_nothing_is_written(
+    code: Repo, text: str
+) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "A harmless fact.")
+    before = memory_text(code)
+    with pytest.raises(InputError, match="remove it"):
+        ops.remember(cfg, text)
+    assert memory_text(code) == before
+
+
+def test_redact_mode_stores_the_fact_without_the_secret(code: Repo) -> None:
+    cfg = code.config(**{"memory.on_secret": "redact"})
+    out = ops.remember(cfg, "The deploy key is AKIAIOSFODNN7EXAMPLE; mail ops@corp.example.com.")
+    text = memory_text(code)
+    assert "AKIAIOSFODNN7EXAMPLE" not in text and "ops@corp.example.com" not in text
+    assert "[EMAIL]" in out.fact.text
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("../outside.py", "outside the repository"),
+        (".env", "credential file"),
+        ("src/missing.py", "no such file"),
+        ("src/cache.py:nothing", "no symbol of that name. Symbols there: Cache, Cache.get"),
+        ("src/cache.py:40-50", "has 8 lines"),
+    ],
+)
+def test_bad_citations_are_refused_with_a_clear_message(code: Repo, spec: str, words: str) -> None:
+    code.write(".env", "X=1\n")
+    with pytest.raises(InputError, match=words.replace(".", r"\.")):
+        ops.remember(code.config(), "Something.", cites=[spec])
+    assert not (code.root / "REPOMEM.md").exists()
+
+
+def test_supersede_keeps_the_old_fact_with_reason_and_commit(code: Repo) -> None:
+    cfg = code.config()
+    old = ops.remember(cfg, "Keys hash the path.", cites=["src/cache.py:key_for"]).fact
+    head = code.git("rev-parse", "HEAD").strip()
+    new = ops.supersede(cfg, old.id, "Keys hash the data.", why="keys moved to content").fact
+    doc = access.load(cfg)
+    gone = doc.fact(old.id)
+    assert gone is not None and gone.status == "superseded" and gone.superseded_by == new.id
+    assert gone.why == "keys moved to content" and gone.superseded_at.startswith(head[:12])
+    assert gone.text == "Keys hash the path."
+    assert new.cites[0].symbol == "key_for"  # inherited, re-resolved
+    with pytest.raises(InputError, match="already superseded"):
+        ops.supersede(cfg, old.id, "Again.", why="x")
+    with pytest.raises(NotFoundError, match="No fact `f-nope`"):
+        ops.supersede(cfg, "f-nope", "x", why="y")
+    with pytest.raises(InputError, match="--why"):
+        ops.supersede(cfg, new.id, "x", why=" ")
+
+
+def test_forget_removes_the_text_for_real_and_leaves_a_tombstone(code: Repo) -> None:
+    cfg = code.config()
+    f = ops.remember(cfg, "The on-call person is Rumpelstiltskin.", topic="oncall-roster").fact
+    out = ops.forget(cfg, f.id)
+    assert out.action == "forgotten"
+    text = memory_text(code)
+    assert "Rumpelstiltskin" not in text and "oncall-roster" not in text
+    assert f"### {f.id} · forgotten" in text
+    assert ops.forget(cfg, f.id).action == "unchanged"
+
+
+def test_check_marks_changed_deleted_and_renamed_code_stale(code: Repo) -> None:
+    code.write("src/other.py", "def helper():\n    return 1\n")
+    code.write("src/moved.py", "def moved():\n    return 2\n")
+    code.commit("more")
+    cfg = code.config()
+    body = ops.remember(cfg, "key_for hashes data.", cites=["src/cache.py:key_for"]).fact
+    lines = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
+    deleted = ops.remember(cfg, "helper returns one.", cites=["src/other.py:helper"]).fact
+    renamed = ops.remember(cfg, "moved returns two.", cites=["src/moved.py"]).fact
+    untouched = ops.remember(cfg, "The README has a title.", cites=["README.md"]).fact
+    assert ops.check(cfg).newly_stale == []
+
+    code.write("src/cache.py", CODE.replace("return hash(data)", "return hash((path, data))"))
+    (code.root / "src/other.py").unlink()
+    code.git("mv", "src/moved.py", "src/renamed.py")
+    report = ops.check(cfg)
+    stale = dict(report.newly_stale)
+    assert set(stale) == {body.id, deleted.id, renamed.id}
+    assert "`src/cache.py:key_for` changed" in stale[body.id]
+    assert "deleted or renamed" in stale[renamed.id]
+    doc = access.load(cfg)
+    for fid in (body.id, deleted.id, renamed.id):
+        f = doc.fact(fid)
+        assert f is not None and f.status == "stale" and f.stale
+    for fid in (lines.id, untouched.id):
+        f = doc.fact(fid)
+        assert f is not None and f.status == "valid"
+    assert ops.check(cfg).still_stale == sorted(
+        [body.id, deleted.id, renamed.id], key=[body.id, deleted.id, renamed.id].index
+    )
+
+
+def test_code_that_only_moved_keeps_its_fact_valid_with_new_lines(code: Repo) -> None:
+    cfg = code.config()
+    f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
+    r = ops.remember(cfg, "key_for returns a hash.", cites=["src/cache.py:3-3"]).fact
+    code.write("src/cache.py", "import os\n\n\n" + CODE.replace("return self.store[key]  ", ""))
+    report = ops.check(cfg)
+    assert report.newly_stale == [] and set(report.moved) == {f.id, r.id}
+    doc = access.load(cfg)
+    moved = doc.fact(f.id)
+    ranged = doc.fact(r.id)
+    assert moved is not None and moved.cites[0].start_line == 10
+    assert ranged is not None and (ranged.cites[0].start_line, ranged.cites[0].end_line) == (6, 6)
+
+
+def test_a_removed_symbol_is_stale_and_confirm_then_needs_a_supersede(code: Repo) -> None:
+    cfg = code.config()
+    f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
+    code.write("src/cache.py", CODE.split("class Cache")[0])
+    assert dict(ops.check(cfg).newly_stale)[f.id] == "`Cache.get` is gone from `src/cache.py`"
+    with pytest.raises(InputError, match="Supersede it"):
+        ops.confirm(cfg, f.id)
+
+
+def test_confirm_revalidates_a_stale_fact_against_the_current_code(code: Repo) -> None:
+    cfg = code.config()
+    f = ops.remember(cfg, "key_for hashes data.", cites=["src/cache.py:key_for"]).fact
+    code.write("src/cache.py", CODE.replace("return hash(data)", "return hash(bytes(data))"))
+    ops.check(cfg)
+    out = ops.confirm(cfg, f.id)
+    assert out.fact.status == "valid" and out.fact.confirmed
+    assert out.fact.cites[0].hash != f.cites[0].hash
+    assert ops.check(cfg).newly_stale == []
+
+
+def test_next_steps_are_added_once(code: Repo) -> None:
+    cfg = code.config()
+    ops.add_next_step(cfg, "Shard the cache")
+    ops.add_next_step(cfg, "Shard the cache")
+    assert [s.text for s in access.load(cfg).next_steps()] == ["Shard the cache"]
