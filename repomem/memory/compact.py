@@ -79,18 +79,21 @@ def maybe_compact(
         return 0
     if not force and sessions_bytes(doc) <= cfg.memory.compact_after_bytes:
         return 0
-    old = sorted(sessions, key=lambda s: (s.started, s.id))[: len(sessions) - keep]
+    # stable sort: sessions started in the same second keep their file order
+    old = sorted(sessions, key=lambda s: s.started)[: len(sessions) - keep]
     text = deterministic(old)
     by = "repomem"
     if summarizer is not None:
         rendered = "\n".join(mfile.render_item(s) for s in old)
-        rendered, _ = secrets.redact(rendered, extra_patterns=cfg.secrets.extra_patterns)
+        rendered, _ = secrets.redact(
+            rendered, config_like=True, extra_patterns=cfg.secrets.extra_patterns
+        )
         try:
             result = summarizer(rendered)
         except RepomemError as exc:  # the API failed: the offline summary stands in
             log.warning("model summary failed, using the offline summary: %s", exc)
         else:
-            cleaned, _ = secrets.redact(result.text.strip())
+            cleaned, _ = secrets.redact(result.text.strip(), config_like=True)
             if cleaned:
                 text, by = cleaned, result.by
     facts = list(dict.fromkeys(f for s in old for f in s.learned))

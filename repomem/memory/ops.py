@@ -41,7 +41,8 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
         InputError: when it does and `memory.on_secret` is "refuse" (the default).
     """
     extra = cfg.secrets.extra_patterns
-    redacted, count = secrets.redact(text, extra_patterns=extra)
+    # config_like: `password: x` in prose counts too
+    redacted, count = secrets.redact(text, config_like=True, extra_patterns=extra)
     personal = _EMAIL.findall(redacted) + _PHONE.findall(redacted)
     if not count and not personal:
         return text

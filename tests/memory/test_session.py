@@ -1,0 +1,169 @@
+"""Sessions: start, end with computed changes, crash leftovers, compaction."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.errors import InputError
+from repomem.memory import access, compact, session
+from repomem.memory import file as mfile
+from repomem.memory.compact import Summary
+from repomem.memory.model import Session
+from tests.conftest import Repo
+
+BASE = """\
+def keep():
+    return 1
+
+
+def change():
+    return 2
+
+
+def drop():
+    return 3
+"""
+
+
+@pytest.fixture
+def code(repo: Repo) -> Repo:
+    repo.write("app.py", BASE)
+    repo.write("old_name.py", "def moved():\n    return 4\n")
+    repo.write("gone.py", "x = 1\n")
+    repo.write("wip.py", "def wip():\n    return 0\n")
+    repo.commit("init")
+    return repo
+
+
+def test_end_records_commits_files_and_symbols_changed_since_start(code: Repo) -> None:
+    cfg = code.config()
+    code.write("wip.py", "def wip():\n    return 'dirty before the session'\n")
+    rec = session.start(cfg, "Rework app", agent="claude-code")
+    assert set(rec["dirty"]) == {"wip.py"}
+    code.write("app.py", BASE.replace("return 2", "return 20").replace(
+        "def drop():\n    return 3\n", "def added():\n    return 5\n"))  # fmt: skip
+    code.git("mv", "old_name.py", "new_name.py")
+    (code.root / "gone.py").unlink()
+    code.write("fresh.py", "def fresh():\n    pass\n")
+    code.commit("Rework app")
+    code.write("app.py", (code.root / "app.py").read_text() + "\n\ndef late():\n    pass\n")
+    res = session.end(cfg, summary="Reworked app.py.", learned=["change() now returns 20."],
+                      next_steps=["Document added()"])  # fmt: skip
+    s = res.session
+    assert s.title == "Rework app" and s.agent == "claude-code" and s.summary == "Reworked app.py."
+    assert [c.split(" ", 1)[1] for c in s.commits] == ["Rework app"]
+    assert s.added == ["fresh.py"] and s.deleted == ["gone.py"] and s.modified == ["app.py"]
+    assert s.renamed == ["old_name.py -> new_name.py"]
+    assert set(s.symbols) == {"+added", "+late", "~change", "-drop", "+fresh", "-x"}
+    assert "wip.py" not in s.modified  # dirty before, untouched during
+    doc = access.load(cfg)
+    (fact,) = doc.facts()
+    assert fact.source == f"session {s.id}" and s.learned == [fact.id]
+    assert [n.text for n in doc.next_steps()] == ["Document added()"]
+    assert session.open_session(cfg) is None
+    (stored,) = doc.sessions()
+    assert stored == s
+
+
+def test_a_file_dirty_at_start_and_edited_during_counts_with_its_own_symbols(code: Repo) -> None:
+    cfg = code.config()
+    code.write("wip.py", "def wip():\n    return 'dirty'\n\n\ndef wip2():\n    pass\n")
+    session.start(cfg)
+    code.write("wip.py", "def wip():\n    return 'dirty'\n\n\ndef wip3():\n    pass\n")
+    s = session.end(cfg).session
+    assert s.modified == ["wip.py"] and set(s.symbols) == {"+wip3", "-wip2"}
+    assert s.summary == "1 file(s) changed."
+
+
+def test_a_session_left_open_is_reported_and_can_be_discarded(code: Repo) -> None:
+    cfg = code.config()
+    rec = session.start(cfg, "crashed")
+    with pytest.raises(InputError, match=f"`{rec['id']}` .*still open.*session discard"):
+        session.start(cfg, "next")
+    assert session.listing(cfg)["open"]["id"] == rec["id"]
+    assert session.discard(cfg)["id"] == rec["id"]
+    assert session.open_session(cfg) is None
+    with pytest.raises(InputError, match="No session is open"):
+        session.end(cfg)
+    with pytest.raises(InputError, match="nothing to discard"):
+        session.discard(cfg)
+
+
+def test_a_torn_session_record_can_still_be_ended(code: Repo) -> None:
+    cfg = code.config()
+    session.start(cfg, "x")
+    path = session._state_path(cfg)
+    path.write_text("{not json", encoding="utf-8")
+    assert session.open_session(cfg)["corrupt"]
+    res = session.end(cfg, summary="closed after a crash")
+    assert res.session.summary == "closed after a crash"
+
+
+def test_a_learned_fact_with_a_secret_refuses_the_whole_end(code: Repo) -> None:
+    cfg = code.config()
+    session.start(cfg, "s")
+    with pytest.raises(InputError, match="credential"):
+        session.end(cfg, learned=["key AKIAIOSFODNN7EXAMPLE"])
+    assert session.open_session(cfg) is not None
+    assert not (code.root / "REPOMEM.md").exists()
+
+
+def _sessions(cfg: object, n: int) -> None:
+    for i in range(n):
+        session.start(cfg, f"session number {i}")  # type: ignore[arg-type]
+        session.end(cfg, summary=f"Did thing {i}.", learned=[f"Fact number {i} about area{i}."])  # type: ignore[arg-type]
+
+
+def test_old_sessions_are_compacted_keeping_their_facts(code: Repo) -> None:
+    cfg = code.config(**{"memory.keep_sessions": 2, "memory.compact_after_bytes": 300})
+    _sessions(cfg, 5)
+    doc = access.load(cfg)
+    assert [s.title for s in doc.sessions()] == ["session number 3", "session number 4"]
+    folded = [sid for h in doc.history() for sid in h.sessions]
+    assert len(folded) == 3 and all(h.by == "repomem" for h in doc.history())
+    summaries = "\n".join(h.summary for h in doc.history())
+    assert "session number 0" in summaries and "Did thing 0." in summaries
+    facts = {f.id: f for f in doc.facts()}
+    assert len(facts) == 5 and {f for h in doc.history() for f in h.facts} <= set(facts)
+
+
+def test_below_the_threshold_nothing_is_compacted(code: Repo) -> None:
+    cfg = code.config(**{"memory.keep_sessions": 1})
+    _sessions(cfg, 3)
+    doc = access.load(cfg)
+    assert len(doc.sessions()) == 3 and doc.history() == []
+
+
+def test_a_model_summary_is_used_when_given_and_secrets_never_reach_it(code: Repo) -> None:
+    cfg = code.config(**{"memory.keep_sessions": 1, "memory.compact_after_bytes": 10})
+    _sessions(cfg, 1)
+    doc = access.load(cfg)
+    s = doc.sessions()[0]
+    s.summary = "password = hunter2hunter2 was rotated"  # a hand edit that slipped through
+    doc.touch(s)
+    doc.add(Session(id="s-new", title="new", started="2099-01-01T00:00:00Z"))
+    seen: list[str] = []
+
+    def summarizer(text: str) -> Summary:
+        seen.append(text)
+        return Summary("The model's summary.", "claude-test")
+
+    assert compact.maybe_compact(cfg, doc, summarizer) == 1
+    assert "hunter2hunter2" not in seen[0] and "session number 0" in seen[0]
+    (h,) = doc.history()
+    assert h.summary == "The model's summary." and h.by == "claude-test"
+    assert mfile.parse(doc.render(), doc.path).history()[0].by == "claude-test"
+
+
+def test_a_failing_model_falls_back_to_the_offline_summary(code: Repo) -> None:
+    from repomem.errors import LLMError
+
+    _sessions(code.config(), 1)
+    cfg = code.config(**{"memory.keep_sessions": 0, "memory.compact_after_bytes": 1})
+    doc = access.load(cfg)
+
+    def broken(text: str) -> Summary:
+        raise LLMError("overloaded")
+
+    assert compact.maybe_compact(cfg, doc, broken) == 1
+    assert doc.history()[0].by == "repomem"
