@@ -101,6 +101,7 @@ class PackSection:
     refresh: bool = True
     format: str = "md"
     map_share: float = 0.15
+    memory_share: float = 0.2
 
 
 @dataclass

@@ -9,6 +9,7 @@ Every file that is not indexed gets a counted reason, never a crash:
     secret       credential files by name (`.env*`, `*.pem`, `id_rsa*`, keystores, ...)
     vendored     inside a vendored folder (`node_modules`, `vendor`, ...)
     ignored      matched by `.repomemignore` or `index.exclude`
+    memory       the project memory file (packed and searched from its own table)
     symlink-outside, symlink-loop, symlink-dir, symlink-broken
     too-large    over `index.max_file_size`
     binary       NUL bytes, or a known binary extension
@@ -210,6 +211,7 @@ class Filter:
                 log.warning("cannot read %s: %s", ignore, exc)
         self.ignore = pathspec.GitIgnoreSpec.from_lines(patterns)
         self.secret_globs = pathspec.GitIgnoreSpec.from_lines(cfg.secrets.skip_files)
+        self.memory_file = PurePosixPath(cfg.memory.file.strip() or "REPOMEM.md").as_posix()
 
     def reason(self, rel: str) -> str | None:
         """Why `rel` is not indexed, or None if it is a candidate."""
@@ -220,6 +222,8 @@ class Filter:
             return "secret"
         if self.ignore.match_file(rel):
             return "ignored"
+        if rel == self.memory_file:
+            return "memory"
         if PurePosixPath(rel).suffix.lower() in BINARY_EXTENSIONS:
             return "binary"
         if self.cfg.index.skip_generated and _generated_name(parts[-1]):

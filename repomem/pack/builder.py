@@ -1,8 +1,10 @@
 """Build a context pack: the task in, a ranked bundle of code that fits a token budget out.
 
-Sections, in order: a header (repository, indexed commit, freshness, budget used), the ranked
-files with the reason for each, the code (whole small files, else the relevant symbols'
-bodies, with paths and line numbers), then a repository map (signatures of the top files).
+Sections, in order: a header (repository, indexed commit, freshness, budget used), the project
+memory (overview, conventions, relevant facts with stale ones marked, next steps, recent
+sessions; see `repomem.pack.memory`), the ranked files with the reason for each, the code (whole
+small files, else the relevant symbols' bodies, with paths and line numbers), then a repository
+map (signatures of the top files).
 
 Packing is greedy by value per token over whole items: an item's value is its file's score
 times the share of it that is likely relevant, so a large file's relevant symbols beat the whole
@@ -20,9 +22,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from repomem.config import Config
+from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
 from repomem.index import indexer, languages
+from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
 from repomem.pack.rank import Candidate, rank
@@ -155,6 +158,8 @@ def build(
         fresh = pending == 0 and commit == plan.head
 
     signals = tasks.analyse(text)
+    selection = pmemory.select(cfg, store, text)
+    signals.cited = selection.cited
     ranked = rank(store, signals, graph_cache=indexer.state_dir(cfg))
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
@@ -162,9 +167,15 @@ def build(
         ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
     )  # fmt: skip
     margin = cfg.pack.token_margin
+    entries = pmemory.finish(cfg, selection, [c.path for c in ranked[:10]]) + pmemory.recent(cfg)
+    memory = [
+        Item("memory", selection.path, e.symbol, 0, 0, _estimate(e.text, margin), e.score,
+             e.reason, e.text, exact=False)
+        for e in sorted(entries, key=lambda e: -e.score)
+    ]  # fmt: skip
     candidates = _code_items(store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin)
-    _fill(pack, candidates, map_items, budget, margin, cfg.pack.map_share, fmt)
+    _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
 
@@ -255,8 +266,8 @@ def _overlaps(item: Item, chosen: list[Item]) -> bool:
 
 
 def _fill(
-    pack: Pack, code: list[Item], maps: list[Item], budget: int, margin: float,
-    map_share: float, fmt: str,
+    pack: Pack, memory: list[Item], code: list[Item], maps: list[Item], budget: int,
+    margin: float, opts: PackSection, fmt: str,
 ) -> None:  # fmt: skip
     base = tokens.count(pack.render(fmt), margin)
     while base > budget and pack.ranking:
@@ -270,6 +281,16 @@ def _fill(
     per_item = 12  # headings and fences around each item, counted again at the end
     used = base
     chosen: list[Item] = []
+    # memory first, in order of value, within its share (what it leaves goes to code)
+    memory_budget = int(budget * opts.memory_share)
+    spent_memory = 0
+    for item in memory:
+        cost = item.count(margin) + 4
+        if spent_memory + cost > memory_budget or used + cost > budget:
+            continue
+        chosen.append(item)
+        spent_memory += cost
+        used += cost
     for item in sorted(code, key=lambda i: (-_density(i), i.path, i.start_line)):
         if used + per_item >= budget or _overlaps(item, chosen):
             continue
@@ -280,14 +301,17 @@ def _fill(
             continue
         chosen.append(item)
         used += cost
-    map_budget = min(budget - used, int(budget * map_share) + max(0, budget - used - budget // 2))
+    map_budget = min(
+        budget - used, int(budget * opts.map_share) + max(0, budget - used - budget // 2)
+    )
     spent = 0
     for item in maps:
         if spent + item.count(margin) + 8 > map_budget:
             break
         chosen.append(item)
         spent += item.tokens
-    pack.items = sorted(chosen, key=lambda i: (i.kind == "map", -i.score, i.path, i.start_line))
+    order = {"memory": 0, "file": 1, "symbol": 1, "map": 2}
+    pack.items = sorted(chosen, key=lambda i: (order[i.kind], -i.score, i.path, i.start_line))
     # The rendered text is the truth: drop the least valuable items until it fits.
     while True:
         pack.tokens = tokens.count(pack.render(fmt), margin)
@@ -295,6 +319,18 @@ def _fill(
             break
         worst = min(pack.items, key=_density)
         pack.items.remove(worst)
+
+
+_MEMORY_TITLES = {
+    "overview": "Overview",
+    "conventions": "Conventions",
+    "fact": "Facts relevant to the task",
+    "decision": "Decisions relevant to the task",
+    "next": "Next steps",
+    "session": "Recent sessions",
+    "history": "Earlier sessions",
+    "error": "Memory file problem",
+}
 
 
 def _fence(path: str) -> str:
@@ -310,10 +346,20 @@ def _render_md(pack: Pack) -> str:
         f"Repository `{pack.repository}` at {(pack.commit or 'no commit')[:12]} (index {state}); "
         f"{pack.tokens} of {pack.budget} tokens.",
     ]
+    memory = [i for i in pack.items if i.kind == "memory"]
+    if memory:
+        out.append(f"\n## Project memory (from `{memory[0].path}`)")
+        last = ""
+        for i in memory:
+            title = _MEMORY_TITLES.get(i.symbol.split(" ")[0], i.symbol)
+            if title != last:
+                out.append(f"\n### {title}")
+                last = title
+            out.append(i.text)
     if pack.ranking:
         out.append("\n## Most relevant files")
         out.extend(f"{i}. `{p}` ({s:.2f})" for i, (p, s) in enumerate(pack.ranking[:20], 1))
-    code = [i for i in pack.items if i.kind != "map"]
+    code = [i for i in pack.items if i.kind in ("file", "symbol")]
     if code:
         out.append("\n## Code")
         for i in code:

@@ -37,6 +37,7 @@ WEIGHTS = {
     "mention": 1.5,
     "identifier": 0.8,
     "pagerank": 0.4,
+    "memory": 0.8,
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
@@ -83,6 +84,7 @@ class Candidate:
             "mention": "named in the task",
             "identifier": "defines identifiers named in the task",
             "pagerank": "central to the matches (def/ref graph)",
+            "memory": "cited by a relevant memory fact",
         }
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
         return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
@@ -114,6 +116,10 @@ def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[C
     indexed = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
     _mentions(store, signals, indexed, cand)
     _identifiers(store, signals, cand)
+    known = set(indexed)
+    for path, strength in signals.cited.items():
+        if path in known:
+            cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
     seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
     if graph_cache is not None:
         g, global_rank = graphs.cached(store, graph_cache)

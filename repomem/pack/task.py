@@ -51,6 +51,8 @@ class TaskSignals:
     paths: list[str] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
     dotted: list[str] = field(default_factory=list)
+    # files cited by memory facts relevant to the task, with a strength in 0..1
+    cited: dict[str, float] = field(default_factory=dict)
 
 
 def analyse(text: str) -> TaskSignals:

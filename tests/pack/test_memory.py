@@ -1,0 +1,119 @@
+"""The project memory inside packs: what goes in, stale facts marked, budget share."""
+
+from __future__ import annotations
+
+import json
+
+from repomem.memory import access, ops, session
+from repomem.pack import builder, tokens
+from tests.conftest import Repo
+from tests.pack.test_builder import BILLING, make_project
+
+
+def project_with_memory(repo: Repo) -> dict[str, str]:
+    make_project(repo)
+    cfg = repo.config()
+    path = repo.root / "REPOMEM.md"
+    doc = access.load(cfg)
+    ops.remember(cfg, "Money amounts are Decimal, never float.", kind="convention")
+    ids = {
+        "tax": ops.remember(
+            cfg,
+            "Tax is applied once per line item by apply_tax, at a 20% default rate.",
+            cites=["billing/invoice.py:apply_tax"],
+        ).fact.id,  # fmt: skip
+        "routes": ops.remember(
+            cfg,
+            "Routes are planned as straight lines between two stops.",
+            cites=["shipping/routes.py"],
+        ).fact.id,  # fmt: skip
+        "old": ops.remember(cfg, "Invoices total without any tax at all.").fact.id,
+    }
+    ops.supersede(cfg, ids["old"], "Invoice totals include tax.", why="VAT was added")
+    gone = ops.remember(cfg, "The tax officer's name is Quentin Pluckrose.").fact.id
+    ops.forget(cfg, gone)
+    ops.add_next_step(cfg, "Support reduced VAT rates")
+    session.start(cfg, "Tax work")
+    session.end(cfg, summary="Looked into VAT on invoices.")
+    text = path.read_text(encoding="utf-8").replace(
+        "## Overview\n", "## Overview\n\nAn invoicing and shipping service.\n", 1
+    )
+    path.write_text(text, encoding="utf-8")
+    assert doc is not None
+    repo.commit("memory")
+    return ids
+
+
+def test_the_pack_carries_overview_conventions_relevant_facts_and_recent_work(repo: Repo) -> None:
+    ids = project_with_memory(repo)
+    pack = builder.build(repo.config(), "Invoice tax is applied twice for VAT items")
+    md = pack.render("md")
+    assert "## Project memory (from `REPOMEM.md`)" in md
+    assert "An invoicing and shipping service." in md
+    assert "Money amounts are Decimal, never float." in md
+    assert f"[{ids['tax']}] Tax is applied once per line item" in md
+    assert "Invoice totals include tax." in md
+    assert "Support reduced VAT rates" in md
+    assert "Looked into VAT on invoices." in md
+    assert "Invoices total without any tax at all." not in md  # superseded
+    assert "Pluckrose" not in md  # forgotten
+    assert md.index("## Project memory") < md.index("## Most relevant files") < md.index("## Code")
+    data = json.loads(pack.render("json"))
+    kinds = {i["kind"] for i in data["items"]}
+    assert "memory" in kinds
+    mem = [i for i in data["items"] if i["kind"] == "memory"]
+    assert all(i["path"] == "REPOMEM.md" and i["reason"] and i["text"] for i in mem)
+    assert "REPOMEM.md" not in [r["path"] for r in data["ranking"]]
+
+
+def test_a_fact_whose_code_changed_is_marked_stale_even_before_memory_check(repo: Repo) -> None:
+    ids = project_with_memory(repo)
+    repo.write("billing/invoice.py", BILLING.replace("amount * (1 + rate)", "amount * rate"))
+    md = builder.build(repo.config(), "Invoice tax is applied twice for VAT items").render()
+    line = next(ln for ln in md.splitlines() if ids["tax"] in ln)
+    assert "STALE" in line and "`billing/invoice.py:apply_tax` changed" in line
+    assert f"- [{ids['tax']}] Tax is applied" not in md
+
+
+def test_relevant_facts_lift_the_files_they_cite(repo: Repo) -> None:
+    project_with_memory(repo)
+    task = "straight lines between two stops look wrong on the map"
+    pack = builder.build(repo.config(), task)
+    assert "shipping/routes.py" in [p for p, _ in pack.ranking[:3]]
+    item = next(i for i in pack.items if i.path == "shipping/routes.py" and i.kind == "file")
+    assert "cited by a relevant memory fact" in item.reason
+
+
+def test_memory_stays_within_its_share_of_the_budget(repo: Repo) -> None:
+    project_with_memory(repo)
+    cfg = repo.config(**{"pack.memory_share": 0.05})
+    pack = builder.build(cfg, "Invoice tax is applied twice", budget=2000)
+    mem = [i for i in pack.items if i.kind == "memory"]
+    assert sum(tokens.count(i.text, cfg.pack.token_margin) for i in mem) <= 100
+    assert pack.tokens <= 2000
+
+
+def test_a_hand_edit_of_the_memory_file_reaches_the_next_pack(repo: Repo) -> None:
+    project_with_memory(repo)
+    cfg = repo.config()
+    builder.build(cfg, "anything about invoices")
+    path = repo.root / "REPOMEM.md"
+    text = path.read_text(encoding="utf-8").replace(
+        "## Decisions\n",
+        "## Decisions\n\n### d-hand · valid\nWe bill monthly, zebra-striped invoices.\n",
+        1,
+    )
+    path.write_text(text, encoding="utf-8")
+    md = builder.build(cfg, "why are invoices zebra-striped").render()
+    assert "We bill monthly, zebra-striped invoices." in md
+
+
+def test_a_broken_memory_file_does_not_stop_the_pack(repo: Repo) -> None:
+    make_project(repo)
+    repo.write(
+        "REPOMEM.md",
+        "<!-- repomem:memory schema_version=1 version=1 -->\n## Facts\n### f-1 · wobbly\nx\n",
+    )
+    md = builder.build(repo.config(), "Invoice tax").render()
+    assert "Memory file problem" in md and "unknown status `wobbly`" in md
+    assert "## Code" in md
