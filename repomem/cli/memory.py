@@ -10,6 +10,7 @@ import typer
 
 from repomem.cli._app import app, fail, load_config, print_json
 from repomem.errors import RepomemError
+from repomem.memory.model import Fact
 
 memory_app = typer.Typer(
     help="The project memory file: show, check, supersede, forget, log, diff, merge.",
@@ -116,6 +117,35 @@ def show(
         typer.echo(f"\nSessions ({len(sessions)} recent, {len(doc.history())} compacted):")
         for s in sessions[-5:]:
             typer.echo(f"  {s.id}  {s.started[:10]}  {s.title or '-'}")
+
+
+@memory_app.command("recall")
+def recall(
+    query: Annotated[str, typer.Argument(help="Words or identifiers.")],
+    limit: Annotated[int, typer.Option("--limit", min=1, max=200, help="At most N.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Search the memory (facts, sessions, history); stale facts are marked."""
+    from repomem.memory import derived
+
+    try:
+        hits = derived.recall(load_config(), query, limit=limit)
+    except RepomemError as exc:
+        raise fail(exc) from None
+    if as_json:
+        print_json(
+            [{"kind": type(i).__name__.lower(), "score": round(s, 3), **dataclasses.asdict(i)}
+             for i, s in hits]
+        )  # fmt: skip
+        return
+    if not hits:
+        typer.echo("No matches.")
+    for item, score in hits:
+        if isinstance(item, Fact):
+            typer.echo(f"{score:6.2f}  {_fact_line(item)}")
+        else:
+            label = getattr(item, "title", "") or getattr(item, "label", "")
+            typer.echo(f"{score:6.2f}  {item.id}  {label}")
 
 
 @memory_app.command("supersede")

@@ -93,3 +93,27 @@ def item_from_row(row: dict[str, Any]) -> Fact | Session | HistoryEntry:
 
     cites = [Citation(**c) for c in data.pop("cites", [])]
     return Fact(**data, cites=cites)
+
+
+def recall(
+    cfg: Config, query: str, *, limit: int = 10
+) -> list[tuple[Fact | Session | HistoryEntry, float]]:
+    """Memory entries matching `query`, best first (BM25 over the store's derived rows).
+
+    Superseded facts are left out (their successors are what is true); stale facts come back
+    with their status, so callers can mark them. Without an index yet, it is built first.
+    """
+    from repomem.index import indexer
+
+    store = indexer.open_store(cfg)
+    if not store.exists():
+        indexer.run(cfg)
+        store = indexer.open_store(cfg)
+    ensure_synced(cfg, store)
+    out: list[tuple[Fact | Session | HistoryEntry, float]] = []
+    for row, score in store.search_memory(query, limit=limit * 2):
+        item = item_from_row(row)
+        if isinstance(item, Fact) and item.status not in ("valid", "stale"):
+            continue
+        out.append((item, score))
+    return out[:limit]

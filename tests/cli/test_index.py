@@ -18,17 +18,24 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def command_names() -> list[str]:
-    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)  # type: ignore[union-attr]
+def all_commands() -> dict[str, object]:
+    """Every command, sub-commands as "group name", with its callback."""
+    found: dict[str, object] = {}
+    for c in app.registered_commands:
+        found[c.name or c.callback.__name__] = c.callback  # type: ignore[union-attr]
+    for g in app.registered_groups:
+        for c in g.typer_instance.registered_commands:  # type: ignore[union-attr]
+            found[f"{g.name} {c.name or c.callback.__name__}"] = c.callback  # type: ignore[union-attr]
+    return found
 
 
-@pytest.mark.parametrize("name", command_names())
+@pytest.mark.parametrize("name", sorted(all_commands()))
 def test_every_command_has_help_text(name: str) -> None:
-    code, out, _ = run(name, "--help")
+    code, out, _ = run(*name.split(), "--help")
     assert code == 0
     assert "Usage" in out
-    cmd = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)  # type: ignore[union-attr]
-    assert cmd.callback is not None and cmd.callback.__doc__
+    callback = all_commands()[name]
+    assert callback is not None and callback.__doc__  # type: ignore[attr-defined]
 
 
 def test_dash_c_runs_as_if_started_in_that_directory(repo: Repo) -> None:

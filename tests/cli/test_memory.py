@@ -1,0 +1,73 @@
+"""The memory and session commands, end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli.test_index import run
+from tests.conftest import Repo
+
+
+def test_a_three_session_scenario_through_the_cli(repo: Repo) -> None:
+    repo.write("calc.py", "def add(a, b):\n    return a + b\n")
+    repo.commit("init")
+    r = str(repo.root)
+    code, out, _ = run("-C", r, "session", "start", "--title", "Floats", "--agent", "test")
+    assert code == 0 and out.startswith("Started s-")
+    code, out, _ = run("-C", r, "remember", "add() is pure.", "--cite", "calc.py:add")
+    assert code == 0 and "Remembered f-" in out
+    fid = out.split()[1]
+    repo.write("calc.py", "def add(a, b):\n    return float(a) + b\n")
+    repo.commit("Make add float-safe")
+    code, out, _ = run("-C", r, "session", "end", "--summary", "Floats.", "--learned",
+                       "add() converts to float.", "--next", "Add sub()")  # fmt: skip
+    assert code == 0 and "1 commit(s)" in out and "1 fact(s)" in out
+    code, out, _ = run("-C", r, "memory", "check")
+    assert code == 0 and f"STALE {fid}" in out
+    code, out, _ = run("-C", r, "memory", "confirm", fid)
+    assert code == 0
+    run("-C", r, "session", "start", "--title", "Second")
+    code, out, _ = run("-C", r, "memory", "supersede", fid, "add() is pure and float-safe.",
+                       "--why", "floats")  # fmt: skip
+    assert code == 0 and f"Superseded {fid}" in out
+    run("-C", r, "session", "end")
+    run("-C", r, "session", "start", "--title", "Third")
+    run("-C", r, "session", "end", "--summary", "Nothing much.")
+    code, out, _ = run("-C", r, "session", "list", "--json")
+    data = json.loads(out)
+    assert [s["title"] for s in data["sessions"]] == ["Third", "Second", "Floats"]
+    code, out, _ = run("-C", r, "memory", "show", "--json")
+    shown = json.loads(out)
+    assert shown["version"] >= 7 and [n["text"] for n in shown["next_steps"]] == ["Add sub()"]
+    assert fid not in [f["id"] for f in shown["facts"]]  # superseded: only with --all
+    code, out, _ = run("-C", r, "memory", "show", "--all")
+    assert f"{fid}  superseded" in out
+    code, out, _ = run("-C", r, "memory", "recall", "float")
+    assert code == 0 and "float" in out
+    code, out, _ = run("-C", r, "memory", "log")
+    assert code == 0 and "working" in out
+    code, out, _ = run("-C", r, "memory", "diff")
+    assert code == 0 and "~ " + fid + ": valid -> superseded" in out
+
+
+def test_mistakes_get_one_line_errors(repo: Repo) -> None:
+    r = str(repo.root)
+    for args, words in [
+        (("remember", "x", "--cite", "nope.py"), "no such file"),
+        (("remember", "token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"), "credential"),
+        (("remember", "x", "--kind", "rumour"), "Unknown kind"),
+        (("memory", "forget", "f-missing"), "No fact `f-missing`"),
+        (("memory", "confirm", "f-missing"), "No fact"),
+        (("session", "end"), "No session is open"),
+        (("memory", "diff", "42"), "No version 42"),
+        (("memory", "merge", "a"), "give all three"),
+    ]:
+        code, _, err = run("-C", r, *args)
+        assert code == 1, args
+        assert err.startswith("Error: ") and words in err and err.count("\n") == 1, (args, err)
+
+
+def test_memory_merge_without_conflicts_says_so(repo: Repo) -> None:
+    run("-C", str(repo.root), "remember", "A fact.")
+    code, out, _ = run("-C", str(repo.root), "memory", "merge")
+    assert code == 0 and "No conflict markers" in out

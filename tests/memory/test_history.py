@@ -1,0 +1,44 @@
+"""Versions of the memory file: `log` from its counter and git history, `diff` between two."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.errors import InputError
+from repomem.memory import history, ops
+from tests.conftest import Repo
+
+
+def test_log_lists_committed_versions_and_the_working_copy(repo: Repo) -> None:
+    cfg = repo.config()
+    a = ops.remember(cfg, "First fact about parsing.").fact
+    repo.commit("memory v1")
+    b = ops.remember(cfg, "Second fact about storage.").fact
+    ops.check(cfg)
+    repo.commit("memory v2")
+    ops.forget(cfg, a.id)
+    rows = history.log(cfg)
+    assert [v.version for v, _ in rows] == [3, 2, 1]
+    assert rows[0][0].rev == history.WORKING
+    assert rows[0][1].changed == [f"{a.id}: valid -> forgotten"]
+    assert rows[1][0].subject == "memory v2" and rows[1][1].added == [b.id]
+    assert rows[2][1].added == [a.id]
+
+
+def test_diff_compares_versions_by_number_or_revision(repo: Repo) -> None:
+    cfg = repo.config()
+    a = ops.remember(cfg, "First fact about parsing.").fact
+    repo.commit("v1")
+    b = ops.supersede(cfg, a.id, "Parsing is incremental.", why="rewrite").fact
+    repo.commit("v2")
+    va, vb, d = history.diff(cfg, "1", "2")
+    assert (va.version, vb.version) == (1, 2)
+    assert d.added == [b.id] and d.changed == [f"{a.id}: valid -> superseded"]
+    _, _, same = history.diff(cfg)  # HEAD vs the working copy
+    assert not (same.added or same.changed or same.removed)
+    _, _, by_rev = history.diff(cfg, "HEAD~1", "HEAD")
+    assert by_rev.added == [b.id]
+    with pytest.raises(InputError, match="No version 9"):
+        history.diff(cfg, "9")
+    with pytest.raises(InputError, match="neither a memory version nor a git revision"):
+        history.diff(cfg, "no-such-branch")
