@@ -217,3 +217,30 @@ def resolve_rev(root: Path, rev: str) -> str | None:
     except git_error():
         return None
     return out.strip() or None
+
+
+def renamed_to(root: Path, path: str, *, depth: int = 200) -> str | None:
+    """Where `path` went if git saw it renamed: in the work tree or the last `depth` commits."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    current = path
+    try:
+        if head(root) is not None:
+            status: str = repo.git.diff("--name-status", "-M", "-z", "HEAD", "--")
+            parts = status.split("\0")
+            for i, part in enumerate(parts):
+                if part.startswith("R") and i + 2 < len(parts) and parts[i + 1] == current:
+                    return parts[i + 2]
+            out: str = repo.git.log(
+                "-M", "--diff-filter=R", "--name-status", "--format=", f"-n{depth}"
+            )
+            # newest first: follow the chain backwards from the oldest rename of `path`
+            moves = [ln.split("\t") for ln in out.splitlines() if ln.startswith("R")]
+            for fields in reversed(moves):
+                if len(fields) == 3 and fields[1] == current:
+                    current = fields[2]
+    except git_error() as exc:
+        log.debug("rename lookup failed: %s", exc)
+        return None
+    return current if current != path and (root / current).exists() else None

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import secrets
+from repomem import secrets, vcs
 from repomem.errors import InputError
 from repomem.index import languages, parser
 from repomem.memory.model import Citation
@@ -93,8 +93,10 @@ class Resolver:
         return tail or [s for s in syms if s.name == name]
 
     # ----------------------------------------------------------------- resolve
-    def resolve(self, spec: str) -> Citation:
+    def resolve(self, spec: str, *, follow_renames: bool = False) -> Citation:
         """Resolve `path`, `path:symbol` or `path:START-END` against the working tree.
+
+        With `follow_renames`, a file git saw renamed is resolved at its new path.
 
         Raises:
             InputError: when the file or symbol does not exist (naming what does).
@@ -102,6 +104,10 @@ class Resolver:
         raw_path, _, target = spec.strip().partition(":")
         rel = self.relpath(raw_path)
         f = self.file(rel)
+        if f is None and follow_renames:
+            moved_to = vcs.renamed_to(self.root, rel)
+            if moved_to:
+                rel, f = moved_to, self.file(moved_to)
         if f is None:
             raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
         if not target:
@@ -143,7 +149,10 @@ class Resolver:
         its current line numbers (code that only moved is not stale)."""
         f = self.file(c.path)
         if f is None:
-            return f"`{c.path}` was deleted or renamed", c
+            moved_to = vcs.renamed_to(self.root, c.path)
+            if moved_to:
+                return f"`{c.path}` was renamed to `{moved_to}`", c
+            return f"`{c.path}` was deleted", c
         if c.symbol:
             found = [s for s in self.find_symbol(c.path, c.symbol) if s.qualname == c.symbol]
             if not found:

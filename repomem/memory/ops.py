@@ -308,7 +308,7 @@ def confirm(cfg: Config, fact_id: str, *, source: str = "person") -> Outcome:
             if c.start_line and not c.symbol:
                 spec = f"{c.path}:{c.start_line}-{c.end_line}"
             try:
-                fresh.append(resolver.resolve(spec))
+                fresh.append(resolver.resolve(spec, follow_renames=True))
             except InputError as exc:
                 raise InputError(
                     f"Cannot confirm `{fact_id}`: {exc} Supersede it with a fact that cites "

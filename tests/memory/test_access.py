@@ -24,7 +24,7 @@ for i in range(int(sys.argv[3])):
 
 def test_parallel_writers_lose_no_fact(repo: Repo) -> None:
     repo.commit("init")
-    writers, each = 4, 40
+    writers, each = 4, 50
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", WRITER, str(repo.root), str(w), str(each)],

@@ -161,7 +161,8 @@ def test_check_marks_changed_deleted_and_renamed_code_stale(code: Repo) -> None:
     stale = dict(report.newly_stale)
     assert set(stale) == {body.id, deleted.id, renamed.id}
     assert "`src/cache.py:key_for` changed" in stale[body.id]
-    assert "deleted or renamed" in stale[renamed.id]
+    assert stale[renamed.id] == "`src/moved.py` was renamed to `src/renamed.py`"
+    assert stale[deleted.id] == "`src/other.py` was deleted"
     doc = access.load(cfg)
     for fid in (body.id, deleted.id, renamed.id):
         f = doc.fact(fid)
@@ -195,6 +196,18 @@ def test_a_removed_symbol_is_stale_and_confirm_then_needs_a_supersede(code: Repo
     assert dict(ops.check(cfg).newly_stale)[f.id] == "`Cache.get` is gone from `src/cache.py`"
     with pytest.raises(InputError, match="Supersede it"):
         ops.confirm(cfg, f.id)
+
+
+def test_confirm_follows_a_committed_rename(code: Repo) -> None:
+    cfg = code.config()
+    f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
+    code.git("mv", "src/cache.py", "src/store_cache.py")
+    code.commit("rename")
+    code.git("mv", "src/store_cache.py", "src/caching.py")
+    code.commit("rename again")
+    assert "renamed to `src/caching.py`" in dict(ops.check(cfg).newly_stale)[f.id]
+    out = ops.confirm(cfg, f.id)
+    assert out.fact.cites[0].target == "src/caching.py:Cache.get"
 
 
 def test_confirm_revalidates_a_stale_fact_against_the_current_code(code: Repo) -> None:
