@@ -223,15 +223,19 @@ def confirm(
 @memory_app.command("next")
 def next_step(
     text: Annotated[str, typer.Argument(help="An open question or next step.")],
+    done: Annotated[
+        bool, typer.Option("--done", help="Tick off the step with this text (or its start).")
+    ] = False,
 ) -> None:
-    """Add an open question or next step."""
+    """Add an open question or next step, or tick one off with --done."""
     from repomem.memory import ops
 
     try:
-        version = ops.add_next_step(load_config(), text)
+        cfg = load_config()
+        version = ops.complete_next_step(cfg, text) if done else ops.add_next_step(cfg, text)
     except RepomemError as exc:
         raise fail(exc) from None
-    typer.echo(f"Added (version {version}).")
+    typer.echo(f"{'Done' if done else 'Added'} (version {version}).")
 
 
 @memory_app.command("log")

@@ -83,6 +83,18 @@ def _resolve_all(cfg: Config, specs: list[str]) -> list[Citation]:
     return out
 
 
+def _source(cfg: Config, source: str) -> str:
+    """Facts recorded while a session is open are credited to it (unless told otherwise)."""
+    if source != "person":
+        return source
+    from repomem.memory import session
+
+    current = session.open_session(cfg)
+    if current and not current.get("corrupt"):
+        return f"session {current['id']}"
+    return source
+
+
 def _get(doc: MemoryDoc, fact_id: str) -> Fact:
     fact = doc.fact(fact_id)
     if fact is None:
@@ -123,6 +135,7 @@ def remember(
     text = clean_text(cfg, text)
     topic = clean_text(cfg, topic.strip(), "The topic").replace("\n", " ")
     citations = _resolve_all(cfg, cites or [])
+    source = _source(cfg, source)
     if doc is not None:
         return _remember_in(cfg, doc, text, citations, topic, kind, source, confidence)
     with access.editing(cfg) as d:
@@ -189,6 +202,7 @@ def supersede(
     if not text:
         raise InputError("The new fact is empty; give its text.")
     new_cites = _resolve_all(cfg, cites) if cites else None
+    source = _source(cfg, source)
     with access.editing(cfg) as doc:
         old = _get(doc, fact_id)
         if old.status in ("superseded", "forgotten"):
@@ -319,6 +333,27 @@ def confirm(cfg: Config, fact_id: str, *, source: str = "person") -> Outcome:
         f.confirmed = model.now_iso()
         doc.touch(f)
     return Outcome(fact=f, action="confirmed", version=doc.version)
+
+
+def complete_next_step(cfg: Config, text: str) -> int:
+    """Tick off the open next step whose text is, or starts with, `text`; returns the version.
+
+    Raises:
+        NotFoundError: no open step matches.  InputError: several do.
+    """
+    needle = " ".join(text.split()).lower()
+    with access.editing(cfg) as doc:
+        steps = doc.next_steps()
+        open_steps = [s for s in steps if not s.done]
+        exact = [s for s in open_steps if s.text.lower() == needle]
+        found = exact or [s for s in open_steps if s.text.lower().startswith(needle)]
+        if not found:
+            raise NotFoundError(f"No open next step matches `{text}`; see `repomem memory show`.")
+        if len(found) > 1:
+            raise InputError(f"`{text}` matches {len(found)} next steps; give more of the text.")
+        found[0].done = True
+        doc.set_next_steps(steps)
+    return doc.version
 
 
 def add_next_step(cfg: Config, text: str) -> int:

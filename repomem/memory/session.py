@@ -280,7 +280,9 @@ def end(
             sess.id = model.new_session_id()
         for text in texts:
             outcomes.append(ops.remember(cfg, text, source=f"session {sess.id}", doc=doc))
-        sess.learned = list(dict.fromkeys(o.fact.id for o in outcomes))
+        # facts recorded during the session (`remember` credits the open session) count too
+        during = [f.id for f in doc.facts() if f.source == f"session {record['id']}"]
+        sess.learned = list(dict.fromkeys([*during, *(o.fact.id for o in outcomes)]))
         doc.add(sess)
         if steps:
             current = doc.next_steps()

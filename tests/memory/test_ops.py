@@ -226,3 +226,30 @@ def test_next_steps_are_added_once(code: Repo) -> None:
     ops.add_next_step(cfg, "Shard the cache")
     ops.add_next_step(cfg, "Shard the cache")
     assert [s.text for s in access.load(cfg).next_steps()] == ["Shard the cache"]
+
+
+def test_next_steps_are_ticked_off_by_their_text(code: Repo) -> None:
+    cfg = code.config()
+    ops.add_next_step(cfg, "Shard the cache")
+    ops.add_next_step(cfg, "Shard the queue")
+    with pytest.raises(InputError, match="matches 2 next steps"):
+        ops.complete_next_step(cfg, "shard the")
+    ops.complete_next_step(cfg, "shard the cache")
+    with pytest.raises(NotFoundError, match="No open next step"):
+        ops.complete_next_step(cfg, "Shard the cache")
+    assert [(s.text, s.done) for s in access.load(cfg).next_steps()] == [
+        ("Shard the cache", True),
+        ("Shard the queue", False),
+    ]
+
+
+def test_facts_recorded_during_a_session_are_credited_to_it(code: Repo) -> None:
+    from repomem.memory import session
+
+    cfg = code.config()
+    rec = session.start(cfg, "work")
+    f = ops.remember(cfg, "Learned while working.").fact
+    assert f.source == f"session {rec['id']}"
+    s = session.end(cfg, learned=["Learned at the end."]).session
+    assert s.learned[0] == f.id and len(s.learned) == 2
+    assert ops.remember(cfg, "Outside any session.").fact.source == "person"
