@@ -130,6 +130,17 @@ class WatchSection:
     debounce_ms: int = 200
 
 
+@dataclass
+class ServerSection:
+    """`[server]`: the MCP server (`repomem serve`)."""
+
+    pack_budget: int = 8000
+    max_pack_tokens: int = 20000
+    host: str = "127.0.0.1"
+    port: int = 8765
+    read_only: bool = False
+
+
 SECTIONS: dict[str, type[Any]] = {
     "index": IndexSection,
     "store": StoreSection,
@@ -138,6 +149,7 @@ SECTIONS: dict[str, type[Any]] = {
     "memory": MemorySection,
     "llm": LLMSection,
     "watch": WatchSection,
+    "server": ServerSection,
 }
 
 
@@ -154,6 +166,7 @@ class Config:
     memory: MemorySection = field(default_factory=MemorySection)
     llm: LLMSection = field(default_factory=LLMSection)
     watch: WatchSection = field(default_factory=WatchSection)
+    server: ServerSection = field(default_factory=ServerSection)
 
     def section(self, name: str) -> Any:
         return getattr(self, name)

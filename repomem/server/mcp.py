@@ -1,0 +1,336 @@
+"""The MCP server: repomem's tools, resources and prompt over stdio or streamable HTTP.
+
+The only module that imports `mcp` (the official SDK, 2.x). It is a thin adapter: every tool
+calls a function of `repomem.server.tools` or `repomem.server.memtool`, turns its `Result` into
+compact text plus structured content, and turns a `RepomemError` into a tool error holding the
+one-line message (the server stays up). Tools are plain functions, which the SDK runs on worker
+threads, so a long pack or refresh never blocks other calls.
+"""
+
+# No `from __future__ import annotations`: the SDK reads the tools' annotations at run time,
+# and those of the nested tool functions name local values (the config's budgets).
+
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from repomem import __version__
+from repomem.config import Config
+from repomem.errors import RepomemError
+from repomem.server import memtool, tools
+from repomem.server.tools import Result, scrub
+
+INSTRUCTIONS = """\
+repomem knows this repository: a code index (search_code, get_symbol, find_references,
+file_overview), a committed project memory of facts, decisions and sessions (recall, remember,
+supersede, forget, memory_check, session_start, session_end) and context packs (context_pack).
+Start a task with context_pack(task) or the start_session prompt; record what you learn with
+remember (cite the code it rests on); call refresh when index_status says the index is stale.
+Paths are relative to the repository root."""
+
+READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+DESTROY = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+CITES = (
+    "Code the fact rests on: `PATH`, `PATH:SYMBOL` or `PATH:START-END`, relative to the "
+    "repository root; the fact turns stale when that code changes."
+)
+WRITE_TOOLS = (
+    "remember", "supersede", "forget", "memory_check", "session_start", "session_end",
+)  # fmt: skip
+
+MEMORY_DOC = """\
+Anthropic's client-side memory tool (commands view, create, str_replace, insert, delete, rename
+on paths under /memories), backed by this repository's project memory.
+- /memories/{file} is the memory file itself: view shows it with line numbers; str_replace,
+  insert and create (a full rewrite) edit it under the memory lock. The result must still
+  parse and keep every entry, and new text passes the secret filter. It cannot be deleted.
+- /memories/<topic>.md holds the facts with that topic, one per paragraph as `id: text`.
+  create/insert remember new facts with the topic (one per paragraph, or per line); existing
+  facts are kept. str_replace within one fact's text supersedes it (replacing all of it with
+  nothing forgets it). delete forgets the topic's facts; rename moves them to another topic.
+- view /memories lists the file and the topics."""
+
+
+def _ok(cfg: Config, res: Result) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=scrub(cfg, res.text))],
+        structured_content=scrub(cfg, res.data),
+    )
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
+    """The MCP server for the repository of `cfg` (tools, resources, prompt).
+
+    With `read_only` (default `server.read_only`) the tools that change the memory file or the
+    session log are not registered and the `memory` tool only views.
+    """
+    ro = cfg.server.read_only if read_only is None else read_only
+    server = MCPServer(
+        "repomem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    last = tools.LastPack()
+
+    def call(fn: Callable[[], Result]) -> CallToolResult:
+        try:
+            return _ok(cfg, fn())
+        except RepomemError as exc:
+            return _error(f"Error: {exc}")
+
+    # ------------------------------------------------------------------- code
+    @server.tool(annotations=READ)
+    def context_pack(
+        task: Annotated[str, Field(description="The task, in words (an issue, a bug report).")],
+        max_tokens: Annotated[
+            int | None,
+            Field(
+                ge=200,
+                description=f"Token budget of the pack (default {cfg.server.pack_budget}, at "
+                f"most {cfg.server.max_pack_tokens}).",
+            ),
+        ] = None,
+    ) -> CallToolResult:
+        """The project memory and the most relevant code for a task, ranked, within a token
+        budget (Markdown: memory, ranked files, code with line numbers, repository map).
+        Refreshes a stale index first. Call this at the start of a task."""
+        return call(lambda: tools.context_pack(cfg, task, max_tokens, last))
+
+    @server.tool(annotations=READ)
+    def search_code(
+        query: Annotated[str, Field(description="Words or identifiers (camelCase, snake_case).")],
+        kind: Annotated[
+            str | None,
+            Field(description="Only this kind: function, class, method, ..., or file."),
+        ] = None,
+        path_glob: Annotated[
+            str | None, Field(description="Only paths matching this glob, e.g. `src/*.py`.")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
+    ) -> CallToolResult:
+        """Full-text (BM25) search over the index: symbols (name, signature, doc) and files.
+        Returns path:lines, kind and signature per hit, best first."""
+        return call(lambda: tools.search_code(cfg, query, kind, path_glob, limit))
+
+    @server.tool(annotations=READ)
+    def get_symbol(
+        name: Annotated[str, Field(description="A name (`parse`) or qualified name (`A.b`).")],
+        include_body: Annotated[
+            bool, Field(description="Include the source (long bodies are cut).")
+        ] = True,
+    ) -> CallToolResult:
+        """A definition: kind, location, signature, doc, source, and where it is referenced."""
+        return call(lambda: tools.get_symbol(cfg, name, include_body))
+
+    @server.tool(annotations=READ)
+    def find_references(
+        name: Annotated[str, Field(description="The identifier (the last part if dotted).")],
+        limit: Annotated[int, Field(ge=1, le=500, description="At most this many.")] = 100,
+    ) -> CallToolResult:
+        """Where an identifier is used (calls, imports, type uses): file, line, enclosing
+        definition. Name-based, so same-named symbols are mixed."""
+        return call(lambda: tools.find_references(cfg, name, limit))
+
+    @server.tool(annotations=READ)
+    def file_overview(
+        path: Annotated[str, Field(description="A file path relative to the repository root.")],
+    ) -> CallToolResult:
+        """A file at a glance: language and size, its symbols with line numbers, its notes,
+        and the memory facts that cite it."""
+        return call(lambda: tools.file_overview(cfg, path))
+
+    @server.tool(annotations=READ)
+    def index_status() -> CallToolResult:
+        """How fresh the index is (changed files since indexing, HEAD moved) and its counts."""
+        return call(lambda: tools.index_status(cfg))
+
+    @server.tool(annotations=WRITE)
+    def refresh() -> CallToolResult:
+        """Bring the index up to date with the working tree (only what changed). Only the
+        local index cache is written, so this works in read-only mode too."""
+        return call(lambda: tools.refresh(cfg))
+
+    # ------------------------------------------------------------------- memory
+    @server.tool(annotations=READ)
+    def recall(
+        query: Annotated[str, Field(description="Words or identifiers.")],
+        limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
+    ) -> CallToolResult:
+        """Search the project memory (facts, conventions, decisions, sessions); stale facts
+        (their cited code changed) are marked STALE."""
+        return call(lambda: tools.recall(cfg, query, limit))
+
+    if not ro:
+
+        @server.tool(annotations=WRITE)
+        def remember(
+            fact: Annotated[str, Field(description="The fact, in one or a few sentences.")],
+            cites: Annotated[list[str] | None, Field(description=CITES)] = None,
+            topic: Annotated[str | None, Field(description="A topic word or phrase.")] = None,
+            kind: Annotated[
+                Literal["fact", "convention", "decision"], Field(description="What it is.")
+            ] = "fact",
+        ) -> CallToolResult:
+            """Record a fact in the project memory (committed with the code, shared with the
+            team). Cite the code it rests on. Near-duplicates merge; credentials are refused."""
+            return call(lambda: tools.remember(cfg, fact, cites, topic, kind))
+
+        @server.tool(annotations=WRITE)
+        def supersede(
+            id: Annotated[str, Field(description="The fact to replace, e.g. `f-1a2b3c4d`.")],
+            fact: Annotated[str, Field(description="The new text.")],
+            why: Annotated[str, Field(description="Why the old fact no longer holds.")],
+            cites: Annotated[
+                list[str] | None, Field(description=CITES + " Default: the old citations.")
+            ] = None,
+        ) -> CallToolResult:
+            """Replace a fact with a corrected one; the old one stays as history with why."""
+            return call(lambda: tools.supersede(cfg, id, fact, why, cites))
+
+        @server.tool(annotations=DESTROY)
+        def forget(
+            id: Annotated[str, Field(description="The fact to remove, e.g. `f-1a2b3c4d`.")],
+        ) -> CallToolResult:
+            """Remove a fact's text for real (wrong, or holds personal data); a tombstone id
+            stays. Prefer supersede for facts that merely changed."""
+            return call(lambda: tools.forget(cfg, id))
+
+        @server.tool(annotations=WRITE)
+        def memory_check() -> CallToolResult:
+            """Mark stale every fact whose cited code changed, moved or vanished."""
+            return call(lambda: tools.memory_check(cfg))
+
+        @server.tool(annotations=WRITE)
+        def session_start(
+            title: Annotated[str | None, Field(description="What this session is for.")] = None,
+            agent: Annotated[str | None, Field(description="Who works (default mcp).")] = None,
+        ) -> CallToolResult:
+            """Open a session: records the time, HEAD and dirty files, so session_end can list
+            the commits, files and symbols changed."""
+            return call(lambda: tools.session_start(cfg, title, agent))
+
+        @server.tool(annotations=WRITE)
+        def session_end(
+            summary: Annotated[str, Field(description="What was done, in a few lines.")],
+            learned: Annotated[
+                list[str] | None, Field(description="Facts learned, one per item.")
+            ] = None,
+            next_steps: Annotated[
+                list[str] | None, Field(description="Open next steps or questions.")
+            ] = None,
+        ) -> CallToolResult:
+            """Close the open session: record its changes, summary, learned facts and next
+            steps in the memory file."""
+            return call(lambda: tools.session_end(cfg, summary, learned, next_steps))
+
+    @server.tool(annotations=WRITE, description=MEMORY_DOC.format(file=_memory_name(cfg)))
+    def memory(
+        command: Annotated[
+            Literal["view", "create", "str_replace", "insert", "delete", "rename"],
+            Field(description="The memory command."),
+        ],
+        path: Annotated[str | None, Field(description="A path under /memories.")] = None,
+        view_range: Annotated[
+            list[int] | None, Field(description="view: [first_line, last_line or -1].")
+        ] = None,
+        file_text: Annotated[str | None, Field(description="create: the content.")] = None,
+        old_str: Annotated[str | None, Field(description="str_replace: text to find.")] = None,
+        new_str: Annotated[str | None, Field(description="str_replace: replacement.")] = None,
+        insert_line: Annotated[
+            int | None, Field(description="insert: the line after which to insert (0: top).")
+        ] = None,
+        insert_text: Annotated[str | None, Field(description="insert: the text.")] = None,
+        old_path: Annotated[str | None, Field(description="rename: from.")] = None,
+        new_path: Annotated[str | None, Field(description="rename: to.")] = None,
+    ) -> CallToolResult:
+        return call(
+            lambda: memtool.run(
+                cfg, command, path=path, view_range=view_range, file_text=file_text,
+                old_str=old_str, new_str=new_str, insert_line=insert_line,
+                insert_text=insert_text, old_path=old_path, new_path=new_path, read_only=ro,
+            )
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------- resources, prompt
+    @server.resource(
+        "repomem://memory",
+        name="project-memory",
+        description="The project memory file (facts, decisions, sessions), as stored.",
+        mime_type="text/markdown",
+    )
+    async def memory_file() -> str:
+        text = await anyio.to_thread.run_sync(tools.memory_file_text, cfg)
+        return str(scrub(cfg, text))
+
+    @server.resource(
+        "repomem://pack/latest",
+        name="latest-pack",
+        description="The newest context pack this server built (see context_pack).",
+        mime_type="text/markdown",
+    )
+    def latest_pack() -> str:
+        if last.text is None:
+            return "No context pack built yet by this server; call the context_pack tool."
+        return last.text
+
+    @server.prompt(
+        name="start_session",
+        description="Start work on a task with the project memory and the relevant code.",
+    )
+    async def start_session(task: str) -> str:
+        def build() -> str:
+            try:
+                text = tools.context_pack(cfg, task, None, last).text
+            except RepomemError as exc:
+                text = f"(No context pack: {exc})"
+            return str(scrub(cfg, text))
+
+        pack = await anyio.to_thread.run_sync(build)
+        steps = (
+            "" if ro else
+            " Call session_start now and session_end with a summary and what you learned when "
+            "done; record facts with remember, citing the code."
+        )  # fmt: skip
+        return (
+            f"I am starting work on this task:\n\n{task}\n\nBelow is repomem's context pack for "
+            f"it: the project memory and the most relevant code. Stale facts cite code that "
+            f"changed; check them before relying on them.{steps}\n\n{pack}"
+        )
+
+    return server
+
+
+def _memory_name(cfg: Config) -> str:
+    from repomem.memory import access
+
+    try:
+        return access.memory_path(cfg).name
+    except RepomemError:
+        return "REPOMEM.md"
+
+
+def serve(
+    cfg: Config,
+    *,
+    http: bool = False,
+    host: str | None = None,
+    port: int | None = None,
+    read_only: bool | None = None,
+) -> None:
+    """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    server = build_server(cfg, read_only=read_only)
+    if http:
+        server.run(
+            "streamable-http",
+            host=host or cfg.server.host,
+            port=cfg.server.port if port is None else port,
+        )
+    else:
+        server.run("stdio")

@@ -1,0 +1,415 @@
+"""What the MCP tools do, as plain functions over the core: each returns a `Result`.
+
+A `Result` is a compact text for the model plus JSON-ready data for clients that read
+structured content. Nothing here imports `mcp`; `repomem.server.mcp` registers these functions
+as tools and turns `RepomemError` into tool errors. Every path a client sends goes through
+`repomem.server.paths`; every text returned passes the secret filter (`scrub`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from repomem import secrets
+from repomem.config import Config
+from repomem.errors import InputError, NotFoundError
+from repomem.memory.model import Fact, HistoryEntry, Session
+from repomem.server.paths import confine, confine_cite, confine_glob
+
+BODY_LINES = 300  # a symbol body longer than this is cut (the rest is one file read away)
+SHOWN_REFS = 30
+SEARCH_MAX = 100
+REFS_MAX = 500
+
+
+@dataclass
+class Result:
+    """A tool's answer: compact text for the model, structured data for programs."""
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def scrub(cfg: Config, value: Any) -> Any:
+    """`value` with every credential in its strings redacted (a last line of defence: the index
+    and the memory file are filtered when written, but hand edits are not)."""
+    extra = cfg.secrets.extra_patterns
+    if isinstance(value, str):
+        return secrets.redact(value, extra_patterns=extra)[0] if value else value
+    if isinstance(value, dict):
+        return {k: scrub(cfg, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub(cfg, v) for v in value]
+    return value
+
+
+class LastPack:
+    """The newest pack this server built (the `latest pack` resource)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.text: str | None = None
+        self.task: str = ""
+
+    def set(self, task: str, text: str) -> None:
+        with self._lock:
+            self.task, self.text = task, text
+
+
+# --------------------------------------------------------------------------- code
+
+
+def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack) -> Result:
+    """The context pack for `task` as Markdown, within `max_tokens` (capped by the config)."""
+    from repomem.pack import builder
+
+    asked = cfg.server.pack_budget if max_tokens is None else max_tokens
+    budget = min(asked, cfg.server.max_pack_tokens)
+    pack = builder.build(cfg, task, budget=budget, fmt="md")
+    text = pack.render("md")
+    last.set(pack.task, text)
+    data = pack.to_dict()
+    # the text already holds the code: the structured copy lists what is in it, not the code
+    data["items"] = [
+        {k: v for k, v in item.items() if k != "text"} for item in data.get("items", [])
+    ]
+    data["pending"] = pack.pending
+    if budget != asked:
+        data["budget_lowered_from"] = asked
+        text = (
+            f"(max_tokens {asked} is above this server's limit; packed within {budget}: "
+            f"server.max_pack_tokens)\n" + text
+        )
+    return Result(text, data)
+
+
+def search_code(
+    cfg: Config, query: str, kind: str | None, path_glob: str | None, limit: int
+) -> Result:
+    """Full-text search over the index."""
+    from repomem.index import query as q
+
+    if not query.strip():
+        raise InputError("The query is empty; give words or identifiers to search for.")
+    if kind is not None and kind not in q.SYMBOL_KINDS:
+        raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
+    glob = confine_glob(path_glob) if path_glob else None
+    hits = q.search(cfg, query, kind=kind, path_glob=glob, limit=max(1, min(limit, SEARCH_MAX)))
+    lines = [f"{len(hits)} result(s) for `{query}`:"] if hits else [f"No results for `{query}`."]
+    for h in hits:
+        label = h["signature"] or h["qualname"]
+        where = f"{h['path']}:{h['start_line']}-{h['end_line']}"
+        lines.append(f"{h['score']:6.2f}  {h['kind']:<9} {where}  {label}".rstrip())
+    return Result("\n".join(lines), {"results": hits})
+
+
+def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
+    """Definitions named `name`, with their bodies (cut at BODY_LINES) and references."""
+    from repomem.index import query as q
+
+    if not name.strip():
+        raise InputError("The symbol name is empty; give a name like `parse` or `Config.load`.")
+    defs = q.symbol(cfg, name.strip(), with_body=include_body)
+    refs = defs[0]["references"] if defs else []
+    out = []
+    for d in defs:
+        d = {k: v for k, v in d.items() if k != "references"}
+        if include_body:
+            body_lines = d["body"].splitlines()
+            if len(body_lines) > BODY_LINES:
+                d["body"] = "\n".join(body_lines[:BODY_LINES])
+                d["body_truncated"] = len(body_lines) - BODY_LINES
+        out.append(d)
+    parts: list[str] = []
+    for d in out:
+        head = f"{d['kind']} `{d['qualname']}` in {d['path']}:{d['start_line']}-{d['end_line']}"
+        parts.append(head)
+        if d.get("doc"):
+            parts.append(d["doc"].strip().splitlines()[0])
+        if include_body:
+            parts.append(f"```{d['language']}\n{d['body']}\n```")
+            if d.get("body_truncated"):
+                parts.append(f"({d['body_truncated']} more lines: read the file)")
+        else:
+            parts.append(d["signature"])
+    parts.append(_refs_text(refs))
+    return Result("\n".join(parts), {"definitions": out, "references": refs})
+
+
+def _refs_text(refs: list[dict[str, Any]]) -> str:
+    if not refs:
+        return "No references in the index."
+    files = len({r["path"] for r in refs})
+    lines = [f"{len(refs)} reference(s) in {files} file(s):"]
+    for r in refs[:SHOWN_REFS]:
+        scope = f" in {r['scope']}" if r["scope"] else ""
+        lines.append(f"  {r['path']}:{r['line']} {r['kind']}{scope}")
+    if len(refs) > SHOWN_REFS:
+        lines.append(f"  … {len(refs) - SHOWN_REFS} more (see structured content)")
+    return "\n".join(lines)
+
+
+def find_references(cfg: Config, name: str, limit: int) -> Result:
+    """Where `name` is used (calls, imports, type references), by file and line."""
+    from repomem.index import query as q
+
+    bare = name.strip().rsplit(".", 1)[-1]
+    if not bare:
+        raise InputError("The name is empty; give an identifier like `parse`.")
+    store = q.require_store(cfg)
+    rows = store.references_to(bare, limit=max(1, min(limit, REFS_MAX)))
+    refs = [
+        {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
+        for r in sorted(rows, key=lambda r: (r["path"], r["line"]))
+    ]
+    return Result(_refs_text(refs), {"name": bare, "references": refs})
+
+
+def file_overview(cfg: Config, path: str) -> Result:
+    """A file's symbols, its notes and the memory facts that cite it."""
+    from repomem.index import query as q
+    from repomem.memory import access
+
+    rel = confine(cfg, path)
+    store = q.require_store(cfg)
+    rows = store.rows_for_path("files", rel)
+    if not rows:
+        kind = "a directory" if (cfg.root / rel).is_dir() else "not in the index"
+        raise NotFoundError(
+            f"`{rel}` is {kind}; give an indexed file (see search_code), or call refresh if "
+            f"it is new."
+        )
+    row = rows[0]
+    symbols = store.file_symbols([rel]).get(rel, [])
+    notes = [
+        {"source": n["source"], "text": n["text"], "file_hash": n["file_hash"]}
+        for n in store.rows_for_path("notes", rel)
+    ]
+    facts = [
+        {"id": f.id, "kind": f.kind, "status": f.status, "text": f.text, "topic": f.topic,
+         "cites": [c.target for c in f.cites if c.path == rel]}
+        for f in access.load(cfg).facts()
+        if f.status in ("valid", "stale") and any(c.path == rel for c in f.cites)
+    ]  # fmt: skip
+    info = {
+        "path": rel,
+        "language": row["language"],
+        "lines": row.get("lines"),
+        "size": row["size"],
+        "skipped": row["skip"] or None,
+    }
+    lines = [
+        f"{rel} ({row['language'] or 'text'}, {row.get('lines') or 0} lines, {row['size']} bytes)"
+        + (f", not parsed: {row['skip']}" if row["skip"] else "")
+    ]
+    if symbols:
+        lines.append(f"Symbols ({len(symbols)}):")
+        for s in symbols[:80]:
+            indent = "  " * (1 + s["qualname"].count("."))
+            lines.append(f"{indent}{s['start_line']}: {s['kind']} {s['signature'] or s['name']}")
+        if len(symbols) > 80:
+            lines.append(f"  … {len(symbols) - 80} more")
+    for n in notes:
+        lines.append(f"Note ({n['source']}): {n['text']}")
+    if facts:
+        lines.append("Facts citing it:")
+        for fact in facts:
+            mark = "STALE " if fact["status"] == "stale" else ""
+            lines.append(f"  {fact['id']} {mark}{fact['text']}")
+    else:
+        lines.append("No memory facts cite it.")
+    sym_data = [
+        {k: s[k] for k in ("name", "qualname", "kind", "signature", "start_line", "end_line")}
+        for s in symbols
+    ]
+    data = {"file": info, "symbols": sym_data, "notes": notes, "facts": facts}
+    return Result("\n".join(lines), data)
+
+
+def index_status(cfg: Config) -> Result:
+    """Counts and freshness of the index."""
+    from repomem.index import query as q
+
+    st = q.status(cfg)
+    pending = st["pending"]
+    state = (
+        "fresh" if st["fresh"]
+        else f"stale: {pending['changed']} changed, {pending['deleted']} deleted file(s)"
+        + ("" if st["indexed_commit"] == st["head"] else ", HEAD moved")
+        + "; call refresh"
+    )  # fmt: skip
+    text = (
+        f"{st['files']} files, {st['symbols']} symbols, {st['references']} references; "
+        f"index {state}. Indexed at {str(st['indexed_commit'] or 'no commit')[:12]}, "
+        f"{st['age_seconds']}s ago."
+    )
+    return Result(text, st)
+
+
+def refresh(cfg: Config) -> Result:
+    """Bring the index up to date (only what changed)."""
+    from repomem.index import indexer
+
+    report = indexer.run(cfg)
+    data = {
+        "files_seen": report.files_seen,
+        "added": len(report.added),
+        "modified": len(report.modified),
+        "deleted": len(report.deleted),
+        "renamed": len(report.renamed),
+        "parsed": report.parsed,
+        "unchanged": report.unchanged,
+        "full": report.full,
+        "seconds": round(report.seconds, 3),
+    }
+    text = (
+        f"Index refreshed in {report.seconds:.2f}s: {len(report.added)} added, "
+        f"{len(report.modified)} modified, {len(report.deleted)} deleted, "
+        f"{len(report.renamed)} renamed, {report.unchanged} unchanged."
+    )
+    return Result(text, data)
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def assistant_source(cfg: Config) -> str:
+    """Who a fact is credited to: the open session, else "assistant"."""
+    from repomem.memory import session
+
+    current = session.open_session(cfg)
+    if current and not current.get("corrupt"):
+        return f"session {current['id']}"
+    return "assistant"
+
+
+def _fact_data(f: Fact) -> dict[str, Any]:
+    data = dataclasses.asdict(f)
+    data["cites"] = [c.target for c in f.cites]
+    return {k: v for k, v in data.items() if v not in ("", [], None)}
+
+
+def _fact_line(f: Fact) -> str:
+    mark = {"stale": "STALE ", "superseded": "superseded ", "forgotten": "forgotten "}
+    cites = ", ".join(c.target for c in f.cites)
+    return f"{f.id} {mark.get(f.status, '')}{f.text}" + (f" [{cites}]" if cites else "")
+
+
+def remember(
+    cfg: Config, fact: str, cites: list[str] | None, topic: str | None, kind: str
+) -> Result:
+    from repomem.memory import ops
+
+    specs = [confine_cite(cfg, c) for c in cites or []]
+    out = ops.remember(
+        cfg, fact, cites=specs, topic=topic or "", kind=kind, source=assistant_source(cfg)
+    )
+    if out.action == "merged":
+        text = f"Already known: {out.notes[0]} (memory version {out.version})."
+    else:
+        text = f"Remembered {out.fact.id} (memory version {out.version})."
+    return Result(text, {"action": out.action, "version": out.version, **_fact_data(out.fact)})
+
+
+def recall(cfg: Config, query: str, limit: int) -> Result:
+    from repomem.memory import derived
+
+    if not query.strip():
+        raise InputError("The query is empty; give words to look for in the memory.")
+    hits = derived.recall(cfg, query, limit=max(1, min(limit, 100)))
+    lines = [] if hits else [f"Nothing in the memory matches `{query}`."]
+    results: list[dict[str, Any]] = []
+    for item, score in hits:
+        if isinstance(item, Fact):
+            lines.append(f"{score:6.2f}  {_fact_line(item)}")
+            entry = {"type": item.kind, **_fact_data(item)}
+        elif isinstance(item, Session):
+            lines.append(f"{score:6.2f}  {item.id} session: {item.title or '-'}: {item.summary}")
+            entry = {"type": "session", **dataclasses.asdict(item)}
+        else:
+            assert isinstance(item, HistoryEntry)
+            lines.append(f"{score:6.2f}  {item.id} history {item.label}: {item.summary}")
+            entry = {"type": "history", **dataclasses.asdict(item)}
+        entry["score"] = round(score, 3)
+        results.append(entry)
+    return Result("\n".join(lines), {"results": results})
+
+
+def supersede(cfg: Config, fact_id: str, fact: str, why: str, cites: list[str] | None) -> Result:
+    from repomem.memory import ops
+
+    specs = [confine_cite(cfg, c) for c in cites] if cites else None
+    out = ops.supersede(
+        cfg, fact_id.strip(), fact, why=why, cites=specs, source=assistant_source(cfg)
+    )
+    text = f"Superseded {fact_id} by {out.fact.id} (memory version {out.version})."
+    return Result(text, {"replaces": fact_id, "version": out.version, **_fact_data(out.fact)})
+
+
+def forget(cfg: Config, fact_id: str) -> Result:
+    from repomem.memory import ops
+
+    out = ops.forget(cfg, fact_id.strip())
+    if out.action == "unchanged":
+        return Result(f"{fact_id} was already forgotten.", {"id": fact_id, "action": "unchanged"})
+    text = f"Forgot {fact_id} (memory version {out.version}); {out.notes[0]}."
+    return Result(text, {"id": fact_id, "action": out.action, "version": out.version})
+
+
+def memory_check(cfg: Config) -> Result:
+    from repomem.memory import ops
+
+    report = ops.check(cfg)
+    lines = [
+        f"Checked {report.checked} fact(s) with citations: {len(report.newly_stale)} newly "
+        f"stale, {len(report.still_stale)} still stale, {len(report.moved)} with updated lines."
+    ]
+    lines += [f"  STALE {fid}: {reason}" for fid, reason in report.newly_stale]
+    if report.newly_stale or report.still_stale:
+        lines.append("Supersede a stale fact (supersede) or forget it.")
+    return Result("\n".join(lines), dataclasses.asdict(report))
+
+
+def session_start(cfg: Config, title: str | None, agent: str | None) -> Result:
+    from repomem.memory import session
+
+    rec = session.start(cfg, title or "", agent=agent or "mcp")
+    head = (rec["head"] or "no commit")[:12]
+    text = f"Started {rec['id']} at {head} ({len(rec['dirty'])} dirty file(s))."
+    data = {k: v for k, v in rec.items() if k not in ("dirty", "pid")}
+    data["dirty"] = sorted(rec["dirty"])
+    return Result(text, data)
+
+
+def session_end(
+    cfg: Config, summary: str, learned: list[str] | None, next_steps: list[str] | None
+) -> Result:
+    from repomem.memory import compact, session
+
+    res = session.end(
+        cfg, summary=summary, learned=learned or [], next_steps=next_steps or [],
+        summarizer=compact.default_summarizer(cfg),
+    )  # fmt: skip
+    s = res.session
+    files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
+    text = (
+        f"Ended {s.id}: {len(s.commits)} commit(s), {files} file(s), {len(s.symbols)} symbol "
+        f"change(s), {len(s.learned)} fact(s) (memory version {res.version})."
+    )
+    if res.compacted:
+        text += f" Compacted {res.compacted} older session(s) into History."
+    data = {"session": dataclasses.asdict(s), "version": res.version, "compacted": res.compacted}
+    return Result(text, data)
+
+
+def memory_file_text(cfg: Config) -> str:
+    """The memory file as stored (a fresh template when it does not exist yet)."""
+    from repomem.memory import access
+
+    text = access.read_text(access.memory_path(cfg))
+    if text is None or not text.strip():
+        return access.load(cfg).render()
+    return text
