@@ -1,0 +1,110 @@
+"""Configuration snippets that make MCP clients start `repomem serve` for a repository.
+
+Each client reads a project-level JSON file with its own shape:
+
+    claude-code   .mcp.json            {"mcpServers": {"repomem": {"type": "stdio", ...}}}
+    cursor        .cursor/mcp.json     {"mcpServers": {"repomem": {"command": ..., "args": ...}}}
+    vscode        .vscode/mcp.json     {"servers": {"repomem": {"type": "stdio", ...}}}
+    zed           .zed/settings.json   {"context_servers": {"repomem": {"command": ..., ...}}}
+
+Claude Code starts project servers in the project directory; Cursor and VS Code expand
+`${workspaceFolder}`; Zed gets the repository's absolute path. `write()` merges the entry into
+an existing file (other servers and settings are kept) and writes it atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from repomem.config import Config
+from repomem.errors import InputError
+from repomem.fsutil import atomic_write
+
+CLIENTS = ("claude-code", "cursor", "vscode", "zed")
+SERVER_NAME = "repomem"
+FILES = {
+    "claude-code": ".mcp.json",
+    "cursor": ".cursor/mcp.json",
+    "vscode": ".vscode/mcp.json",
+    "zed": ".zed/settings.json",
+}
+KEYS = {"claude-code": "mcpServers", "cursor": "mcpServers", "vscode": "servers",
+        "zed": "context_servers"}  # fmt: skip
+
+
+def default_command() -> list[str]:
+    """How to start repomem: the `repomem` script on PATH (absolute, since editors often start
+    servers without the shell's PATH), else this interpreter with `-m repomem`."""
+    found = shutil.which("repomem")
+    if found:
+        return [str(Path(found).absolute())]
+    return [sys.executable, "-m", "repomem"]
+
+
+def entry(
+    cfg: Config, client: str, *, command: list[str] | None = None, read_only: bool = False
+) -> dict[str, Any]:
+    """The server entry for `client`.
+
+    Raises:
+        InputError: for an unknown client or an empty command.
+    """
+    if client not in CLIENTS:
+        raise InputError(f"Unknown client `{client}`; use one of {', '.join(CLIENTS)}.")
+    cmd = command or default_command()
+    if not cmd or not cmd[0]:
+        raise InputError("The command is empty; give the program that runs repomem.")
+    serve = ["serve", "--read-only"] if read_only else ["serve"]
+    if client == "claude-code":
+        return {"type": "stdio", "command": cmd[0], "args": [*cmd[1:], *serve], "env": {}}
+    if client in ("cursor", "vscode"):
+        args = [*cmd[1:], "-C", "${workspaceFolder}", *serve]
+        out: dict[str, Any] = {"command": cmd[0], "args": args}
+        return {"type": "stdio", **out} if client == "vscode" else out
+    args = [*cmd[1:], "-C", str(cfg.root), *serve]
+    return {"command": cmd[0], "args": args, "env": {}}
+
+
+def snippet(cfg: Config, client: str, **kwargs: Any) -> dict[str, Any]:
+    """The whole JSON document to paste into the client's file."""
+    server = entry(cfg, client, **kwargs)
+    return {KEYS[client]: {SERVER_NAME: server}}
+
+
+def path_for(cfg: Config, client: str) -> Path:
+    return cfg.root / FILES[client]
+
+
+def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
+    """Merge the entry into the client's project file; returns the path and whether an earlier
+    `repomem` entry was replaced.
+
+    Raises:
+        InputError: when the existing file is not a JSON object (e.g. it has comments).
+    """
+    new = entry(cfg, client, **kwargs)
+    path = path_for(cfg, client)
+    data: dict[str, Any] = {}
+    if path.exists():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(
+                f"`{path}` is not plain JSON ({exc}); add this entry by hand under "
+                f"`{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
+            ) from exc
+        if not isinstance(loaded, dict):
+            raise InputError(f"`{path}` does not hold a JSON object; fix it or remove it.")
+        data = loaded
+    servers = data.setdefault(KEYS[client], {})
+    if not isinstance(servers, dict):
+        raise InputError(f"`{KEYS[client]}` in `{path}` is not an object; fix it by hand.")
+    replaced = SERVER_NAME in servers
+    servers[SERVER_NAME] = new
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return path, replaced

@@ -1,0 +1,387 @@
+"""The MCP server through the SDK's own client, in memory."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from repomem.fsutil import FileLock
+from repomem.index import indexer
+from repomem.memory import access
+from tests.conftest import Repo
+from tests.server.conftest import talk, text
+
+READ_TOOLS = {
+    "context_pack", "search_code", "get_symbol", "find_references", "file_overview",
+    "index_status", "refresh", "recall", "memory",
+}  # fmt: skip
+WRITE_TOOLS = {"remember", "supersede", "forget", "memory_check", "session_start", "session_end"}
+DISTINCT = [
+    "Parsing happens lazily on first access.",
+    "The cache directory lives under XDG_CACHE_HOME.",
+    "Retries back off exponentially up to thirty seconds.",
+    "Windows paths are normalised to forward slashes.",
+    "Calculator.total sums generators without materialising lists.",
+    "Release builds strip debug symbols.",
+]
+TOKEN = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+
+
+def test_every_tool_is_listed_with_a_description_and_an_input_schema(code: Repo) -> None:
+    async def body(c: Client) -> Any:
+        return (await c.list_tools()).tools
+
+    tools = {t.name: t for t in talk(code, body)}
+    assert set(tools) == READ_TOOLS | WRITE_TOOLS
+    for tool in tools.values():
+        assert tool.description and len(tool.description) > 30, tool.name
+        assert tool.input_schema["type"] == "object"
+        for prop in tool.input_schema.get("properties", {}).values():
+            assert prop.get("description"), (tool.name, prop)
+    assert tools["remember"].input_schema["required"] == ["fact"]
+    assert set(tools["supersede"].input_schema["required"]) == {"id", "fact", "why"}
+    assert "/memories/REPOMEM.md" in (tools["memory"].description or "")
+    assert tools["search_code"].annotations.read_only_hint is True
+    assert tools["forget"].annotations.destructive_hint is True
+
+
+def test_each_tool_answers_with_compact_text_and_structured_content(code: Repo) -> None:
+    async def body(c: Client) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+
+        async def call(name: str, args: dict[str, Any]) -> Any:
+            r = await c.call_tool(name, args)
+            assert not r.is_error, (name, text(r))
+            assert r.structured_content is not None, name
+            out[name] = r
+            return r
+
+        await call("index_status", {})
+        await call("search_code", {"query": "add numbers", "limit": 5})
+        await call("search_code", {"query": "add", "kind": "function", "path_glob": "*.py"})
+        await call("get_symbol", {"name": "add"})
+        await call("find_references", {"name": "add"})
+        await call("file_overview", {"path": "calc.py"})
+        r = await call("remember", {"fact": "add() never rounds.", "cites": ["calc.py:add"],
+                                    "topic": "math"})  # fmt: skip
+        out["fid"] = r.structured_content["id"]
+        await call("recall", {"query": "rounds"})
+        await call("context_pack", {"task": "make add round to 2 decimals", "max_tokens": 2000})
+        r = await call("supersede", {"id": out["fid"], "fact": "add() rounds to 2 places.",
+                                     "why": "changed in the task"})  # fmt: skip
+        out["new_id"] = r.structured_content["id"]
+        await call("memory_check", {})
+        await call("session_start", {"title": "Rounding"})
+        await call("session_end", {"summary": "Looked at add.", "learned": ["calc is tiny."],
+                                   "next_steps": ["Round in total()"]})  # fmt: skip
+        await call("forget", {"id": out["new_id"]})
+        await call("refresh", {})
+        await call("memory", {"command": "view", "path": "/memories"})
+        return out
+
+    out = talk(code, body)
+    assert "function  calc.py:4-6  def add(a, b)" in text(out["search_code"])
+    sym = out["get_symbol"].structured_content
+    assert sym["definitions"][0]["body"].startswith("def add(a, b):")
+    assert {(r["path"], r["line"]) for r in sym["references"]} >= {("app/main.py", 5)}
+    assert "app/main.py:5 call in main" in text(out["find_references"])
+    overview = out["file_overview"].structured_content
+    assert [s["name"] for s in overview["symbols"]] == ["add", "Calculator", "total"]
+    assert overview["facts"] == []  # the fact came later
+    pack = out["context_pack"]
+    assert text(pack).startswith("# Context pack: make add round")
+    assert pack.structured_content["tokens"] <= 2000
+    assert all("text" not in i for i in pack.structured_content["items"])  # the text has it
+    assert "add() never rounds." in text(out["recall"])
+    doc = access.load(code.config())
+    fid, new_id = out["fid"], out["new_id"]
+    assert doc.fact(fid).status == "superseded"  # type: ignore[union-attr]
+    assert doc.fact(new_id).status == "forgotten"  # type: ignore[union-attr]
+    assert [s.title for s in doc.sessions()] == ["Rounding"]
+    assert len(doc.sessions()[0].learned) == 1  # "calc is tiny."
+    assert "/memories/REPOMEM.md" in text(out["memory"])
+
+
+def test_facts_from_the_server_are_credited_to_the_open_session(code: Repo) -> None:
+    async def body(c: Client) -> Any:
+        await c.call_tool("session_start", {"title": "t"})
+        r = await c.call_tool("remember", {"fact": "Sessions credit facts."})
+        return r.structured_content
+
+    data = talk(code, body)
+    assert data["source"].startswith("session s-")
+
+
+def test_file_overview_shows_the_facts_that_cite_the_file(code: Repo) -> None:
+    async def body(c: Client) -> Any:
+        await c.call_tool("remember", {"fact": "main prints the sum.", "cites": ["app/main.py"]})
+        await c.call_tool("remember", {"fact": "Unrelated.", "cites": ["calc.py"]})
+        return await c.call_tool("file_overview", {"path": "./app//main.py"})
+
+    r = talk(code, body)
+    assert [f["text"] for f in r.structured_content["facts"]] == ["main prints the sum."]
+    assert "Facts citing it:" in text(r)
+
+
+def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: Repo) -> None:
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("get_symbol", {"name": "nope_not_here"}),
+            await c.call_tool("forget", {"id": "f-missing"}),
+            await c.call_tool("session_end", {"summary": "x"}),
+            await c.call_tool("file_overview", {"path": "missing.py"}),
+            await c.call_tool("context_pack", {"task": "   "}),
+            await c.call_tool("search_code", {"query": "add", "kind": "gizmo"}),
+            await c.call_tool("get_symbol", {"name": "add"}),
+        ]
+
+    *errors, ok = talk(code, body)
+    for r in errors:
+        assert r.is_error
+        message = text(r)
+        assert message.startswith("Error: ") and "\n" not in message, message
+    assert "No symbol named `nope_not_here`" in text(errors[0])
+    assert "No fact `f-missing`" in text(errors[1])
+    assert "No session is open" in text(errors[2])
+    assert "not in the index" in text(errors[3])
+    assert "Unknown kind `gizmo`" in text(errors[5])
+    assert not ok.is_error
+
+
+def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) -> None:
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("search_code", {}),
+            await c.call_tool("search_code", {"query": "add", "limit": "lots"}),
+            await c.call_tool("search_code", {"query": "add", "limit": 0}),
+            await c.call_tool("remember", {"fact": "x", "kind": "rumour"}),
+            await c.call_tool("remember", {"fact": "x", "cites": "calc.py"}),
+            await c.call_tool("context_pack", {"task": "x", "max_tokens": 10}),
+            await c.call_tool("memory", {"command": "explode", "path": "/memories"}),
+            await c.call_tool("no_such_tool", {}),
+            await c.call_tool("index_status", {}),
+        ]
+
+    *bad, ok = talk(code, body)
+    names = ["query", "limit", "limit", "kind", "cites", "max_tokens", "command", "no_such_tool"]
+    for r, name in zip(bad, names, strict=True):
+        assert r.is_error, name
+        assert name in text(r), (name, text(r))
+    assert not ok.is_error
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("file_overview", {"path": "../outside.py"}),
+        ("file_overview", {"path": "app/../../outside.py"}),
+        ("file_overview", {"path": "/etc/passwd"}),
+        ("file_overview", {"path": "~/.bashrc"}),
+        ("file_overview", {"path": "C:\\Windows\\win.ini"}),
+        ("file_overview", {"path": "link.py"}),  # a symlink pointing out of the repository
+        ("file_overview", {"path": "linkdir/outside.py"}),
+        ("file_overview", {"path": ".env"}),
+        ("remember", {"fact": "x", "cites": ["../outside.py"]}),
+        ("remember", {"fact": "x", "cites": ["/etc/passwd:root"]}),
+        ("remember", {"fact": "x", "cites": ["link.py"]}),
+        ("supersede", {"id": "f-1", "fact": "x", "why": "y", "cites": ["../outside.py"]}),
+        ("search_code", {"query": "x", "path_glob": "../*"}),
+        ("search_code", {"query": "x", "path_glob": "/etc/*"}),
+        ("memory", {"command": "view", "path": "/memories/../../etc/passwd"}),
+        ("memory", {"command": "view", "path": "/etc/passwd"}),
+        ("memory", {"command": "create", "path": "/memories/a/b.md", "file_text": "x"}),
+        ("memory", {"command": "rename", "old_path": "/memories/x.md", "new_path": "/tmp/x"}),
+    ],
+)
+def test_paths_that_leave_the_repository_are_refused(
+    code: Repo, tmp_path: Any, tool: str, args: dict[str, Any]
+) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("SECRET_OUTSIDE = 1\n", encoding="utf-8")
+    os.symlink(outside, code.root / "link.py")
+    os.symlink(tmp_path, code.root / "linkdir")
+    code.write(".env", "X=1\n")
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool(tool, args)
+
+    r = talk(code, body)
+    assert r.is_error
+    message = text(r)
+    assert message.startswith("Error: ") and "SECRET_OUTSIDE" not in message
+    assert any(
+        w in message
+        for w in ("absolute", "`..`", "outside the repository", "credential", "escape", "start")
+        + ("sub-directories",)
+    ), message
+    assert access.load(code.config()).facts() == []
+
+
+def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:
+    async def body(c: Client) -> Any:
+        names = {t.name for t in (await c.list_tools()).tools}
+        called = await c.call_tool("remember", {"fact": "x"})
+        edit = await c.call_tool(
+            "memory", {"command": "create", "path": "/memories/t.md", "file_text": "A fact."}
+        )
+        view = await c.call_tool("memory", {"command": "view", "path": "/memories"})
+        prompt = await c.get_prompt("start_session", {"task": "add"})
+        return names, called, edit, view, prompt
+
+    names, called, edit, view, prompt = talk(code, body, read_only=True)
+    assert names == READ_TOOLS
+    assert called.is_error and "remember" in text(called)
+    assert edit.is_error and "read-only" in text(edit)
+    assert not view.is_error
+    assert "session_start" not in prompt.messages[0].content.text
+    assert not access.memory_path(code.config()).exists()
+
+
+def test_read_only_can_come_from_the_config(code: Repo) -> None:
+    code.write(".repomem", "[server]\nread_only = true\n")
+
+    async def body(c: Client) -> set[str]:
+        return {t.name for t in (await c.list_tools()).tools}
+
+    assert talk(code, body) == READ_TOOLS
+
+
+def test_concurrent_calls_all_complete_and_no_fact_is_lost(code: Repo) -> None:
+    async def body(c: Client) -> list[Any]:
+        results: list[Any] = []
+
+        async def one(name: str, args: dict[str, Any]) -> None:
+            results.append((name, await c.call_tool(name, args)))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(one, "context_pack", {"task": "add numbers"})
+            for i in range(6):
+                tg.start_soon(one, "remember", {"fact": DISTINCT[i]})
+                tg.start_soon(one, "search_code", {"query": f"add {i}"})
+            tg.start_soon(one, "recall", {"query": "cache"})
+            tg.start_soon(one, "file_overview", {"path": "calc.py"})
+        return results
+
+    results = talk(code, body)
+    assert len(results) == 15
+    assert all(not r.is_error for _, r in results), [text(r) for _, r in results if r.is_error]
+    facts = [f.text for f in access.load(code.config()).facts()]
+    assert sorted(facts) == sorted(DISTINCT)
+
+
+def test_a_tool_waiting_on_a_lock_does_not_block_the_others(code: Repo) -> None:
+    """`remember` waits for the memory lock held here; searches still answer meanwhile."""
+    lock = FileLock(indexer.state_dir(code.config()) / "memory.lock", 30)
+    lock.__enter__()
+    released = threading.Event()
+
+    async def body(c: Client) -> tuple[Any, list[Any]]:
+        held: dict[str, Any] = {}
+
+        async def writer() -> None:
+            held["r"] = await c.call_tool("remember", {"fact": "Written after the lock."})
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(writer)
+            searches = [await c.call_tool("search_code", {"query": "add"}) for _ in range(3)]
+            assert "r" not in held  # still waiting for the lock
+            lock.__exit__(None, None, None)
+            released.set()
+        return held["r"], searches
+
+    try:
+        wrote, searches = talk(code, body)
+    finally:
+        if not released.is_set():
+            lock.__exit__(None, None, None)
+    assert all(not s.is_error for s in searches)
+    assert not wrote.is_error
+    assert [f.text for f in access.load(code.config()).facts()] == ["Written after the lock."]
+
+
+def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
+    code: Repo,
+) -> None:
+    code.write("conf.py", f'def connect():\n    token = "{TOKEN}"\n    return token\n')
+    code.commit("conf")
+    cfg = code.config()
+    path = access.memory_path(cfg)
+    path.write_text(access.load(cfg).render() + f"\nA pasted token: {TOKEN}\n", encoding="utf-8")
+
+    async def body(c: Client) -> list[Any]:
+        out = [
+            await c.call_tool("refresh", {}),
+            await c.call_tool("get_symbol", {"name": "connect"}),
+            await c.call_tool("search_code", {"query": "connect token"}),
+            await c.call_tool("context_pack", {"task": "fix connect token handling"}),
+            await c.call_tool("memory", {"command": "view", "path": "/memories/REPOMEM.md"}),
+            await c.read_resource("repomem://memory"),
+            await c.call_tool("remember", {"fact": f"The token is {TOKEN}"}),
+        ]
+        return out
+
+    results = talk(code, body)
+    assert "connect" in text(results[1])
+    for r in results[:5]:
+        assert TOKEN not in text(r) and TOKEN not in str(r.structured_content)
+    assert TOKEN not in results[5].contents[0].text
+    assert results[6].is_error and "credential" in text(results[6])
+
+
+def test_resources_hold_the_memory_file_and_the_latest_pack(code: Repo) -> None:
+    async def body(c: Client) -> Any:
+        listed = {str(r.uri) for r in (await c.list_resources()).resources}
+        before = (await c.read_resource("repomem://pack/latest")).contents[0].text
+        await c.call_tool("remember", {"fact": "Resources list the memory."})
+        memory = (await c.read_resource("repomem://memory")).contents[0].text
+        await c.call_tool("context_pack", {"task": "Calculator totals"})
+        after = (await c.read_resource("repomem://pack/latest")).contents[0].text
+        prompts = [p.name for p in (await c.list_prompts()).prompts]
+        prompt = await c.get_prompt("start_session", {"task": "Calculator totals"})
+        return listed, before, memory, after, prompts, prompt
+
+    listed, before, memory, after, prompts, prompt = talk(code, body)
+    assert listed == {"repomem://memory", "repomem://pack/latest"}
+    assert "No context pack built yet" in before
+    assert "Resources list the memory." in memory
+    assert after.startswith("# Context pack: Calculator totals")
+    assert prompts == ["start_session"]
+    message = prompt.messages[0].content.text
+    assert "Calculator totals" in message and "# Context pack:" in message
+    assert "session_start" in message
+
+
+def test_max_tokens_above_the_configured_limit_is_lowered(code: Repo) -> None:
+    code.write(".repomem", "[server]\nmax_pack_tokens = 1000\n")
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("context_pack", {"task": "add", "max_tokens": 50000})
+
+    r = talk(code, body)
+    assert not r.is_error
+    assert r.structured_content["budget"] == 1000
+    assert r.structured_content["budget_lowered_from"] == 50000
+    assert r.structured_content["tokens"] <= 1000
+
+
+def test_tools_on_a_repository_without_an_index_say_what_to_do(repo: Repo) -> None:
+    repo.write("a.py", "def compute_alpha():\n    pass\n")
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("search_code", {"query": "compute_alpha"}),
+            await c.call_tool("index_status", {}),
+            await c.call_tool("refresh", {}),
+            await c.call_tool("search_code", {"query": "compute_alpha"}),
+        ]
+
+    missing, status, refreshed, found = talk(repo, body)
+    assert missing.is_error and "repomem index" in text(missing)
+    assert status.is_error
+    assert not refreshed.is_error and refreshed.structured_content["added"] == 1
+    assert not found.is_error and "a.py" in text(found)
