@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated
 
 import typer
@@ -85,5 +84,5 @@ def mcp_config(
         data = clients.snippet(cfg, client, command=cmd, read_only=read_only)
     except RepomemError as exc:
         raise fail(exc) from None
-    sys.stdout.write(f"// {clients.FILES[client]}\n" if sys.stdout.isatty() else "")
+    typer.echo(f"Put this in {clients.FILES[client]} (or run with --write):", err=True)
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -79,6 +79,16 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     )
     last = tools.LastPack()
 
+    def tool(
+        annotations: ToolAnnotations, description: str | None = None
+    ) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
+        def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
+            doc = description or " ".join((fn.__doc__ or "").split())
+            server.add_tool(fn, description=doc, annotations=annotations)
+            return fn
+
+        return register
+
     def call(fn: Callable[[], Result]) -> CallToolResult:
         try:
             return _ok(cfg, fn())
@@ -86,7 +96,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             return _error(f"Error: {exc}")
 
     # ------------------------------------------------------------------- code
-    @server.tool(annotations=READ)
+    @tool(READ)
     def context_pack(
         task: Annotated[str, Field(description="The task, in words (an issue, a bug report).")],
         max_tokens: Annotated[
@@ -103,7 +113,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         Refreshes a stale index first. Call this at the start of a task."""
         return call(lambda: tools.context_pack(cfg, task, max_tokens, last))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     def search_code(
         query: Annotated[str, Field(description="Words or identifiers (camelCase, snake_case).")],
         kind: Annotated[
@@ -119,7 +129,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         Returns path:lines, kind and signature per hit, best first."""
         return call(lambda: tools.search_code(cfg, query, kind, path_glob, limit))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     def get_symbol(
         name: Annotated[str, Field(description="A name (`parse`) or qualified name (`A.b`).")],
         include_body: Annotated[
@@ -129,7 +139,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         """A definition: kind, location, signature, doc, source, and where it is referenced."""
         return call(lambda: tools.get_symbol(cfg, name, include_body))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     def find_references(
         name: Annotated[str, Field(description="The identifier (the last part if dotted).")],
         limit: Annotated[int, Field(ge=1, le=500, description="At most this many.")] = 100,
@@ -138,7 +148,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         definition. Name-based, so same-named symbols are mixed."""
         return call(lambda: tools.find_references(cfg, name, limit))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     def file_overview(
         path: Annotated[str, Field(description="A file path relative to the repository root.")],
     ) -> CallToolResult:
@@ -146,19 +156,19 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         and the memory facts that cite it."""
         return call(lambda: tools.file_overview(cfg, path))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     def index_status() -> CallToolResult:
         """How fresh the index is (changed files since indexing, HEAD moved) and its counts."""
         return call(lambda: tools.index_status(cfg))
 
-    @server.tool(annotations=WRITE)
+    @tool(WRITE)
     def refresh() -> CallToolResult:
         """Bring the index up to date with the working tree (only what changed). Only the
         local index cache is written, so this works in read-only mode too."""
         return call(lambda: tools.refresh(cfg))
 
     # ------------------------------------------------------------------- memory
-    @server.tool(annotations=READ)
+    @tool(READ)
     def recall(
         query: Annotated[str, Field(description="Words or identifiers.")],
         limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
@@ -169,7 +179,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
     if not ro:
 
-        @server.tool(annotations=WRITE)
+        @tool(WRITE)
         def remember(
             fact: Annotated[str, Field(description="The fact, in one or a few sentences.")],
             cites: Annotated[list[str] | None, Field(description=CITES)] = None,
@@ -182,7 +192,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             team). Cite the code it rests on. Near-duplicates merge; credentials are refused."""
             return call(lambda: tools.remember(cfg, fact, cites, topic, kind))
 
-        @server.tool(annotations=WRITE)
+        @tool(WRITE)
         def supersede(
             id: Annotated[str, Field(description="The fact to replace, e.g. `f-1a2b3c4d`.")],
             fact: Annotated[str, Field(description="The new text.")],
@@ -194,7 +204,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             """Replace a fact with a corrected one; the old one stays as history with why."""
             return call(lambda: tools.supersede(cfg, id, fact, why, cites))
 
-        @server.tool(annotations=DESTROY)
+        @tool(DESTROY)
         def forget(
             id: Annotated[str, Field(description="The fact to remove, e.g. `f-1a2b3c4d`.")],
         ) -> CallToolResult:
@@ -202,12 +212,12 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             stays. Prefer supersede for facts that merely changed."""
             return call(lambda: tools.forget(cfg, id))
 
-        @server.tool(annotations=WRITE)
+        @tool(WRITE)
         def memory_check() -> CallToolResult:
             """Mark stale every fact whose cited code changed, moved or vanished."""
             return call(lambda: tools.memory_check(cfg))
 
-        @server.tool(annotations=WRITE)
+        @tool(WRITE)
         def session_start(
             title: Annotated[str | None, Field(description="What this session is for.")] = None,
             agent: Annotated[str | None, Field(description="Who works (default mcp).")] = None,
@@ -216,7 +226,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             the commits, files and symbols changed."""
             return call(lambda: tools.session_start(cfg, title, agent))
 
-        @server.tool(annotations=WRITE)
+        @tool(WRITE)
         def session_end(
             summary: Annotated[str, Field(description="What was done, in a few lines.")],
             learned: Annotated[
@@ -230,7 +240,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             steps in the memory file."""
             return call(lambda: tools.session_end(cfg, summary, learned, next_steps))
 
-    @server.tool(annotations=WRITE, description=MEMORY_DOC.format(file=_memory_name(cfg)))
+    @tool(WRITE, MEMORY_DOC.format(file=_memory_name(cfg)))
     def memory(
         command: Annotated[
             Literal["view", "create", "str_replace", "insert", "delete", "rename"],

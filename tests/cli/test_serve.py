@@ -1,0 +1,199 @@
+"""`repomem serve` as a real process (stdio and HTTP) and `repomem mcp-config`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from repomem.index import indexer
+from repomem.memory import access
+from tests.cli.test_index import run
+from tests.conftest import Repo
+from tests.server.conftest import CALC, MAIN, text
+
+DEADLINE = 60.0
+
+
+@pytest.fixture
+def code(repo: Repo) -> Repo:
+    repo.write("calc.py", CALC)
+    repo.write("app/main.py", MAIN)
+    repo.commit("init")
+    indexer.run(repo.config())
+    return repo
+
+
+def stdio(repo: Repo, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "repomem", "-C", str(repo.root), "serve", *extra],
+        env=dict(os.environ),  # the hermetic REPOMEM_HOME and HOME of the test
+    )
+
+
+def test_the_stdio_server_lists_and_answers_and_survives_bad_calls(code: Repo) -> None:
+    async def main() -> tuple[Any, ...]:
+        async with Client(stdio(code)) as c:
+            names = {t.name for t in (await c.list_tools()).tools}
+            found = await c.call_tool("search_code", {"query": "Calculator"})
+            bad = await c.call_tool("search_code", {"query": 3, "limit": -1})
+            escape = await c.call_tool("file_overview", {"path": "../../etc/passwd"})
+            wrote = await c.call_tool("remember", {"fact": "Written over stdio.",
+                                                   "cites": ["calc.py:add"]})  # fmt: skip
+            after = await c.call_tool("get_symbol", {"name": "Calculator.total"})
+            return names, found, bad, escape, wrote, after
+
+    names, found, bad, escape, wrote, after = anyio.run(main)
+    assert {"context_pack", "search_code", "remember", "memory"} <= names
+    assert "calc.py" in text(found) and not found.is_error
+    assert bad.is_error and "limit" in text(bad)
+    assert escape.is_error and "`..`" in text(escape)
+    assert not wrote.is_error
+    assert not after.is_error and "sum(add(0, i)" in text(after)
+    (fact,) = access.load(code.config()).facts()
+    assert fact.text == "Written over stdio." and fact.cites[0].symbol == "add"
+
+
+def test_a_read_only_stdio_server_has_no_write_tools(code: Repo) -> None:
+    async def main() -> set[str]:
+        async with Client(stdio(code, "--read-only")) as c:
+            return {t.name for t in (await c.list_tools()).tools}
+
+    names = anyio.run(main)
+    assert "remember" not in names and "session_end" not in names and "search_code" in names
+
+
+def test_server_and_cli_writing_at_the_same_moment_lose_nothing(code: Repo) -> None:
+    """The server keeps writing for as long as the CLI writers run, so their writes overlap."""
+    cli_facts = [
+        "CLI note about Windows drive letters.",
+        "CLI note concerning release tagging.",
+        "CLI note regarding flaky network tests.",
+        "CLI note on documentation builds.",
+    ]
+
+    async def main() -> list[str]:
+        async with Client(stdio(code)) as c:
+            await c.list_tools()  # the server is up before the CLI writers start
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "repomem", "-C", str(code.root), "remember", fact],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                )
+                for fact in cli_facts
+            ]  # fmt: skip
+            written: list[str] = []
+            while len(written) < 200 and (len(written) < 4 or any(p.poll() is None for p in procs)):
+                batch = [f"Server fact {os.urandom(6).hex()}." for _ in range(2)]
+                async with anyio.create_task_group() as tg:
+                    for fact in batch:
+                        tg.start_soon(c.call_tool, "remember", {"fact": fact})
+                written += batch
+            for p in procs:
+                _, err = p.communicate(timeout=DEADLINE)
+                assert p.returncode == 0, err
+            return written
+
+    written = anyio.run(main)
+    got = sorted(f.text for f in access.load(code.config()).facts())
+    assert got == sorted(written + cli_facts)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_listening(port: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()[1]
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)  # polling a condition, bounded by the deadline
+    raise AssertionError(f"the HTTP server did not listen on {port} within {DEADLINE}s")
+
+
+def test_the_http_server_answers_on_localhost(code: Repo) -> None:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(code.root), "serve", "--http",
+         "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        _wait_listening(port, proc)
+
+        async def main() -> tuple[Any, ...]:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as c:
+                names = {t.name for t in (await c.list_tools()).tools}
+                found = await c.call_tool("find_references", {"name": "add"})
+                wrote = await c.call_tool("remember", {"fact": "Written over HTTP."})
+                return names, found, wrote
+
+        names, found, wrote = anyio.run(main)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=DEADLINE)
+    assert "find_references" in names
+    assert "app/main.py:5" in text(found)
+    assert not wrote.is_error
+    assert [f.text for f in access.load(code.config()).facts()] == ["Written over HTTP."]
+    assert f"http://127.0.0.1:{port}/mcp" in err
+
+
+INSPECTOR = os.environ.get("MCP_INSPECTOR_DIR", "")
+
+
+@pytest.mark.skipif(
+    not (INSPECTOR and shutil.which("node")
+         and (Path(INSPECTOR) / "node_modules/.bin/mcp-inspector").exists()),
+    reason="set MCP_INSPECTOR_DIR to a folder with `npm install @modelcontextprotocol/inspector@2`",
+)  # fmt: skip
+def test_the_mcp_inspector_cli_can_list_and_call_tools(code: Repo) -> None:
+    cli = str(Path(INSPECTOR) / "node_modules/.bin/mcp-inspector")
+    base = [cli, "--cli", sys.executable, "-m", "repomem", "-C", str(code.root), "serve"]
+
+    def inspect(*args: str) -> tuple[int, Any]:
+        p = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
+        return p.returncode, json.loads(p.stdout) if p.stdout.strip() else p.stderr
+
+    code_list, listed = inspect("--method", "tools/list")
+    assert code_list == 0 and "search_code" in {t["name"] for t in listed["tools"]}
+    rc, called = inspect("--method", "tools/call", "--tool-name", "search_code",
+                         "--tool-arg", "query=Calculator", "--tool-arg", "limit=2")  # fmt: skip
+    assert rc == 0 and called["isError"] is False
+    assert called["structuredContent"]["results"][0]["path"] == "calc.py"
+    rc, refused = inspect("--method", "tools/call", "--tool-name", "file_overview",
+                          "--tool-arg", "path=/etc/passwd")  # fmt: skip
+    assert refused["isError"] is True and "absolute" in refused["content"][0]["text"]
+
+
+def test_mcp_config_prints_the_snippet_and_writes_the_project_file(repo: Repo) -> None:
+    r = str(repo.root)
+    code_, out, _ = run("-C", r, "mcp-config", "--client", "cursor", "--command", "repomem")
+    assert code_ == 0
+    assert json.loads(out) == {"mcpServers": {"repomem": {
+        "command": "repomem", "args": ["-C", "${workspaceFolder}", "serve"]}}}  # fmt: skip
+    repo.write(".mcp.json", json.dumps({"mcpServers": {"db": {"command": "db-mcp"}}}))
+    code_, out, _ = run("-C", r, "mcp-config", "--client", "claude-code", "--write")
+    assert code_ == 0 and "Added repomem to .mcp.json" in out
+    data = json.loads((repo.root / ".mcp.json").read_text(encoding="utf-8"))
+    assert set(data["mcpServers"]) == {"db", "repomem"}
+    assert data["mcpServers"]["repomem"]["args"][-1] == "serve"
+    code_, _, err = run("-C", r, "mcp-config", "--client", "emacs")
+    assert code_ == 1 and err.startswith("Error: Unknown client `emacs`")

@@ -1,0 +1,208 @@
+"""The `memory` tool (Anthropic's memory command set) over the project memory, via the client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp import Client
+
+from repomem.memory import access, ops
+from tests.conftest import Repo
+from tests.server.conftest import talk, text
+
+
+def memory(repo: Repo, *calls: dict[str, Any]) -> list[Any]:
+    async def body(c: Client) -> list[Any]:
+        return [await c.call_tool("memory", args) for args in calls]
+
+    return talk(repo, body)  # type: ignore[no-any-return]
+
+
+def facts(repo: Repo) -> dict[str, Any]:
+    return {f.id: f for f in access.load(repo.config()).facts()}
+
+
+def test_creating_a_topic_file_remembers_one_fact_per_paragraph(code: Repo) -> None:
+    created, listing, view = memory(
+        code,
+        {"command": "create", "path": "/memories/testing.md",
+         "file_text": "# Testing\n\n- Tests use real git repos.\n\nNo mocks of our own code,\n"
+                      "ever.\n"},
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/testing.md"},
+    )  # fmt: skip
+    assert not created.is_error and "File created successfully at: /memories/testing.md" in text(
+        created
+    )
+    got = sorted((f.text, f.topic, f.source) for f in facts(code).values())
+    assert got == [
+        ("No mocks of our own code, ever.", "testing", "assistant"),
+        ("Tests use real git repos.", "testing", "assistant"),
+    ]
+    assert "/memories/REPOMEM.md" in text(listing) and "/memories/testing.md" in text(listing)
+    shown = text(view)
+    assert shown.startswith("Here's the content of /memories/testing.md with line numbers:")
+    assert "\t" + next(iter(facts(code))) + ": " in shown
+
+
+def test_lines_without_blank_lines_are_one_fact_each_and_insert_adds_more(code: Repo) -> None:
+    memory(
+        code,
+        {"command": "create", "path": "/memories/style.md",
+         "file_text": "Use ruff for linting.\nType hints everywhere in the core.\n"},
+        {"command": "insert", "path": "/memories/style.md", "insert_line": 0,
+         "insert_text": "Line length is one hundred characters."},
+    )  # fmt: skip
+    assert {f.text for f in facts(code).values()} == {
+        "Use ruff for linting.",
+        "Type hints everywhere in the core.",
+        "Line length is one hundred characters.",
+    }
+
+
+def test_str_replace_in_a_topic_file_supersedes_the_fact(code: Repo) -> None:
+    out = ops.remember(code.config(), "The cache lives in /tmp.", topic="cache")
+    (edit,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/cache.md", "old_str": "in /tmp",
+         "new_str": "under XDG_CACHE_HOME"},
+    )  # fmt: skip
+    assert not edit.is_error, text(edit)
+    got = facts(code)
+    old = got[out.fact.id]
+    assert old.status == "superseded" and old.why == "edited through the memory tool"
+    assert got[old.superseded_by].text == "The cache lives under XDG_CACHE_HOME."
+    assert got[old.superseded_by].topic == "cache"
+
+
+def test_str_replace_must_match_once_and_inside_one_fact(code: Repo) -> None:
+    ops.remember(code.config(), "Alpha handles parsing of headers.", topic="t")
+    ops.remember(code.config(), "Beta handles parsing of bodies.", topic="t")
+    missing, twice, across, header = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/t.md", "old_str": "gamma", "new_str": "x"},
+        {"command": "str_replace", "path": "/memories/t.md", "old_str": "handles parsing",
+         "new_str": "x"},
+        {"command": "str_replace", "path": "/memories/t.md", "old_str": "headers.\n",
+         "new_str": ""},
+        {"command": "str_replace", "path": "/memories/t.md", "old_str": "repomem facts",
+         "new_str": "x"},
+    )  # fmt: skip
+    assert "did not appear verbatim" in text(missing)
+    assert "appears 2 times" in text(twice)
+    assert "within the text of one fact" in text(across)
+    assert "within the text of one fact" in text(header)
+    assert all(f.status == "valid" for f in facts(code).values())
+
+
+def test_replacing_a_whole_fact_with_nothing_forgets_it(code: Repo) -> None:
+    out = ops.remember(code.config(), "Temporary note to drop.", topic="tmp")
+    (edit,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/tmp.md",
+         "old_str": "Temporary note to drop.", "new_str": ""},
+    )  # fmt: skip
+    assert not edit.is_error
+    assert facts(code)[out.fact.id].status == "forgotten"
+
+
+def test_delete_forgets_a_topic_and_rename_moves_it(code: Repo) -> None:
+    cfg = code.config()
+    a = ops.remember(cfg, "Deploys happen on Fridays.", topic="deploy").fact.id
+    b = ops.remember(cfg, "Logs rotate daily.", topic="ops").fact.id
+    renamed, gone, deleted, deleted_again = memory(
+        code,
+        {"command": "rename", "old_path": "/memories/ops.md",
+         "new_path": "/memories/operations.md"},
+        {"command": "view", "path": "/memories/ops.md"},
+        {"command": "delete", "path": "/memories/deploy.md"},
+        {"command": "delete", "path": "/memories/deploy.md"},
+    )  # fmt: skip
+    assert "Successfully renamed /memories/ops.md to /memories/operations.md" in text(renamed)
+    assert gone.is_error and "does not exist" in text(gone)
+    assert "Successfully deleted /memories/deploy.md" in text(deleted)
+    assert deleted_again.is_error
+    got = facts(code)
+    assert got[a].status == "forgotten"
+    assert got[b].topic == "operations" and got[b].status == "valid"
+
+
+def test_the_memory_file_can_be_viewed_with_line_numbers_and_a_range(code: Repo) -> None:
+    ops.remember(code.config(), "Viewing works.")
+    whole, part = memory(
+        code,
+        {"command": "view", "path": "/memories/REPOMEM.md"},
+        {"command": "view", "path": "/memories/REPOMEM.md", "view_range": [2, 3]},
+    )
+    lines = text(whole).splitlines()
+    assert lines[0] == "Here's the content of /memories/REPOMEM.md with line numbers:"
+    assert lines[1].startswith("     1\t<!-- repomem:memory")
+    assert "Viewing works." in text(whole)
+    assert [ln.split("\t")[0].strip() for ln in text(part).splitlines()[1:]] == ["2", "3"]
+
+
+def test_editing_the_memory_file_keeps_it_valid_and_locked_in(code: Repo) -> None:
+    cfg = code.config()
+    fid = ops.remember(cfg, "Kept through edits.").fact.id
+    before = access.load(cfg).version
+    replaced, inserted = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Overview\n",
+         "new_str": "## Overview\n\nA calculator library.\n"},
+        {"command": "insert", "path": "/memories/REPOMEM.md", "insert_line": 1,
+         "insert_text": "<!-- edited by an agent -->"},
+    )  # fmt: skip
+    assert not replaced.is_error, text(replaced)
+    assert "The memory file has been edited." in text(replaced)
+    assert not inserted.is_error, text(inserted)
+    doc = access.load(cfg)
+    assert doc.overview() == "A calculator library."
+    assert doc.fact(fid) is not None and doc.version == before + 2
+    assert "<!-- edited by an agent -->" in access.memory_path(cfg).read_text(encoding="utf-8")
+
+
+def test_edits_of_the_memory_file_that_lose_entries_break_it_or_hold_secrets_are_refused(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    fid = ops.remember(cfg, "Must survive.").fact.id
+    path = access.memory_path(cfg)
+    original = path.read_text(encoding="utf-8")
+    token = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    results = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Facts",
+         "new_str": "## Loose notes"},
+        {"command": "create", "path": "/memories/REPOMEM.md", "file_text": "# Empty\n"},
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Overview\n",
+         "new_str": f"## Overview\n\ntoken {token}\n"},
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Facts",
+         "new_str": "<<<<<<< ours\n## Facts"},
+        {"command": "delete", "path": "/memories/REPOMEM.md"},
+        {"command": "rename", "old_path": "/memories/REPOMEM.md",
+         "new_path": "/memories/other.md"},
+        {"command": "insert", "path": "/memories/REPOMEM.md", "insert_line": 9999,
+         "insert_text": "x"},
+    )  # fmt: skip
+    words = [f"would drop {fid}", "would drop", "credential", "conflict markers",
+             "cannot be deleted", "Only topic files", "insert_line"]  # fmt: skip
+    for r, w in zip(results, words, strict=True):
+        assert r.is_error and w in text(r), (w, text(r))
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_arguments_each_command_needs_are_checked(code: Repo) -> None:
+    results = memory(
+        code,
+        {"command": "create", "path": "/memories/x.md"},
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "x"},
+        {"command": "insert", "path": "/memories/REPOMEM.md", "insert_text": "x"},
+        {"command": "view"},
+        {"command": "create", "path": "/memories", "file_text": "x"},
+        {"command": "view", "path": "/memories/nothing.md"},
+        {"command": "create", "path": "/memories/bad:name.md", "file_text": "x"},
+    )
+    words = ["file_text", "new_str", "insert_line", "needs `path`", "needs a file",
+             "does not exist", "usable topic file name"]  # fmt: skip
+    for r, w in zip(results, words, strict=True):
+        assert r.is_error and w in text(r), (w, text(r))

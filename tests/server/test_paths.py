@@ -1,0 +1,65 @@
+"""Client paths are confined to the repository root."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from repomem.errors import InputError
+from repomem.server.paths import confine, confine_cite, confine_glob
+from tests.conftest import Repo
+
+
+def test_relative_paths_inside_the_repository_are_normalised(repo: Repo) -> None:
+    repo.write("src/a.py", "x = 1\n")
+    cfg = repo.config()
+    assert confine(cfg, "src/a.py") == "src/a.py"
+    assert confine(cfg, "./src//a.py") == "src/a.py"
+    assert confine(cfg, "src\\a.py") == "src/a.py"
+    assert confine(cfg, "src/new.py") == "src/new.py"  # need not exist yet
+    assert confine_cite(cfg, "src/a.py:func") == "src/a.py:func"
+    assert confine_cite(cfg, "src/a.py:3-9") == "src/a.py:3-9"
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ("", "empty"),
+        (".", "root"),
+        ("../x.py", "`..`"),
+        ("src/../../x.py", "`..`"),
+        ("/etc/passwd", "absolute"),
+        ("\\\\server\\share", "absolute"),
+        ("C:/x.py", "absolute"),
+        ("~/x.py", "absolute"),
+        ("a\x00b", "NUL"),
+        ("out.py", "outside the repository"),
+        ("outdir/x.py", "outside the repository"),
+        (".env.production", "credential"),
+        ("keys/id_rsa", "credential"),
+    ],
+)
+def test_escapes_and_credential_files_are_refused(
+    repo: Repo, tmp_path: Path, raw: str, words: str
+) -> None:
+    (tmp_path / "x.py").write_text("x\n", encoding="utf-8")
+    os.symlink(tmp_path / "x.py", repo.root / "out.py")
+    os.symlink(tmp_path, repo.root / "outdir")
+    with pytest.raises(InputError) as info:
+        confine(repo.config(), raw)
+    assert words in str(info.value)
+
+
+def test_a_symlink_that_stays_inside_is_allowed(repo: Repo) -> None:
+    repo.write("real.py", "x = 1\n")
+    os.symlink(repo.root / "real.py", repo.root / "alias.py")
+    assert confine(repo.config(), "alias.py") == "alias.py"
+
+
+def test_globs_may_not_be_absolute_or_climb_out() -> None:
+    assert confine_glob("src/**/*.py") == "src/**/*.py"
+    for bad in ("/etc/*", "../*", "a/../../b", "C:/x"):
+        with pytest.raises(InputError):
+            confine_glob(bad)
