@@ -38,8 +38,15 @@ def serve(
     try:
         cfg = load_config()
         if http:
-            where = f"http://{host or cfg.server.host}:{port or cfg.server.port}/mcp"
+            bind = host or cfg.server.host
+            where = f"http://{bind}:{port or cfg.server.port}/mcp"
             typer.echo(f"repomem MCP server for {cfg.root} at {where}", err=True)
+            if bind not in ("127.0.0.1", "localhost", "::1"):
+                typer.echo(
+                    f"Warning: {bind} is reachable from other machines and the server has no "
+                    f"authentication; anyone who can connect can read this repository's index.",
+                    err=True,
+                )
         mcp.serve(cfg, http=http, host=host, port=port, read_only=read_only)
     except RepomemError as exc:
         raise fail(exc) from None
