@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
 from repomem.index import indexer, languages
+from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
@@ -160,7 +161,8 @@ def build(
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
     signals.cited = selection.cited
-    ranked = rank(store, signals, graph_cache=indexer.state_dir(cfg))
+    state = indexer.state_dir(cfg)
+    ranked = rank(store, signals, graph_cache=state, history=githistory.load(cfg.root, state))
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
         commit=commit, pending=pending,
