@@ -302,6 +302,25 @@ class Store:
             for future in [pool.submit(t.create_index, c, config=cf) for t, c, cf in jobs]:
                 future.result()
 
+    def indexes_lagging(self, share: float = 0.1, floor: int = 1000) -> bool:
+        """True when many rows were added since the full-text indexes were built.
+
+        LanceDB searches such rows by brute force, and they skew BM25 statistics: folding
+        them in (`optimize`) keeps searches fast after many incremental runs.
+        """
+        for name, column in FTS_COLUMNS.items():
+            tbl = self.table(name)
+            for ix in tbl.list_indices():
+                if tuple(ix.columns) != (column,):
+                    continue
+                stats = tbl.index_stats(ix.name)
+                if stats is None:
+                    continue
+                unindexed = stats.num_unindexed_rows
+                if unindexed > max(floor, share * (stats.num_indexed_rows + unindexed)):
+                    return True
+        return False
+
     def optimize(self, cleanup_seconds: float = 300.0) -> None:
         """Compact the tables, fold new rows into indexes, and drop old versions."""
         from datetime import timedelta

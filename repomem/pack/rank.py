@@ -123,9 +123,18 @@ def rank(
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
-    files = store.column("files", ["path", "skip"])
-    indexed = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-    _mentions(store, signals, indexed, cand)
+    if graph_cache is not None:
+        cache = graphs.cached(store, graph_cache)
+    else:
+        g0 = graphs.build(store)
+        files = store.column("files", ["path", "skip"])
+        nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+        compiled = graphs.compile_graph(g0, nodes)
+        cache = graphs.Cached(g0, graphs.pagerank(g0, compiled=compiled), compiled,
+                              dict(graphs.module_index(nodes)), nodes)  # fmt: skip
+    indexed = cache.nodes
+    global_rank = cache.ranks
+    _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
     known = set(indexed)
     for path, strength in signals.cited.items():
@@ -143,13 +152,8 @@ def rank(
         for path, value in history.recency.items():
             if path in cands and path in known:
                 cands[path].signals["recent"] = value
-    if graph_cache is not None:
-        g, global_rank = graphs.cached(store, graph_cache)
-    else:
-        g = graphs.build(store)
-        global_rank = graphs.pagerank(g, nodes=indexed)
     if seeds:
-        pr = graphs.pagerank(g, personalization=seeds, nodes=indexed)
+        pr = graphs.pagerank(cache.graph, personalization=seeds, compiled=cache.compiled)
         top = max(pr.values(), default=0.0)
         if top > 0:
             for path, value in pr.items():
@@ -242,7 +246,10 @@ def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> N
         )
 
 
-def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -> None:
+def _mentions(
+    store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
+    modules: dict[str, list[str]],
+) -> None:  # fmt: skip
     by_suffix: dict[str, list[str]] = defaultdict(list)
     for path in indexed:
         parts = path.split("/")
@@ -261,7 +268,6 @@ def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -
                         c.signals.get("mention", 0.0), strength / len(hits[:5])
                     )
                 break
-    modules = graphs.module_index(indexed)
     for dotted in signals.dotted:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):
