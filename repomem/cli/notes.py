@@ -75,7 +75,7 @@ def notes(
         if show:
             _show(core.list_notes(cfg, [core.repo_path(cfg, p) for p in given] or None), as_json)
             return
-        if refresh and not dry_run:
+        if refresh:
             from repomem.index import indexer
 
             indexer.run(cfg, progress=Bar(not as_json))
@@ -108,6 +108,9 @@ class _DryRunModel:
 
     def __init__(self, model: str) -> None:
         self.model = model
+
+    def close(self) -> None:
+        pass
 
 
 def _client(cfg: Any, llm: bool | None, dry_run: bool) -> Any:

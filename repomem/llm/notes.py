@@ -477,10 +477,12 @@ def build_prompt(
     if symbols:
         parts.append("Symbols:")
         for s in symbols[:MAX_PROMPT_SYMBOLS]:
-            sig = (s.get("signature") or s["qualname"]).strip().splitlines()[0][:160]
+            sig = (s.get("signature") or "").strip()
+            sig = f": {sig.splitlines()[0][:160]}" if sig else ""
             doc = _first_line(s.get("doc") or "")
             parts.append(
-                f"- {s['kind']} {sig} (line {s['start_line']})" + (f": {doc}" if doc else "")
+                f"- {s['kind']} {s['qualname']}, line {s['start_line']}{sig}"
+                + (f" -- {doc}" if doc else "")
             )
         if len(symbols) > MAX_PROMPT_SYMBOLS:
             parts.append(f"- ... {len(symbols) - MAX_PROMPT_SYMBOLS} more")
@@ -771,6 +773,16 @@ def generate(
             _send_each(cfg, store, client, result.send, report, progress)
     except LLMError as exc:
         report.error = str(exc)
+        # Files the run did not reach keep a generated note: give those without one an
+        # offline note now (they stay candidates for the next run with the model).
+        have = {
+            r["path"]: r["file_hash"]
+            for r in _notes_rows(store, [p.path for p in result.send])
+            if r["source"] in GENERATED
+        }
+        missing = [p.path for p in result.send if have.get(p.path) != p.hash]
+        if not report.batch_id:
+            report.written_offline += _write_offline(cfg, store, missing, current, None)
     report.requests = client.usage.requests - start_requests
     report.input_tokens = client.usage.input_tokens - start_in
     report.output_tokens = client.usage.output_tokens - start_out
