@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import posixpath
 import re
 import time
@@ -401,12 +402,12 @@ def plan(
 
     result.price_known = llm.price_for(model)[1]
     margin = cfg.pack.token_margin
-    system_tokens = llm.estimate_tokens(SYSTEM_PROMPT, margin)
+    system_tokens = llm.estimate_tokens(SYSTEM_PROMPT, 1.0)
     out_tokens = cfg.llm.max_output_tokens
     cap_files = cfg.llm.max_files_per_run if max_files is None else max_files
     spent = 0.0
     for planned in _prompts(cfg, store, wanted, current):
-        tokens_in = system_tokens + llm.estimate_tokens(planned.prompt, margin)
+        tokens_in = math.ceil((system_tokens + planned.input_tokens) * margin)
         planned = Planned(planned.path, planned.hash, planned.prompt, tokens_in)
         cost = llm.estimate_cost(tokens_in, out_tokens, model)
         result.all_input_tokens += tokens_in
@@ -433,7 +434,7 @@ def plan(
 def _prompts(
     cfg: Config, store: Any, paths: list[str], current: dict[str, tuple[str, str]]
 ) -> Iterable[Planned]:
-    """Prompts for these files, built in chunks (input tokens filled in by the caller)."""
+    """Prompts for these files with their raw cl100k counts, built in chunks."""
     for start in range(0, len(paths), 200):
         chunk = paths[start : start + 200]
         texts = store.texts(chunk)
@@ -444,7 +445,7 @@ def _prompts(
                 written.setdefault(row["path"], []).append(row["text"])
         for path in chunk:
             file_hash, language = current[path]
-            prompt = build_prompt(
+            prompt, n_tokens = build_prompt_counted(
                 path,
                 language,
                 texts.get(path, ""),
@@ -452,7 +453,7 @@ def _prompts(
                 written.get(path, []),
                 cfg.llm.max_input_tokens,
             )
-            yield Planned(path, file_hash, prompt, 0)
+            yield Planned(path, file_hash, prompt, n_tokens)
 
 
 def _symbols(store: Any, paths: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -473,6 +474,18 @@ def build_prompt(
     max_tokens: int,
 ) -> str:
     """The per-file prompt: path, symbols with docstrings, people's notes, truncated source."""
+    return build_prompt_counted(path, language, text, symbols, people_notes, max_tokens)[0]
+
+
+def build_prompt_counted(
+    path: str,
+    language: str,
+    text: str,
+    symbols: Sequence[dict[str, Any]],
+    people_notes: Sequence[str],
+    max_tokens: int,
+) -> tuple[str, int]:
+    """`build_prompt` and its cl100k token count (each part counted once)."""
     parts = [f"File: {path}", f"Language: {language or 'text'}"]
     if symbols:
         parts.append("Symbols:")
@@ -492,27 +505,34 @@ def build_prompt(
     head = "\n".join(parts)
     from repomem.pack import tokens
 
-    budget = max(200, max_tokens - tokens.count(head))
-    source, cut = _truncate(text, budget)
+    head_tokens = tokens.count(head)
+    source, cut, source_tokens = _truncate(text, max(200, max_tokens - head_tokens))
     total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     shown = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
     label = f"Source (lines 1-{shown} of {total}):" if cut else "Source:"
-    return f"{head}\n{label}\n<source>\n{source.rstrip()}\n</source>\n"
+    prompt = f"{head}\n{label}\n<source>\n{source.rstrip()}\n</source>\n"
+    return prompt, head_tokens + source_tokens + tokens.count(label) + 12  # tags, line ends
 
 
-def _truncate(text: str, budget: int) -> tuple[str, bool]:
-    """At most `budget` cl100k tokens of `text`, cut at a line end."""
+def _truncate(text: str, budget: int) -> tuple[str, bool, int]:
+    """At most `budget` cl100k tokens of `text`, cut at a line end; and its token count.
+
+    A cl100k token is at least one character and rarely more than six, so a text longer than
+    six characters per token of budget is cut before it is counted (files can be megabytes).
+    """
     from repomem.pack import tokens
 
-    if len(text) <= budget * 2 or tokens.count(text) <= budget:
-        return text, False
-    cut = text[: budget * 4]
+    cut = text if len(text) <= budget * 6 else text[: budget * 6]
     n = tokens.count(cut)
+    if n <= budget and len(cut) == len(text):
+        return text, False, n
     while n > budget and cut:
         cut = cut[: int(len(cut) * budget / n * 0.95)]
+        line_end = cut.rfind("\n")
+        if 0 < line_end < len(cut) - 1:
+            cut = cut[: line_end + 1]
         n = tokens.count(cut)
-    line_end = cut.rfind("\n")
-    return (cut[: line_end + 1] if line_end > 0 else cut), True
+    return cut, True, n
 
 
 def _first_line(doc: str) -> str:
