@@ -192,29 +192,35 @@ def _order(note: Note) -> tuple[str, int, bool, float]:
     return (note.path, SOURCES.index(note.source), note.stale, -note.updated_at)
 
 
-def list_notes(cfg: Config, paths: Sequence[str] | None = None) -> list[Note]:
+def list_notes(
+    cfg: Config, paths: Sequence[str] | None = None, *, store: Any | None = None
+) -> list[Note]:
     """Every note (of these repository-relative paths, or all), people's notes first.
+
+    Pass `store` to reuse an open `Store`.
 
     Raises:
         StoreError: if there is no index yet.
     """
     from repomem.index import query
 
-    store = query.require_store(cfg)
+    if store is None:
+        store = query.require_store(cfg)
     rows = _notes_rows(store, paths)
     current = _indexed(store)
     return sorted((_to_note(r, current) for r in rows), key=_order)
 
 
-def best_notes(cfg: Config, paths: Sequence[str]) -> dict[str, Note]:
+def best_notes(cfg: Config, paths: Sequence[str], *, store: Any | None = None) -> dict[str, Note]:
     """The one note to show per path: human, then assistant, then model, then offline notes;
-    fresh before stale within a source. Paths without notes are left out (for context packs).
+    fresh before stale within a source. Paths without notes are left out (for context packs;
+    check `Note.stale` before trusting one).
 
     Raises:
         StoreError: if there is no index yet.
     """
     best: dict[str, Note] = {}
-    for note in list_notes(cfg, paths):
+    for note in list_notes(cfg, paths, store=store):
         best.setdefault(note.path, note)
     return best
 
