@@ -196,7 +196,7 @@ def _print_report(cfg: Any, report: Any) -> None:
     if report.requests:
         typer.echo(
             f"API: {report.requests} request(s), {report.input_tokens:,} input and "
-            f"{report.output_tokens:,} output tokens."
+            f"{report.output_tokens:,} output tokens, about ${report.cost_usd:.4f}."
         )
     if report.batch_pending:
         typer.echo(

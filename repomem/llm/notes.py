@@ -145,6 +145,7 @@ class NotesReport:
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cost_usd: float = 0.0  # from the usage the API reported, at list price (batches half)
     batch_id: str | None = None
     batch_pending: bool = False
     removed: int = 0  # generated notes of files no longer indexed
@@ -812,6 +813,11 @@ def generate(
     report.requests = client.usage.requests - start_requests
     report.input_tokens = client.usage.input_tokens - start_in
     report.output_tokens = client.usage.output_tokens - start_out
+    from repomem.llm.client import estimate_cost
+
+    report.cost_usd = estimate_cost(
+        report.input_tokens, report.output_tokens, client.model, batch=result.batch
+    )
     return report
 
 

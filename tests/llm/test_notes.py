@@ -133,6 +133,10 @@ def test_model_notes_are_generated_then_never_sent_again_for_unchanged_files(
     assert first.error is None
     assert first.written_llm == len(FILES)
     assert len(api_env.posts()) == len(FILES) == first.requests
+    assert first.cost_usd == pytest.approx(
+        llm.estimate_cost(first.input_tokens, first.output_tokens, "claude-haiku-4-5")
+    )
+    assert first.output_tokens == 20 * len(FILES)  # what the fake reports per message
     assert {n.source for n in notes.list_notes(cfg)} == {"generated-llm"}
     assert "a note from the model about File: app/cart.py" in by_path(cfg)["app/cart.py"][0].text
 
