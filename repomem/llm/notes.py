@@ -33,7 +33,7 @@ import math
 import posixpath
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -176,6 +176,16 @@ def _indexed(store: Any) -> dict[str, tuple[str, str]]:
             cols["path"], cols["hash"], cols["language"], cols["skip"], strict=True
         )
         if not skip and h
+    }
+
+
+def _empty(store: Any) -> set[str]:
+    """Indexed files with no content (nothing for a model to say)."""
+    cols = store.column("files", ["path", "size", "skip"])
+    return {
+        p
+        for p, size, skip in zip(cols["path"], cols["size"], cols["skip"], strict=True)
+        if not skip and size == 0
     }
 
 
@@ -355,10 +365,13 @@ def plan(
     *,
     model: str | None,
     max_files: int | None = None,
+    estimate_all: bool = True,
 ) -> NotesPlan:
     """Decide what a run does, estimating tokens and cost; sends nothing.
 
-    `model` None plans an offline run (deterministic notes only).
+    `model` None plans an offline run (deterministic notes only). Empty files always get
+    offline notes. `estimate_all` also builds and counts the prompts of files beyond the
+    file cap (for `all_*` totals); a real run skips that work.
 
     Raises:
         NotFoundError: a path given is not indexed.
@@ -380,6 +393,7 @@ def plan(
     if batch is not None:
         pending = {path for path, _hash in batch.get("items", {}).values()}
 
+    empty = _empty(store) if model else set()
     wanted: list[str] = []  # files that need a model note
     for path in targets:
         file_hash = current[path][0]
@@ -394,6 +408,11 @@ def plan(
             result.fresh += 1
         elif path in pending:
             result.pending.append(path)
+        elif path in empty:
+            if fresh:
+                result.fresh += 1
+            else:
+                result.offline.append(path)
         elif excluded(path, cfg.llm.exclude):
             result.excluded.append(path)
             if fresh:
@@ -413,7 +432,10 @@ def plan(
     out_tokens = cfg.llm.max_output_tokens
     cap_files = cfg.llm.max_files_per_run if max_files is None else max_files
     spent = 0.0
-    for planned in _prompts(cfg, store, wanted, current):
+    for i, planned in enumerate(_prompts(cfg, store, wanted, current)):
+        if not estimate_all and len(result.send) >= cap_files:
+            result.capped.extend(wanted[i:])  # beyond the file cap: not worth counting
+            break
         tokens_in = math.ceil((system_tokens + planned.input_tokens) * margin)
         planned = Planned(planned.path, planned.hash, planned.prompt, tokens_in)
         cost = llm.estimate_cost(tokens_in, out_tokens, model)
@@ -440,8 +462,8 @@ def plan(
 
 def _prompts(
     cfg: Config, store: Any, paths: list[str], current: dict[str, tuple[str, str]]
-) -> Iterable[Planned]:
-    """Prompts for these files with their raw cl100k counts, built in chunks."""
+) -> Iterator[Planned]:
+    """Prompts for these files with their raw cl100k counts, built lazily in chunks."""
     for start in range(0, len(paths), 200):
         chunk = paths[start : start + 200]
         texts = store.texts(chunk)
@@ -569,6 +591,8 @@ _TOP_KINDS = ("class", "function", "interface", "struct", "trait", "enum", "type
 
 def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
     """A deterministic note from the leading docstring or comment, entry points and markers."""
+    if not text.strip():
+        return "Purpose: empty file."
     purpose = leading_doc(text, language, path)
     tops = [s for s in symbols if not s.get("parent")]
     if not purpose:
@@ -771,7 +795,7 @@ def generate(
     failed: dict[str, str] = {}
     if client is not None and not dry_run:
         collected, failed = _collect_pending(cfg, store, client, wait=0.0)
-    result = plan(cfg, store, paths, model=model, max_files=max_files)
+    result = plan(cfg, store, paths, model=model, max_files=max_files, estimate_all=dry_run)
     report = NotesReport(plan=result, dry_run=dry_run, collected=collected, failed=failed)
     if dry_run:
         return report

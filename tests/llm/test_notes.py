@@ -432,3 +432,27 @@ def test_exclude_globs_match_paths_folders_and_names() -> None:
     assert notes.excluded("a/b/c.py", ["*.py"])
     assert notes.excluded("a/b/c.py", ["a/*/c.py"])
     assert not notes.excluded("a/b/c.py", ["b/c.py", "*.js", ""])
+
+
+def test_empty_files_get_offline_notes_and_are_never_sent(
+    repo: Repo, api_env: FakeAnthropic
+) -> None:
+    cfg = setup_repo(repo, {**FILES, "app/__init__.py": ""})
+    report = run(cfg)
+    assert report.requests == len(FILES)
+    assert all("app/__init__.py" not in r.raw.decode() for r in api_env.posts())
+    (note,) = by_path(cfg)["app/__init__.py"]
+    assert (note.source, note.text) == ("generated-offline", "Purpose: empty file.")
+    assert run(cfg).requests == 0
+
+
+def test_a_capped_run_still_fills_up_to_the_cap_when_the_cost_cap_skips_a_big_file(
+    repo: Repo, api_env: FakeAnthropic
+) -> None:
+    big = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(400))
+    cfg = setup_repo(repo, {"a_big.py": big, "b.py": "x = 1\n", "c.py": "y = 2\n"})
+    small = llm.estimate_cost(400, cfg.llm.max_output_tokens, cfg.llm.model)
+    repo.write(".repomem", f"[llm]\nmax_cost_usd = {small * 2.5}\nmax_files_per_run = 2\n")
+    report = run(repo.config())
+    assert sorted(p.path for p in report.plan.send) == ["b.py", "c.py"]
+    assert report.plan.capped == ["a_big.py"] and report.requests == 2
