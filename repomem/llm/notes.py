@@ -576,6 +576,11 @@ def _first_line(doc: str) -> str:
 
 _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-|all rights reserved|\(c\) \d{4}", re.I)
 _PY_DOCSTRING = re.compile(r"""\A(?:[rRuU]{0,2})(\"\"\"|'''|\"|')(.*?)\1""", re.S)
+# Lines starting with "#" that are code, not comments: C preprocessor, Rust attributes, C#.
+_DIRECTIVE = re.compile(
+    r"#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line|"
+    r"region|endregion|nullable)\b|#!?\["
+)
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
     ('if __name__ == "__main__"', "runs as a script"),
@@ -665,7 +670,13 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
         prefix = next(
             (p for p in ("///", "//!", "//", "#", "--", ";;", "%") if line.startswith(p)), None
         )
-        if prefix is not None and not line.startswith("#include") and not line.startswith("#["):
+        if prefix == "#" and _DIRECTIVE.match(line):  # code, not a comment: skip it
+            if block:
+                comments.append(block)
+                block = []
+            i += 1
+            continue
+        if prefix is not None:
             if re.match(r"#.*coding[:=]", line) or line.startswith("#!"):
                 i += 1
                 continue

@@ -120,6 +120,10 @@ def test_leading_docs_skip_license_headers_and_read_many_comment_styles() -> Non
     c = "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n * Ring buffer for events.\n */\nint x;\n"
     assert notes.leading_doc(c, "c") == "Ring buffer for events."
     assert notes.leading_doc("import os\n", "python") == ""
+    assert notes.leading_doc("#include <stdio.h>\n// Prints things.\nint x;\n", "c") == (
+        "Prints things."
+    )
+    assert notes.leading_doc("#![allow(dead_code)]\n//! Fast maps.\n", "rust") == "Fast maps."
 
 
 # ----------------------------------------------------------------------------- with the model
