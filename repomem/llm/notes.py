@@ -640,7 +640,9 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
     i = 0
     if lines and lines[0].startswith("#!"):
         i = 1
-    if path.endswith((".md", ".rst", ".txt")) or language in ("markdown", "text"):
+        if "python" in lines[0]:
+            language = "python"  # an extension-less script
+    if path.endswith((".md", ".rst", ".txt")) or language in ("markdown", "text", ""):
         return _prose_head(lines[i:])
     comments: list[list[str]] = []  # leading comment blocks, in order
     block: list[str] = []
@@ -729,18 +731,30 @@ def _paragraph(lines: Sequence[str]) -> str:
 
 
 def _prose_head(lines: Sequence[str]) -> str:
+    """Title and first paragraph of Markdown, reStructuredText or plain text."""
+    items = [line.strip() for line in lines]
+
+    def rule(s: str) -> bool:  # an underline or overline: ====, ----, ~~~~
+        return len(s) >= 3 and set(s) <= set("=-~*^#+`")
+
+    j = 0
+    while j < len(items) and not items[j]:
+        j += 1
     title = ""
-    rest: list[str] = []
-    for line in lines:
-        s = line.strip()
-        if not title and s.startswith("#"):
-            title = s.lstrip("#").strip()
-            continue
-        if not title and s and set(s) <= set("=-~") and rest:
-            title, rest = " ".join(rest), []  # setext heading
-            continue
-        rest.append(s)
-    para = _paragraph([r for r in rest if not r.startswith(("[![", "<", "```"))])
+    if j < len(items):
+        first = items[j]
+        if rule(first) and j + 1 < len(items):  # overlined title
+            title, j = items[j + 1], j + 2
+        elif first.startswith("#"):
+            title, j = first.lstrip("#").strip(), j + 1
+        elif j + 1 < len(items) and rule(items[j + 1]):  # underlined title
+            title, j = first, j + 2
+    rest = [
+        r
+        for r in items[j:]
+        if not rule(r) and not r.startswith(("[![", "![", "<", "```", ".. ", ":"))
+    ]
+    para = _paragraph(rest)
     if title and para:
         return f"{title}: {para}"
     return title or para

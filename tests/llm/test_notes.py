@@ -120,6 +120,12 @@ def test_leading_docs_skip_license_headers_and_read_many_comment_styles() -> Non
     c = "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n * Ring buffer for events.\n */\nint x;\n"
     assert notes.leading_doc(c, "c") == "Ring buffer for events."
     assert notes.leading_doc("import os\n", "python") == ""
+    rst = "Shop\n====\n\nSells things.\n\nUsage\n-----\n"
+    assert notes.leading_doc(rst, "text", "README.rst") == "Shop: Sells things."
+    over = "=====\nAPI\n=====\n\n.. module:: shop\n\nThe shop's API.\n"
+    assert notes.leading_doc(over, "text", "api.rst") == "API: The shop's API."
+    script = '#!/usr/bin/env python\n"""\nRun the tests.\n\nNotes\n-----\nMore.\n"""\n'
+    assert notes.leading_doc(script, "text", "bin/test") == "Run the tests."
     assert notes.leading_doc("#include <stdio.h>\n// Prints things.\nint x;\n", "c") == (
         "Prints things."
     )
