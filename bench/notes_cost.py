@@ -101,7 +101,8 @@ def main() -> None:
         plan = notes.plan(cfg, store, model=cfg.llm.model)
         out["plan_seconds"] = round(time.perf_counter() - t0, 1)
         n = len(plan.send)
-        out["files_needing_notes"] = n
+        out["files_indexed"] = plan.indexed
+        out["files_needing_notes"] = n  # empty files get offline notes, never sent
         out["input_tokens"] = plan.all_input_tokens
         out["output_tokens_ceiling"] = plan.all_output_tokens
         out["mean_input_tokens_per_file"] = round(plan.all_input_tokens / max(1, n))
@@ -167,7 +168,8 @@ def main() -> None:
         return
     print(f"Corpus: {out['corpus']}: {out['files_listed']} files listed, indexed in "
           f"{out['index_seconds']} s")  # fmt: skip
-    print(f"Notes needed: {n} files; plan (dry-run) took {out['plan_seconds']} s")
+    print(f"Model notes needed: {n} of {out['files_indexed']} indexed files (empty files are "
+          f"never sent); plan (dry-run) took {out['plan_seconds']} s")  # fmt: skip
     print(f"Input tokens (cl100k x margin, system prompt included): {out['input_tokens']:,} "
           f"({out['mean_input_tokens_per_file']:,} per file); output ceiling "
           f"{out['output_tokens_ceiling']:,}")  # fmt: skip
