@@ -79,6 +79,7 @@ def test_model_notes_through_the_command_and_a_refused_key(
     assert code == 0, err
     data = json.loads(out)
     assert data["written_llm"] == 2 and data["requests"] == 2
+    assert data["plan"]["send"][0]["path"] == "shop/cart.py"
     shop.write("shop/tax.py", "# Tax rules.\n\n\ndef rate():\n    return 0.25\n")
     api_env.script(UNAUTHORIZED)
     code, out, err = run("-C", str(shop.root), "notes")
@@ -102,3 +103,12 @@ def test_note_outside_the_repository_is_refused(shop: Repo) -> None:
     run("-C", str(shop.root), "index", "-q")
     code, _, err = run("-C", str(shop.root), "note", str(shop.root.parent), "x")
     assert code == 1 and "outside the repository" in err
+
+
+def test_max_files_caps_a_run_from_the_command_line(shop: Repo, api_env: FakeAnthropic) -> None:
+    code, out, err = run("-C", str(shop.root), "notes", "--max-files", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["requests"] == 1 and data["written_llm"] == 1 and data["written_offline"] == 1
+    assert data["plan"]["capped"] == ["shop/tax.py"]
+    assert len(api_env.posts()) == 1

@@ -294,3 +294,15 @@ def test_token_estimates_count_offline_with_a_margin() -> None:
     base = llm.estimate_tokens("def main():\n    return 1\n", margin=1.0)
     assert base > 0
     assert llm.estimate_tokens("def main():\n    return 1\n", margin=2.0) == 2 * base
+
+
+def test_importing_the_llm_modules_does_not_import_the_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, repomem.llm.client, repomem.llm.notes, repomem.cli; "
+        "print('anthropic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
