@@ -318,6 +318,7 @@ class LLMClient:
         lines = self._call(
             lambda: list(self._sdk.messages.batches.results(batch_id)), "the batch results"
         )
+        self.usage.requests += 1  # results() fetches the batch again before the results file
         outcome = BatchOutcome(batch_id, ended=True)
         for line in lines:
             custom_id = getattr(line, "custom_id", None)

@@ -62,6 +62,7 @@ BATCH_META = "notes_batch"
 MAX_NOTE_CHARS = 2000
 MAX_PROMPT_SYMBOLS = 60
 FLUSH_EVERY = 20
+MAX_BATCH_REQUESTS = 5000
 
 SYSTEM_PROMPT = """\
 You write short notes about source files for a repository memory that coding assistants read
@@ -448,6 +449,10 @@ def plan(
         else:
             result.capped.append(planned.path)
     result.batch = 0 < cfg.llm.batch_threshold <= len(result.send)
+    if result.batch and len(result.send) > MAX_BATCH_REQUESTS:
+        # One batch per run, well under the API's limits (100,000 requests, 256 MB).
+        result.capped[:0] = [p.path for p in result.send[MAX_BATCH_REQUESTS:]]
+        del result.send[MAX_BATCH_REQUESTS:]
     result.input_tokens = sum(p.input_tokens for p in result.send)
     result.output_tokens = out_tokens * len(result.send)
     result.cost_usd = llm.estimate_cost(

@@ -383,6 +383,8 @@ def test_large_runs_use_one_message_batch(repo: Repo, api_env: FakeAnthropic) ->
     cfg = repo.config()
     report = run(cfg)
     assert report.plan.batch and report.written_llm == len(FILES) and not report.batch_pending
+    # create, status (in progress), status (ended), status + results file
+    assert report.requests == len(api_env.requests) == 5
     assert api_env.posts() == []
     (create,) = api_env.posts("/v1/messages/batches")
     assert len(create.body["requests"]) == len(FILES)
@@ -466,3 +468,15 @@ def test_a_capped_run_still_fills_up_to_the_cap_when_the_cost_cap_skips_a_big_fi
     report = run(repo.config())
     assert sorted(p.path for p in report.plan.send) == ["b.py", "c.py"]
     assert report.plan.capped == ["a_big.py"] and report.requests == 2
+
+
+def test_one_batch_per_run_holds_at_most_max_batch_requests(
+    repo: Repo, api_env: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(notes, "MAX_BATCH_REQUESTS", 3)
+    setup_repo(repo)
+    repo.write(".repomem", "[llm]\nbatch_threshold = 2\n")
+    report = run(repo.config())
+    assert len(report.plan.send) == 3 and len(report.plan.capped) == len(FILES) - 3
+    (create,) = api_env.posts("/v1/messages/batches")
+    assert len(create.body["requests"]) == 3
