@@ -20,6 +20,7 @@ in, `llm.max_output_tokens` out) cut the list; what is cut gets an offline note 
 at least `llm.batch_threshold` files use the Message Batches API; an unfinished batch is saved in
 the store's meta table and collected by the next run. `--dry-run` stops after the plan.
 
+Deterministic notes come from `repomem.llm.offline`, the model's prompt from `repomem.llm.prompt`.
 This module never imports `anthropic`: it talks to `repomem.llm.client.LLMClient`.
 """
 
@@ -31,7 +32,6 @@ import json
 import logging
 import math
 import posixpath
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING, Any
 from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError, LLMError, NotFoundError
-from repomem.index import languages
+from repomem.llm.offline import offline_note
+from repomem.llm.prompt import SYSTEM_PROMPT, build_prompt_counted
 
 if TYPE_CHECKING:
     from repomem.llm.client import LLMClient
@@ -60,19 +61,8 @@ GENERATED = (GENERATED_LLM, GENERATED_OFFLINE)
 SOURCES = (*WRITTEN, *GENERATED)  # precedence order
 BATCH_META = "notes_batch"
 MAX_NOTE_CHARS = 2000
-MAX_PROMPT_SYMBOLS = 60
 FLUSH_EVERY = 20
 MAX_BATCH_REQUESTS = 5000
-
-SYSTEM_PROMPT = """\
-You write short notes about source files for a repository memory that coding assistants read
-before they change the code. For the file you are given, answer in plain text with exactly
-these three lines and nothing else:
-Purpose: what the file is for, in one sentence.
-Entry points: the main functions, classes or commands other code or users call (names only).
-Gotchas: non-obvious behaviour, invariants, side effects or pitfalls, or "none noted".
-Be specific to this file; do not guess beyond the source. Text shown as [REDACTED] is a removed
-credential: never mention or reconstruct it. Notes from maintainers, when given, are facts."""
 
 
 # --------------------------------------------------------------------------- values
@@ -497,302 +487,6 @@ def _symbols(store: Any, paths: list[str]) -> dict[str, list[dict[str, Any]]]:
     for rows in out.values():
         rows.sort(key=lambda r: (r["start_line"], -r["end_line"]))
     return out
-
-
-def build_prompt(
-    path: str,
-    language: str,
-    text: str,
-    symbols: Sequence[dict[str, Any]],
-    people_notes: Sequence[str],
-    max_tokens: int,
-) -> str:
-    """The per-file prompt: path, symbols with docstrings, people's notes, truncated source."""
-    return build_prompt_counted(path, language, text, symbols, people_notes, max_tokens)[0]
-
-
-def build_prompt_counted(
-    path: str,
-    language: str,
-    text: str,
-    symbols: Sequence[dict[str, Any]],
-    people_notes: Sequence[str],
-    max_tokens: int,
-) -> tuple[str, int]:
-    """`build_prompt` and its cl100k token count (each part counted once)."""
-    parts = [f"File: {path}", f"Language: {language or 'text'}"]
-    if symbols:
-        parts.append("Symbols:")
-        for s in symbols[:MAX_PROMPT_SYMBOLS]:
-            sig = (s.get("signature") or "").strip()
-            sig = f": {sig.splitlines()[0][:160]}" if sig else ""
-            doc = _first_line(s.get("doc") or "")
-            parts.append(
-                f"- {s['kind']} {s['qualname']}, line {s['start_line']}{sig}"
-                + (f" -- {doc}" if doc else "")
-            )
-        if len(symbols) > MAX_PROMPT_SYMBOLS:
-            parts.append(f"- ... {len(symbols) - MAX_PROMPT_SYMBOLS} more")
-    if people_notes:
-        parts.append("Notes from maintainers:")
-        parts.extend(f"- {n.strip()}" for n in people_notes)
-    head = "\n".join(parts)
-    from repomem.pack import tokens
-
-    head_tokens = tokens.count(head)
-    source, cut, source_tokens = _truncate(text, max(200, max_tokens - head_tokens))
-    total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    shown = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
-    label = f"Source (lines 1-{shown} of {total}):" if cut else "Source:"
-    prompt = f"{head}\n{label}\n<source>\n{source.rstrip()}\n</source>\n"
-    return prompt, head_tokens + source_tokens + tokens.count(label) + 12  # tags, line ends
-
-
-def _truncate(text: str, budget: int) -> tuple[str, bool, int]:
-    """At most `budget` cl100k tokens of `text`, cut at a line end; and its token count.
-
-    A cl100k token is at least one character and rarely more than six, so a text longer than
-    six characters per token of budget is cut before it is counted (files can be megabytes).
-    """
-    from repomem.pack import tokens
-
-    cut = text if len(text) <= budget * 6 else text[: budget * 6]
-    n = tokens.count(cut)
-    if n <= budget and len(cut) == len(text):
-        return text, False, n
-    while n > budget and cut:
-        cut = cut[: int(len(cut) * budget / n * 0.95)]
-        line_end = cut.rfind("\n")
-        if 0 < line_end < len(cut) - 1:
-            cut = cut[: line_end + 1]
-        n = tokens.count(cut)
-    return cut, True, n
-
-
-def _first_line(doc: str) -> str:
-    for line in doc.strip().splitlines():
-        line = line.strip().strip("/*#").strip()
-        if line:
-            return line[:200]
-    return ""
-
-
-# --------------------------------------------------------------------------- offline notes
-
-_LICENSE = re.compile(r"copyright|licen[cs]e|spdx-|all rights reserved|\(c\) \d{4}", re.I)
-_PY_DOCSTRING = re.compile(r"""\A(?:[rRuU]{0,2})(\"\"\"|'''|\"|')(.*?)\1""", re.S)
-# Lines starting with "#" that are code, not comments: C preprocessor, Rust attributes, C#.
-_DIRECTIVE = re.compile(
-    r"#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line|"
-    r"region|endregion|nullable)\b|#!?\["
-)
-_MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
-_CLI_HINTS = (
-    ('if __name__ == "__main__"', "runs as a script"),
-    ("if __name__ == '__main__'", "runs as a script"),
-    ("argparse.ArgumentParser", "command-line interface (argparse)"),
-    ("@app.command", "command-line interface"),
-    ("@click.command", "command-line interface (click)"),
-    ("process.argv", "reads command-line arguments"),
-)
-_TOP_KINDS = ("class", "function", "interface", "struct", "trait", "enum", "type", "module",
-              "namespace", "macro", "constant")  # fmt: skip
-
-
-def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
-    """A deterministic note from the leading docstring or comment, entry points and markers."""
-    if not text.strip():
-        return "Purpose: empty file."
-    purpose = leading_doc(text, language, path)
-    tops = [s for s in symbols if not s.get("parent")]
-    if not purpose:
-        main_class = next(
-            (s for s in tops if s["kind"] == "class" and _first_line(s.get("doc") or "")), None
-        )
-        if main_class is not None:
-            purpose = f"{main_class['name']}: {_first_line(main_class['doc'])}"
-        else:
-            purpose = _shape(path, language, text, symbols)
-    lines = [f"Purpose: {purpose}"]
-    entries = entry_points(text, language, symbols)
-    if entries:
-        lines.append("Entry points: " + ", ".join(entries))
-    markers = [f"{m.group(1)} {m.group(2).strip()}".strip() for m in _MARKER.finditer(text)]
-    if markers:
-        more = f" (+{len(markers) - 3} more)" if len(markers) > 3 else ""
-        lines.append("Gotchas: " + "; ".join(markers[:3]) + more)
-    return "\n".join(lines)
-
-
-def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
-    name = language if language else languages.detect(path)
-    counts: dict[str, int] = {}
-    for s in symbols:
-        if not s.get("parent"):
-            counts[s["kind"]] = counts.get(s["kind"], 0) + 1
-    n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    if not counts:
-        return f"{name or 'text'} file, {n_lines} lines."
-    kinds = ", ".join(f"{n} {k}{'es' if k.endswith('s') and n != 1 else 's' if n != 1 else ''}"
-                      for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))  # fmt: skip
-    return f"{name} file, {n_lines} lines, defining {kinds}."
-
-
-def leading_doc(text: str, language: str, path: str = "") -> str:
-    """The first sentence or paragraph of a file's docstring or leading comment ("" if none)."""
-    body = text.lstrip("\ufeff")
-    lines = body.splitlines()
-    i = 0
-    if lines and lines[0].startswith("#!"):
-        i = 1
-        if "python" in lines[0]:
-            language = "python"  # an extension-less script
-    if path.endswith((".md", ".rst", ".txt")) or language in ("markdown", "text", ""):
-        return _prose_head(lines[i:])
-    comments: list[list[str]] = []  # leading comment blocks, in order
-    block: list[str] = []
-    in_c_block = False
-    while i < len(lines):
-        raw = lines[i]
-        line = raw.strip()
-        if in_c_block:
-            end = line.find("*/")
-            block.append((line[:end] if end >= 0 else line).lstrip("*").strip())
-            if end >= 0:
-                in_c_block = False
-                comments.append(block)
-                block = []
-            i += 1
-            continue
-        if line.startswith("/*"):
-            inner = line[2:].lstrip("*!")
-            end = inner.find("*/")
-            if end >= 0:
-                comments.append([inner[:end].strip()])
-            else:
-                block = [inner.strip()]
-                in_c_block = True
-            i += 1
-            continue
-        prefix = next(
-            (p for p in ("///", "//!", "//", "#", "--", ";;", "%") if line.startswith(p)), None
-        )
-        if prefix == "#" and _DIRECTIVE.match(line):  # code, not a comment: skip it
-            if block:
-                comments.append(block)
-                block = []
-            i += 1
-            continue
-        if prefix is not None:
-            if re.match(r"#.*coding[:=]", line) or line.startswith("#!"):
-                i += 1
-                continue
-            block.append(line[len(prefix) :].strip())
-            i += 1
-            continue
-        if block:
-            comments.append(block)
-            block = []
-        if not line:
-            i += 1
-            continue
-        break
-    if block:
-        comments.append(block)
-    if language == "python" and i < len(lines):
-        m = _PY_DOCSTRING.match("\n".join(lines[i:]).lstrip())
-        if m:
-            doc = _paragraph(m.group(2).splitlines())
-            if doc:
-                return doc
-    for c in comments:
-        text_block = " ".join(c)
-        if (
-            c
-            and not _LICENSE.search(text_block)
-            and not text_block.startswith(("-*-", "eslint", "@ts-", "prettier"))
-        ):
-            doc = _paragraph(c)
-            if doc:
-                return doc
-    return ""
-
-
-def _paragraph(lines: Sequence[str]) -> str:
-    words: list[str] = []
-    for line in lines:
-        s = line.strip()
-        if not s:
-            if words:
-                break
-            continue
-        words.append(s)
-    para = " ".join(words)
-    # first sentence if the paragraph is long
-    if len(para) > 200:
-        m = re.search(r"(?<=[.!?])\s", para)
-        para = para[: m.start()] if m and m.start() <= 300 else para[:200].rstrip() + "..."
-    return para
-
-
-def _prose_head(lines: Sequence[str]) -> str:
-    """Title and first paragraph of Markdown, reStructuredText or plain text."""
-    items = [line.strip() for line in lines]
-
-    def rule(s: str) -> bool:  # an underline or overline: ====, ----, ~~~~
-        return len(s) >= 3 and set(s) <= set("=-~*^#+`")
-
-    j = 0
-    while j < len(items) and not items[j]:
-        j += 1
-    title = ""
-    if j < len(items):
-        first = items[j]
-        if rule(first) and j + 1 < len(items):  # overlined title
-            title, j = items[j + 1], j + 2
-        elif first.startswith("#"):
-            title, j = first.lstrip("#").strip(), j + 1
-        elif j + 1 < len(items) and rule(items[j + 1]):  # underlined title
-            title, j = first, j + 2
-    rest = [
-        r
-        for r in items[j:]
-        if not rule(r) and not r.startswith(("[![", "![", "<", "```", ".. ", ":"))
-    ]
-    para = _paragraph(rest)
-    if title and para:
-        return f"{title}: {para}"
-    return title or para
-
-
-def entry_points(text: str, language: str, symbols: Sequence[dict[str, Any]]) -> list[str]:
-    """Main entry points: `main`, CLI markers, then public top-level definitions, at most 8."""
-    out: list[str] = []
-    tops = [s for s in symbols if not s.get("parent") and s["kind"] in _TOP_KINDS]
-    public = [s for s in tops if _public(s["name"], language)]
-    mains = [s for s in tops if s["name"] == "main"]
-    for s in mains:
-        out.append(f"{s['name']}()")
-    for needle, label in _CLI_HINTS:
-        if needle in text and label not in out:
-            out.append(label)
-            break
-    rest = [s for s in public if s["name"] != "main" and s["kind"] != "constant"]
-    rest.sort(key=lambda s: (s["kind"] != "class", s["start_line"]))
-    limit = 8
-    for s in rest[:limit]:
-        out.append(f"{s['kind']} {s['name']}")
-    if len(rest) > limit:
-        out.append(f"... {len(rest) - limit} more")
-    return out
-
-
-def _public(name: str, language: str) -> bool:
-    if not name or name.startswith("_"):
-        return False
-    if language == "go":
-        return name[0].isupper() or name == "main"
-    return True
 
 
 # --------------------------------------------------------------------------- running

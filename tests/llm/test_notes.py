@@ -12,6 +12,7 @@ from repomem.index import indexer
 from repomem.llm import client as llm
 from repomem.llm import notes
 from repomem.llm.client import LLMClient
+from repomem.llm.prompt import SYSTEM_PROMPT
 from tests.conftest import Repo
 from tests.llm.conftest import TEST_KEY
 from tests.llm.fakeapi import MALFORMED, OVERLOADED, UNAUTHORIZED, FakeAnthropic
@@ -109,29 +110,6 @@ def test_offline_notes_are_deterministic(repo: Repo) -> None:
     assert {n.path: n.text for n in notes.list_notes(cfg)} == first
 
 
-def test_leading_docs_skip_license_headers_and_read_many_comment_styles() -> None:
-    go = (
-        "// Copyright 2024 The Authors. Licensed under MIT.\n\n"
-        "// Package shop sells things.\npackage shop\n"
-    )
-    assert notes.leading_doc(go, "go") == "Package shop sells things."
-    py = "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n'''Parse the config.\n\nMore.'''\n"
-    assert notes.leading_doc(py, "python") == "Parse the config."
-    c = "/* SPDX-License-Identifier: GPL-2.0 */\n/*\n * Ring buffer for events.\n */\nint x;\n"
-    assert notes.leading_doc(c, "c") == "Ring buffer for events."
-    assert notes.leading_doc("import os\n", "python") == ""
-    rst = "Shop\n====\n\nSells things.\n\nUsage\n-----\n"
-    assert notes.leading_doc(rst, "text", "README.rst") == "Shop: Sells things."
-    over = "=====\nAPI\n=====\n\n.. module:: shop\n\nThe shop's API.\n"
-    assert notes.leading_doc(over, "text", "api.rst") == "API: The shop's API."
-    script = '#!/usr/bin/env python\n"""\nRun the tests.\n\nNotes\n-----\nMore.\n"""\n'
-    assert notes.leading_doc(script, "text", "bin/test") == "Run the tests."
-    assert notes.leading_doc("#include <stdio.h>\n// Prints things.\nint x;\n", "c") == (
-        "Prints things."
-    )
-    assert notes.leading_doc("#![allow(dead_code)]\n//! Fast maps.\n", "rust") == "Fast maps."
-
-
 # ----------------------------------------------------------------------------- with the model
 
 
@@ -189,7 +167,7 @@ def test_the_prompt_carries_path_symbols_docstrings_and_the_cached_system_prompt
     (req,) = api_env.posts()
     body = req.body
     assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
-    assert body["system"][0]["text"] == notes.SYSTEM_PROMPT
+    assert body["system"][0]["text"] == SYSTEM_PROMPT
     prompt = body["messages"][0]["content"]
     assert prompt.startswith("File: app/cart.py\nLanguage: python\nSymbols:\n")
     assert "- class Cart, line 4: class Cart" in prompt
