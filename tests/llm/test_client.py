@@ -306,3 +306,15 @@ def test_importing_the_llm_modules_does_not_import_the_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_text_holding_the_api_key_itself_is_refused_and_nothing_is_sent(
+    fake_api: FakeAnthropic,
+) -> None:
+    plain_key = "proxy0token0without0a0known0shape"  # nothing the secret filter would spot
+    client = LLMClient(api_key=plain_key, model="m", base_url=fake_api.url, sleep=lambda s: None)
+    _open.append(client)
+    with pytest.raises(LLMError, match="survived redaction") as err:
+        client.complete("s", f"config: {plain_key}", max_tokens=5)
+    assert plain_key not in str(err.value)
+    assert fake_api.requests == []
