@@ -386,6 +386,12 @@ class Store:
         for start in range(0, len(paths), 500):
             self.table(name).delete(in_list("path", paths[start : start + 500]))
 
+    def delete_notes(self, paths: Sequence[str], sources: Sequence[str]) -> None:
+        """Remove the notes of these paths written by these sources (others are kept)."""
+        for start in range(0, len(paths), 500):
+            where = in_list("path", paths[start : start + 500])
+            self.table("notes").delete(f"({where}) AND {in_list('source', sources)}")
+
     def add(self, name: str, rows: list[dict[str, Any]]) -> None:
         if rows:
             self.table(name).add(pa.Table.from_pylist(rows, schema=TABLES[name]))
