@@ -121,6 +121,17 @@ class LLMSection:
 
     model: str = "claude-haiku-4-5"
     base_url: str = ""
+    enabled: bool = True
+    timeout: float = 60.0
+    max_retries: int = 4
+    retry_max_wait: float = 60.0
+    max_output_tokens: int = 300
+    max_input_tokens: int = 6000
+    max_files_per_run: int = 200
+    max_cost_usd: float = 1.0
+    batch_threshold: int = 100
+    batch_wait: float = 600.0
+    exclude: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -244,3 +244,29 @@ def renamed_to(root: Path, path: str, *, depth: int = 200) -> str | None:
         log.debug("rename lookup failed: %s", exc)
         return None
     return current if current != path and (root / current).exists() else None
+
+
+def recent_commits(root: Path, *, limit: int = 1000) -> list[tuple[int, list[str]]]:
+    """(commit time, files changed) for the last `limit` commits on HEAD, newest first.
+
+    Merge commits are left out (their changes are counted on the merged commits).
+    """
+    repo = _repo(root)
+    if repo is None or head(root) is None:
+        return []
+    try:
+        out: str = repo.git.log(
+            "--no-merges", "--name-only", "--format=%x00%ct", f"-n{limit}", "--no-renames"
+        )
+    except git_error() as exc:
+        log.debug("git log failed: %s", exc)
+        return []
+    commits: list[tuple[int, list[str]]] = []
+    for block in out.split("\0")[1:]:
+        lines = block.strip("\n").split("\n")
+        try:
+            when = int(lines[0])
+        except ValueError:
+            continue
+        commits.append((when, [ln for ln in lines[1:] if ln]))
+    return commits

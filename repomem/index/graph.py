@@ -8,9 +8,11 @@ imports resolve to. Ranking (the context pack) runs personalized PageRank over t
 from __future__ import annotations
 
 import math
+import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 Graph = dict[str, dict[str, float]]
@@ -128,23 +130,23 @@ def resolve_import(module: str, importer: str, index: Mapping[str, list[str]]) -
     return []
 
 
-def pagerank(
-    graph: Mapping[str, Mapping[str, float]],
-    personalization: Mapping[str, float] | None = None,
-    *,
-    damping: float = 0.85,
-    iterations: int = 60,
-    tolerance: float = 1e-9,
-    nodes: Iterable[str] = (),
-) -> dict[str, float]:
-    """Weighted (personalized) PageRank by power iteration (numpy); scores sum to 1."""
+@dataclass
+class Compiled:
+    """A graph as arrays for fast repeated PageRank (nodes sorted by name)."""
+
+    names: list[str]
+    index: dict[str, int]
+    src: Any
+    dst: Any
+    weights: Any
+    has_out: Any
+
+
+def compile_graph(graph: Mapping[str, Mapping[str, float]], nodes: Iterable[str] = ()) -> Compiled:
     import numpy as np
 
     names = sorted(set(nodes) | set(graph) | {t for e in graph.values() for t in e})
-    if not names:
-        return {}
     index = {name: i for i, name in enumerate(names)}
-    n = len(names)
     src: list[int] = []
     dst: list[int] = []
     wts: list[float] = []
@@ -158,57 +160,105 @@ def pagerank(
             dst.append(index[t])
             wts.append(w / total)
     src_a = np.asarray(src, dtype=np.int64)
-    dst_a = np.asarray(dst, dtype=np.int64)
-    w_a = np.asarray(wts, dtype=np.float64)
-    has_out = np.zeros(n, dtype=bool)
+    has_out = np.zeros(len(names), dtype=bool)
     has_out[src_a] = True
+    return Compiled(names, index, src_a, np.asarray(dst, dtype=np.int64),
+                    np.asarray(wts, dtype=np.float64), has_out)  # fmt: skip
+
+
+def pagerank(
+    graph: Mapping[str, Mapping[str, float]],
+    personalization: Mapping[str, float] | None = None,
+    *,
+    damping: float = 0.85,
+    iterations: int = 60,
+    tolerance: float = 1e-9,
+    nodes: Iterable[str] = (),
+    compiled: Compiled | None = None,
+) -> dict[str, float]:
+    """Weighted (personalized) PageRank by power iteration (numpy); scores sum to 1.
+
+    Pass `compiled` (from `compile_graph(graph, nodes)`) to skip rebuilding the arrays.
+    """
+    import numpy as np
+
+    c = compiled if compiled is not None else compile_graph(graph, nodes)
+    n = len(c.names)
+    if not n:
+        return {}
     teleport = np.zeros(n)
     if personalization:
         for k, v in personalization.items():
-            if k in index and v > 0:
-                teleport[index[k]] = v
+            i = c.index.get(k)
+            if i is not None and v > 0:
+                teleport[i] = v
     if teleport.sum() <= 0:
         teleport[:] = 1.0
     teleport /= teleport.sum()
     rank = teleport.copy()
     for _ in range(iterations):
-        spread = np.bincount(dst_a, weights=rank[src_a] * w_a, minlength=n) * damping
-        dangling = rank[~has_out].sum()
+        spread = np.bincount(c.dst, weights=rank[c.src] * c.weights, minlength=n) * damping
+        dangling = rank[~c.has_out].sum()
         nxt = spread + ((1.0 - damping) + damping * dangling) * teleport
         delta = float(np.abs(nxt - rank).sum())
         rank = nxt
         if delta < tolerance:
             break
-    return {name: float(rank[i]) for i, name in enumerate(names)}
+    return dict(zip(c.names, rank.tolist(), strict=True))
 
 
-def cached(store: Any, cache_dir: Any) -> tuple[Graph, dict[str, float]]:
-    """`build(store)` and its plain PageRank, cached on disk per version of the tables read.
+@dataclass
+class Cached:
+    """What packs reuse until the index changes."""
+
+    graph: Graph
+    ranks: dict[str, float]
+    compiled: Compiled
+    modules: dict[str, list[str]]
+    nodes: list[str]
+
+
+_MEMO: dict[str, tuple[str, Cached]] = {}
+CACHE_VERSION = 2
+
+
+def cached(store: Any, cache_dir: Any) -> Cached:
+    """`build(store)`, its plain PageRank, compiled arrays and module index, cached per version
+    of the tables read: on disk (for the CLI) and in memory (for long-running servers).
 
     Building the graph reads every reference; packs reuse it until the index changes.
     """
     import pickle
     from pathlib import Path
 
-    versions = "-".join(str(store.table(n).version) for n in ("files", "symbols", "refs"))
+    versions = f"{CACHE_VERSION}:" + "-".join(
+        str(store.table(n).version) for n in ("files", "symbols", "refs")
+    )
     path = Path(cache_dir) / "graph.pickle"
+    memo = _MEMO.get(str(path))
+    if memo is not None and memo[0] == versions:
+        return memo[1]
     try:
         with open(path, "rb") as fh:
-            key, graph, ranks = pickle.load(fh)
-        if key == versions:
-            return graph, ranks
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
+            key, value = pickle.load(fh)
+        if key == versions and isinstance(value, Cached):
+            _MEMO[str(path)] = (versions, value)
+            return value
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
         pass
     graph = build(store)
     files = store.column("files", ["path", "skip"])
     nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-    ranks = pagerank(graph, nodes=nodes)
-    tmp = path.with_name(f".{path.name}.tmp")
+    compiled = compile_graph(graph, nodes)
+    value = Cached(graph, pagerank(graph, compiled=compiled), compiled, dict(module_index(nodes)),
+                   nodes)  # fmt: skip
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as fh:
-            pickle.dump((versions, graph, ranks), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((versions, value), fh, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
     except OSError:
         pass
-    return graph, ranks
+    _MEMO[str(path)] = (versions, value)
+    return value

@@ -349,7 +349,9 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         }
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
-        if not report.full and runs >= max(1, cfg.store.optimize_every):
+        if not report.full and (
+            runs >= max(1, cfg.store.optimize_every) or (report.changed and store.indexes_lagging())
+        ):
             store.optimize()
             runs = 0
         meta["runs_since_optimize"] = str(runs)

@@ -302,6 +302,25 @@ class Store:
             for future in [pool.submit(t.create_index, c, config=cf) for t, c, cf in jobs]:
                 future.result()
 
+    def indexes_lagging(self, share: float = 0.1, floor: int = 1000) -> bool:
+        """True when many rows were added since the full-text indexes were built.
+
+        LanceDB searches such rows by brute force, and they skew BM25 statistics: folding
+        them in (`optimize`) keeps searches fast after many incremental runs.
+        """
+        for name, column in FTS_COLUMNS.items():
+            tbl = self.table(name)
+            for ix in tbl.list_indices():
+                if tuple(ix.columns) != (column,):
+                    continue
+                stats = tbl.index_stats(ix.name)
+                if stats is None:
+                    continue
+                unindexed = stats.num_unindexed_rows
+                if unindexed > max(floor, share * (stats.num_indexed_rows + unindexed)):
+                    return True
+        return False
+
     def optimize(self, cleanup_seconds: float = 300.0) -> None:
         """Compact the tables, fold new rows into indexes, and drop old versions."""
         from datetime import timedelta
@@ -366,6 +385,12 @@ class Store:
         """Remove the rows of these paths from one table."""
         for start in range(0, len(paths), 500):
             self.table(name).delete(in_list("path", paths[start : start + 500]))
+
+    def delete_notes(self, paths: Sequence[str], sources: Sequence[str]) -> None:
+        """Remove the notes of these paths written by these sources (others are kept)."""
+        for start in range(0, len(paths), 500):
+            where = in_list("path", paths[start : start + 500])
+            self.table("notes").delete(f"({where}) AND {in_list('source', sources)}")
 
     def add(self, name: str, rows: list[dict[str, Any]]) -> None:
         if rows:

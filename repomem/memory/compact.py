@@ -32,6 +32,9 @@ SYSTEM = (
 )
 
 
+SUMMARY_TOKENS = 600
+
+
 @dataclass
 class Summary:
     text: str
@@ -115,6 +118,17 @@ def maybe_compact(
 
 
 def default_summarizer(cfg: Config) -> Summarizer | None:
-    """The summarizer to use for `cfg`: None (the offline summary) until an LLM is configured."""
-    del cfg  # the Anthropic client is wired in with the LLM module
-    return None
+    """The model when the Anthropic API is configured (`ANTHROPIC_API_KEY`, `llm.enabled`),
+    else None: the offline summary."""
+    from repomem.llm import client as llm
+
+    api = llm.from_config(cfg)
+    if api is None:
+        return None
+    model = cfg.llm.model
+
+    def summarize(text: str) -> Summary:
+        answer = api.complete(SYSTEM, text, max_tokens=SUMMARY_TOKENS)
+        return Summary(answer.text, model)
+
+    return summarize

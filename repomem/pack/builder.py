@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
 from repomem.index import indexer, languages
+from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
@@ -160,7 +161,8 @@ def build(
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
     signals.cited = selection.cited
-    ranked = rank(store, signals, graph_cache=indexer.state_dir(cfg))
+    state = indexer.state_dir(cfg)
+    ranked = rank(store, signals, graph_cache=state, history=githistory.load(cfg.root, state))
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
         commit=commit, pending=pending,
@@ -174,6 +176,7 @@ def build(
         for e in sorted(entries, key=lambda e: -e.score)
     ]  # fmt: skip
     candidates = _code_items(store, ranked[:CODE_FILES], margin)
+    candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin)
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
@@ -218,6 +221,27 @@ def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item
     return items
 
 
+def _note_items(cfg: Config, store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
+    """Notes on the top files written by people, assistants or the model (offline notes only
+    repeat the docstrings and signatures the code and map already show)."""
+    from repomem.llm import notes
+
+    scores = {c.path: c.score for c in ranked if c.score > 0}
+    items = []
+    for path, note in notes.best_notes(cfg, list(scores), store=store).items():
+        if note.source == notes.GENERATED_OFFLINE:
+            continue
+        reason = f"{note.source} note on a top-ranked file"
+        if note.stale:
+            reason += "; stale: the file changed since it was written"
+        text = note.text.strip()
+        items.append(
+            Item("note", path, note.source, 0, 0, _estimate(text, margin),
+                 scores[path] * (0.6 if note.stale else 1.0), reason, text, exact=False)
+        )  # fmt: skip
+    return items
+
+
 def _map_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
     paths = [c.path for c in ranked if c.score > 0]
     symbols = store.file_symbols(paths)
@@ -256,9 +280,9 @@ def _density(item: Item) -> float:
 
 def _overlaps(item: Item, chosen: list[Item]) -> bool:
     for other in chosen:
-        if other.path != item.path:
-            continue
-        if other.kind == "file" or item.kind == "file":
+        if other.path != item.path or (item.kind == "note") != (other.kind == "note"):
+            continue  # a note never overlaps code; two notes on one path do
+        if other.kind in ("file", "note") or item.kind in ("file", "note"):
             return True
         if item.start_line <= other.end_line and other.start_line <= item.end_line:
             return True
@@ -310,7 +334,7 @@ def _fill(
             break
         chosen.append(item)
         spent += item.tokens
-    order = {"memory": 0, "file": 1, "symbol": 1, "map": 2}
+    order = {"memory": 0, "note": 1, "file": 2, "symbol": 2, "map": 3}
     pack.items = sorted(chosen, key=lambda i: (order[i.kind], -i.score, i.path, i.start_line))
     # The rendered text is the truth: drop the least valuable items until it fits.
     while True:
@@ -359,6 +383,12 @@ def _render_md(pack: Pack) -> str:
     if pack.ranking:
         out.append("\n## Most relevant files")
         out.extend(f"{i}. `{p}` ({s:.2f})" for i, (p, s) in enumerate(pack.ranking[:20], 1))
+    notes = [i for i in pack.items if i.kind == "note"]
+    if notes:
+        out.append("\n## Notes on these files")
+        for i in notes:
+            stale = " (stale: the file changed since)" if "stale" in i.reason else ""
+            out.append(f"- `{i.path}` ({i.symbol}){stale}: " + " ".join(i.text.split()))
     code = [i for i in pack.items if i.kind in ("file", "symbol")]
     if code:
         out.append("\n## Code")

@@ -27,6 +27,7 @@ from typing import Any
 from repomem.index import graph as graphs
 from repomem.index import languages, parser
 from repomem.index import tokens as tok
+from repomem.pack.history import History
 from repomem.pack.task import TaskSignals
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ WEIGHTS = {
     "identifier": 0.8,
     "pagerank": 0.4,
     "memory": 0.8,
+    "cochange": 0.3,
+    "recent": 0.1,
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
@@ -46,6 +49,7 @@ FTS_FILES = 400
 FTS_SYMBOLS = 600
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
+COCHANGE_SEEDS = 5
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
     r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
@@ -85,6 +89,8 @@ class Candidate:
             "identifier": "defines identifiers named in the task",
             "pagerank": "central to the matches (def/ref graph)",
             "memory": "cited by a relevant memory fact",
+            "cochange": "changes together with the matches (git history)",
+            "recent": "changed recently",
         }
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
         return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
@@ -94,8 +100,13 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
-def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[Candidate]:
-    """Files ranked for the task, best first, with their relevant symbols."""
+def rank(
+    store: Any, signals: TaskSignals, *, graph_cache: Any = None, history: History | None = None
+) -> list[Candidate]:
+    """Files ranked for the task, best first, with their relevant symbols.
+
+    `history` (git) adds co-change with the best direct matches and a small recency signal.
+    """
     cands: dict[str, Candidate] = {}
 
     def cand(path: str) -> Candidate:
@@ -112,22 +123,37 @@ def rank(store: Any, signals: TaskSignals, *, graph_cache: Any = None) -> list[C
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
-    files = store.column("files", ["path", "skip"])
-    indexed = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-    _mentions(store, signals, indexed, cand)
+    if graph_cache is not None:
+        cache = graphs.cached(store, graph_cache)
+    else:
+        g0 = graphs.build(store)
+        files = store.column("files", ["path", "skip"])
+        nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+        compiled = graphs.compile_graph(g0, nodes)
+        cache = graphs.Cached(g0, graphs.pagerank(g0, compiled=compiled), compiled,
+                              dict(graphs.module_index(nodes)), nodes)  # fmt: skip
+    indexed = cache.nodes
+    global_rank = cache.ranks
+    _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
     known = set(indexed)
     for path, strength in signals.cited.items():
         if path in known:
             cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
     seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
-    if graph_cache is not None:
-        g, global_rank = graphs.cached(store, graph_cache)
-    else:
-        g = graphs.build(store)
-        global_rank = graphs.pagerank(g, nodes=indexed)
+    if history is not None:
+        known = set(indexed)
+        strongest = sorted(seeds.items(), key=lambda kv: -kv[1])[:COCHANGE_SEEDS]
+        top_seed = strongest[0][1] if strongest else 1.0
+        partners = history.cochanged({p: v / top_seed for p, v in strongest})
+        for path, value in partners.items():
+            if path in known:
+                cand(path).signals["cochange"] = value
+        for path, value in history.recency.items():
+            if path in cands and path in known:
+                cands[path].signals["recent"] = value
     if seeds:
-        pr = graphs.pagerank(g, personalization=seeds, nodes=indexed)
+        pr = graphs.pagerank(cache.graph, personalization=seeds, compiled=cache.compiled)
         top = max(pr.values(), default=0.0)
         if top > 0:
             for path, value in pr.items():
@@ -220,7 +246,10 @@ def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> N
         )
 
 
-def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -> None:
+def _mentions(
+    store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
+    modules: dict[str, list[str]],
+) -> None:  # fmt: skip
     by_suffix: dict[str, list[str]] = defaultdict(list)
     for path in indexed:
         parts = path.split("/")
@@ -239,7 +268,6 @@ def _mentions(store: Any, signals: TaskSignals, indexed: list[str], cand: Any) -
                         c.signals.get("mention", 0.0), strength / len(hits[:5])
                     )
                 break
-    modules = graphs.module_index(indexed)
     for dotted in signals.dotted:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):

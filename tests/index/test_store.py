@@ -98,3 +98,19 @@ def test_optimize_keeps_the_data_and_drops_old_versions(repo: Repo) -> None:
     assert s.table("symbols").version >= before
     assert [r["name"] for r in s.symbols_named("a4")] == ["a4"]
     assert len(s.table("symbols").list_versions()) <= 2
+
+
+def test_rows_added_after_the_fulltext_index_are_folded_in_by_optimize(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    for i in range(5):
+        repo.write(f"m{i}.py", f"def beta_{i}():\n    pass\n")
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    assert s.indexes_lagging(share=0.1, floor=1)
+    assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]
+    s.optimize()
+    assert not s.indexes_lagging(share=0.1, floor=1)
+    assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]

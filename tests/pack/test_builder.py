@@ -172,3 +172,23 @@ def test_a_huge_task_text_still_packs(repo: Repo) -> None:
     pack = builder.build(repo.config(), task, budget=2000)
     assert pack.tokens <= 2000
     assert re.search(r"apply_tax", pack.render("md"))
+
+
+def test_notes_on_top_files_go_into_the_pack_and_stale_ones_say_so(repo: Repo) -> None:
+    from repomem.llm import notes
+
+    make_project(repo)
+    cfg = repo.config()
+    builder.build(cfg, "anything")  # indexes
+    notes.write_note(cfg, "billing/invoice.py", "Totals are cached per invoice; clear on edit.")
+    pack = builder.build(cfg, "Invoice.total applies tax twice")
+    (note,) = [i for i in pack.items if i.kind == "note"]
+    assert note.path == "billing/invoice.py" and note.symbol == "human"
+    md = pack.render("md")
+    assert "## Notes on these files" in md and "Totals are cached per invoice" in md
+    assert md.index("## Notes on these files") < md.index("## Code")
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund():\n    pass\n")
+    pack = builder.build(cfg, "Invoice.total applies tax twice")
+    (note,) = [i for i in pack.items if i.kind == "note"]
+    assert "stale" in note.reason
+    assert "(stale: the file changed since)" in pack.render("md")

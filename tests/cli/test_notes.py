@@ -1,0 +1,114 @@
+"""The `notes` and `note` commands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from repomem.cli import app
+from tests.conftest import Repo
+from tests.llm.conftest import TEST_KEY
+from tests.llm.fakeapi import UNAUTHORIZED, FakeAnthropic
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _no_real_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def api_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", TEST_KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        yield fake
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def shop(repo: Repo) -> Repo:
+    repo.write("shop/cart.py", '"""Cart totals."""\n\n\ndef total(items):\n    return sum(items)\n')
+    repo.write("shop/tax.py", "# Tax rules.\n\n\ndef rate():\n    return 0.2\n")
+    repo.commit()
+    return repo
+
+
+def test_offline_notes_are_written_and_shown(shop: Repo) -> None:
+    code, out, err = run("-C", str(shop.root), "notes")
+    assert code == 0, err
+    assert "Model: none (offline notes" in out and "2 offline" in out
+    code, out, _ = run("-C", str(shop.root), "notes", "--show", "shop/cart.py")
+    assert code == 0
+    assert "shop/cart.py\n  [generated-offline]\n    Purpose: Cart totals." in out
+    assert "shop/tax.py" not in out
+
+
+def test_dry_run_lists_files_tokens_and_cost_without_a_key(shop: Repo) -> None:
+    code, out, err = run("-C", str(shop.root), "index", "-q")
+    code, out, err = run("-C", str(shop.root), "notes", "--llm", "--dry-run")
+    assert code == 0, err
+    assert "Model: claude-haiku-4-5 ($1 / $5 per million input / output tokens)" in out
+    assert "Would send 2 file(s): about" in out and "at most $0.00" in out
+    assert "shop/cart.py" in out and "shop/tax.py" in out
+    code, out, _ = run("-C", str(shop.root), "notes", "--show")
+    assert "No notes" in out
+
+
+def test_llm_without_a_key_is_a_one_line_error(shop: Repo) -> None:
+    code, out, err = run("-C", str(shop.root), "notes", "--llm")
+    assert code == 1
+    assert err.strip().startswith("Error: --llm needs the model, but ANTHROPIC_API_KEY is not set")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_model_notes_through_the_command_and_a_refused_key(
+    shop: Repo, api_env: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REPOMEM_LLM_MAX_RETRIES", "0")
+    code, out, err = run("-C", str(shop.root), "notes", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["written_llm"] == 2 and data["requests"] == 2
+    assert data["plan"]["send"][0]["path"] == "shop/cart.py"
+    shop.write("shop/tax.py", "# Tax rules.\n\n\ndef rate():\n    return 0.25\n")
+    api_env.script(UNAUTHORIZED)
+    code, out, err = run("-C", str(shop.root), "notes")
+    assert code == 1
+    assert "refused the key in ANTHROPIC_API_KEY (401)" in err
+    assert TEST_KEY not in out + err
+    assert "Notes written: 1 offline." in out
+
+
+def test_note_writes_a_human_note_and_shows_it(shop: Repo) -> None:
+    run("-C", str(shop.root), "index", "-q")
+    secret = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"
+    code, out, err = run("-C", str(shop.root), "note", "shop/cart.py", f"Uses {secret} in CI.")
+    assert code == 0, err
+    assert "Noted on shop/cart.py (human)." in out and "Redacted 1 secret(s)" in out
+    code, out, _ = run("-C", str(shop.root), "note", "shop/cart.py")
+    assert "[human]\n    Uses [REDACTED] in CI." in out and secret not in out
+
+
+def test_note_outside_the_repository_is_refused(shop: Repo) -> None:
+    run("-C", str(shop.root), "index", "-q")
+    code, _, err = run("-C", str(shop.root), "note", str(shop.root.parent), "x")
+    assert code == 1 and "outside the repository" in err
+
+
+def test_max_files_caps_a_run_from_the_command_line(shop: Repo, api_env: FakeAnthropic) -> None:
+    code, out, err = run("-C", str(shop.root), "notes", "--max-files", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["requests"] == 1 and data["written_llm"] == 1 and data["written_offline"] == 1
+    assert data["plan"]["capped"] == ["shop/tax.py"]
+    assert len(api_env.posts()) == 1
