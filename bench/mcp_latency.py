@@ -98,6 +98,8 @@ def main() -> None:
          lambda i: tools.supersede(cfg, ids.pop(), fact(3000 + i), "bench", None)),
         ("forget", lambda i: {"id": ids.pop()}, lambda i: tools.forget(cfg, ids.pop())),
         ("memory_check", lambda i: {}, lambda i: tools.memory_check(cfg)),
+        ("write_note", lambda i: {"path": sample, "note": fact(6000 + i), "replace": True},
+         lambda i: tools.write_note(cfg, sample, fact(7000 + i), True)),
         ("memory view /memories", lambda i: {"command": "view", "path": "/memories"},
          lambda i: memtool.run(cfg, "view", path="/memories")),
         ("memory view REPOMEM.md", lambda i: {"command": "view", "path": "/memories/REPOMEM.md"},

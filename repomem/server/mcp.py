@@ -27,7 +27,8 @@ from repomem.server.tools import Result, scrub
 INSTRUCTIONS = """\
 repomem knows this repository: a code index (search_code, get_symbol, find_references,
 file_overview), a committed project memory of facts, decisions and sessions (recall, remember,
-supersede, forget, memory_check, session_start, session_end) and context packs (context_pack).
+supersede, forget, memory_check, session_start, session_end), notes on files (write_note) and
+context packs (context_pack).
 Start a task with context_pack(task) or the start_session prompt; record what you learn with
 remember (cite the code it rests on); call refresh when index_status says the index is stale.
 Paths are relative to the repository root."""
@@ -39,9 +40,6 @@ CITES = (
     "Code the fact rests on: `PATH`, `PATH:SYMBOL` or `PATH:START-END`, relative to the "
     "repository root; the fact turns stale when that code changes."
 )
-WRITE_TOOLS = (
-    "remember", "supersede", "forget", "memory_check", "session_start", "session_end",
-)  # fmt: skip
 
 MEMORY_DOC = """\
 Anthropic's client-side memory tool (commands view, create, str_replace, insert, delete, rename
@@ -70,8 +68,8 @@ def _error(message: str) -> CallToolResult:
 def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     """The MCP server for the repository of `cfg` (tools, resources, prompt).
 
-    With `read_only` (default `server.read_only`) the tools that change the memory file or the
-    session log are not registered and the `memory` tool only views.
+    With `read_only` (default `server.read_only`) the tools that change the memory file, the
+    session log or the notes are not registered and the `memory` tool only views.
     """
     ro = cfg.server.read_only if read_only is None else read_only
     server = MCPServer(
@@ -211,6 +209,20 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             """Remove a fact's text for real (wrong, or holds personal data); a tombstone id
             stays. Prefer supersede for facts that merely changed."""
             return call(lambda: tools.forget(cfg, id))
+
+        @tool(WRITE)
+        def write_note(
+            path: Annotated[str, Field(description="A file path relative to the repository root.")],
+            note: Annotated[
+                str, Field(description="What the file is for, its entry points, its gotchas.")
+            ],
+            replace: Annotated[
+                bool, Field(description="Drop the assistant's earlier notes on this path.")
+            ] = False,
+        ) -> CallToolResult:
+            """Leave a note on a file for later sessions (shown by file_overview and in context
+            packs), kept apart from generated notes and never overwritten by them."""
+            return call(lambda: tools.write_note(cfg, path, note, replace))
 
         @tool(WRITE)
         def memory_check() -> CallToolResult:

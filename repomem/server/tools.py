@@ -171,6 +171,7 @@ def find_references(cfg: Config, name: str, limit: int) -> Result:
 def file_overview(cfg: Config, path: str) -> Result:
     """A file's symbols, its notes and the memory facts that cite it."""
     from repomem.index import query as q
+    from repomem.llm import notes as llm_notes
     from repomem.memory import access
 
     rel = confine(cfg, path)
@@ -185,8 +186,8 @@ def file_overview(cfg: Config, path: str) -> Result:
     row = rows[0]
     symbols = store.file_symbols([rel]).get(rel, [])
     notes = [
-        {"source": n["source"], "text": n["text"], "file_hash": n["file_hash"]}
-        for n in store.rows_for_path("notes", rel)
+        {"source": n.source, "text": n.text, "stale": n.stale}
+        for n in llm_notes.list_notes(cfg, [rel], store=store)
     ]
     facts = [
         {"id": f.id, "kind": f.kind, "status": f.status, "text": f.text, "topic": f.topic,
@@ -213,7 +214,8 @@ def file_overview(cfg: Config, path: str) -> Result:
         if len(symbols) > 80:
             lines.append(f"  … {len(symbols) - 80} more")
     for n in notes:
-        lines.append(f"Note ({n['source']}): {n['text']}")
+        stale = ", stale: the file changed since" if n["stale"] else ""
+        lines.append(f"Note ({n['source']}{stale}): {n['text']}")
     if facts:
         lines.append("Facts citing it:")
         for fact in facts:
@@ -227,6 +229,23 @@ def file_overview(cfg: Config, path: str) -> Result:
     ]
     data = {"file": info, "symbols": sym_data, "notes": notes, "facts": facts}
     return Result("\n".join(lines), data)
+
+
+def write_note(cfg: Config, path: str, note: str, replace: bool) -> Result:
+    """An assistant's note on a file, stored apart from generated notes (never replaced by
+    them); `replace` drops the assistant's earlier notes on that path first."""
+    from repomem.llm import notes as llm_notes
+
+    rel = confine(cfg, path)
+    written, redacted = llm_notes.write_note(
+        cfg, rel, note, source=llm_notes.ASSISTANT, replace=replace
+    )
+    text = f"Noted on {written.path} (source assistant)."
+    if redacted:
+        text += f" {redacted} secret(s) were redacted from the note."
+    data = {"path": written.path, "source": written.source, "text": written.text,
+            "redacted": redacted, "replaced": replace}  # fmt: skip
+    return Result(text, data)
 
 
 def index_status(cfg: Config) -> Result:

@@ -20,7 +20,10 @@ READ_TOOLS = {
     "context_pack", "search_code", "get_symbol", "find_references", "file_overview",
     "index_status", "refresh", "recall", "memory",
 }  # fmt: skip
-WRITE_TOOLS = {"remember", "supersede", "forget", "memory_check", "session_start", "session_end"}
+WRITE_TOOLS = {
+    "remember", "supersede", "forget", "memory_check", "session_start", "session_end",
+    "write_note",
+}  # fmt: skip
 DISTINCT = [
     "Parsing happens lazily on first access.",
     "The cache directory lives under XDG_CACHE_HOME.",
@@ -80,6 +83,8 @@ def test_each_tool_answers_with_compact_text_and_structured_content(code: Repo) 
         await call("session_end", {"summary": "Looked at add.", "learned": ["calc is tiny."],
                                    "next_steps": ["Round in total()"]})  # fmt: skip
         await call("forget", {"id": out["new_id"]})
+        await call("write_note", {"path": "calc.py", "note": "add() is the only entry point."})
+        out["noted"] = await call("file_overview", {"path": "calc.py"})
         await call("refresh", {})
         await call("memory", {"command": "view", "path": "/memories"})
         return out
@@ -105,6 +110,10 @@ def test_each_tool_answers_with_compact_text_and_structured_content(code: Repo) 
     assert [s.title for s in doc.sessions()] == ["Rounding"]
     assert len(doc.sessions()[0].learned) == 1  # "calc is tiny."
     assert "/memories/REPOMEM.md" in text(out["memory"])
+    assert out["noted"].structured_content["notes"] == [
+        {"source": "assistant", "text": "add() is the only entry point.", "stale": False}
+    ]
+    assert "Note (assistant): add() is the only entry point." in text(out["noted"])
 
 
 def test_facts_from_the_server_are_credited_to_the_open_session(code: Repo) -> None:
@@ -190,6 +199,9 @@ def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) 
         ("remember", {"fact": "x", "cites": ["/etc/passwd:root"]}),
         ("remember", {"fact": "x", "cites": ["link.py"]}),
         ("supersede", {"id": "f-1", "fact": "x", "why": "y", "cites": ["../outside.py"]}),
+        ("write_note", {"path": "../outside.py", "note": "x"}),
+        ("write_note", {"path": "link.py", "note": "x"}),
+        ("write_note", {"path": "/etc/passwd", "note": "x"}),
         ("search_code", {"query": "x", "path_glob": "../*"}),
         ("search_code", {"query": "x", "path_glob": "/etc/*"}),
         ("memory", {"command": "view", "path": "/memories/../../etc/passwd"}),
@@ -385,3 +397,26 @@ def test_tools_on_a_repository_without_an_index_say_what_to_do(repo: Repo) -> No
     assert status.is_error
     assert not refreshed.is_error and refreshed.structured_content["added"] == 1
     assert not found.is_error and "a.py" in text(found)
+
+
+def test_notes_from_the_server_are_the_assistants_and_can_replace_earlier_ones(
+    code: Repo,
+) -> None:
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("write_note", {"path": "app/main.py", "note": "Entry point."}),
+            await c.call_tool(
+                "write_note", {"path": "app/main.py", "note": "Prints a sum.", "replace": True}
+            ),  # fmt: skip
+            await c.call_tool("write_note", {"path": "app/main.py", "note": f"key {TOKEN}"}),
+            await c.call_tool("write_note", {"path": "nope.py", "note": "x"}),
+            await c.call_tool("file_overview", {"path": "app/main.py"}),
+        ]
+
+    first, second, secret, missing, overview = talk(code, body)
+    assert not first.is_error and not second.is_error
+    assert secret.structured_content["redacted"] == 1 and TOKEN not in text(secret)
+    assert missing.is_error and "does not exist" in text(missing)
+    notes = [n["text"] for n in overview.structured_content["notes"]]
+    assert "Entry point." not in notes and "Prints a sum." in notes
+    assert TOKEN not in str(notes)
