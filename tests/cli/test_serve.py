@@ -128,6 +128,17 @@ def _wait_listening(port: int, proc: subprocess.Popen[str]) -> None:
     raise AssertionError(f"the HTTP server did not listen on {port} within {DEADLINE}s")
 
 
+def _listening_addresses(port: int) -> set[str]:
+    """Local IPv4 addresses listening on `port`, from /proc/net/tcp (Linux)."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text(encoding="ascii").splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        addr, _, hexport = local.partition(":")
+        if state == "0A" and int(hexport, 16) == port:
+            found.add(socket.inet_ntoa(bytes.fromhex(addr)[::-1]))
+    return found
+
+
 def test_the_http_server_answers_on_localhost(code: Repo) -> None:
     port = _free_port()
     proc = subprocess.Popen(
@@ -146,6 +157,8 @@ def test_the_http_server_answers_on_localhost(code: Repo) -> None:
                 return names, found, wrote
 
         names, found, wrote = anyio.run(main)
+        if Path("/proc/net/tcp").exists():
+            assert _listening_addresses(port) == {"127.0.0.1"}
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=DEADLINE)
