@@ -39,8 +39,8 @@ WEIGHTS = {
     "identifier": 0.8,
     "pagerank": 0.4,
     "memory": 0.8,
-    "cochange": 0.3,
-    "recent": 0.1,
+    "cochange": 0.6,
+    "recent": 0.2,
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
