@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,20 +83,34 @@ def git_error() -> type[Exception]:
     return git.GitCommandError
 
 
-def list_files(root: Path, *, untracked: bool = True) -> list[str]:
+def list_files(
+    root: Path, *, untracked: bool = True, paths: Sequence[str] | None = None
+) -> list[str]:
     """Tracked files plus (by default) untracked files that .gitignore does not exclude.
 
     Paths are repo-relative with '/'. Files deleted from the work tree but still tracked are
-    left out.
+    left out. With `paths`, only those paths (files or folders, taken literally) are listed.
     """
     repo = _repo(root)
     if repo is None:
         return []
+    if paths is not None:
+        seen_some: dict[str, None] = {}
+        for start in range(0, len(paths), 500):
+            specs = [f":(literal){p}" for p in paths[start : start + 500]]
+            for path in _ls(repo, untracked, specs):
+                seen_some.setdefault(path, None)
+        return list(seen_some)
+    return _ls(repo, untracked, [])
+
+
+def _ls(repo: Any, untracked: bool, specs: list[str]) -> list[str]:
     args = ["-z", "--cached"]
     if untracked:
         args += ["--others", "--exclude-standard"]
-    out: str = repo.git.ls_files(*args)
-    deleted: str = repo.git.ls_files("-z", "--deleted")
+    tail = ["--", *specs] if specs else []
+    out: str = repo.git.ls_files(*args, *tail)
+    deleted: str = repo.git.ls_files("-z", "--deleted", *tail)
     gone = set(deleted.split("\0")) if deleted else set()
     seen: dict[str, None] = {}
     for path in out.split("\0"):

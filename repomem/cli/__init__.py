@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from repomem.cli import index as _index  # noqa: F401  (registers commands)
 from repomem.cli import pack as _pack  # noqa: F401
+from repomem.cli import watch as _watch  # noqa: F401
 from repomem.cli._app import app
 
 __all__ = ["app", "main"]

@@ -16,7 +16,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -90,14 +90,25 @@ class Plan:
     skipped: dict[str, list[str]] = field(default_factory=dict)
 
 
-def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
-    """Compare the working tree with the stored file states by size and mtime."""
+def make_plan(
+    cfg: Config, states: dict[str, tuple[int, int, str]], only: Sequence[str] | None = None
+) -> Plan:
+    """Compare the working tree with the stored file states by size and mtime.
+
+    With `only` (a git work tree only), just those paths are listed and compared; `states`
+    must then hold the stored states of those paths.
+    """
     info = vcs.open_repo(cfg.root)
     git_files = (
-        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked)
+        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked, paths=only)
         if info is not None
         else None
     )
+    if only is not None:
+        if git_files is None:
+            raise ValueError("a plan for some paths only needs a git work tree")
+        wanted = set(only)  # a folder given as a path would list files whose state is unknown
+        git_files = [p for p in git_files if p in wanted]
     listing = discovery.list_candidates(cfg, git_files)
     plan = Plan(
         git=info is not None,
@@ -350,10 +361,11 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
         if not report.full and runs >= max(1, cfg.store.optimize_every):
+            store.publish()  # readers move on before old versions are cleaned up
             store.optimize()
             runs = 0
         meta["runs_since_optimize"] = str(runs)
-        store.set_meta(meta)
+        store.publish(meta)
         _write_manifest(cfg, store, plan.head)
     report.seconds = time.monotonic() - t0
     return report
@@ -600,3 +612,104 @@ def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
     store.delete_rows("files", paths)
     store.add("files", rows)
     store.clear_journal()
+
+
+# ------------------------------------------------------------------------- path updates
+
+
+def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = None) -> IndexReport:
+    """Bring the index up to date for these paths only (what a file watcher saw change).
+
+    The result equals `run(cfg)` when nothing else changed; the cost depends on the number of
+    paths, not on the size of the repository. Falls back to `run(cfg)` when a path update cannot
+    be exact: no index yet, not a git work tree, an interrupted run to complete, an outdated
+    schema, or HEAD moved since the last run. Writes nothing when nothing changed.
+
+    Raises:
+        StoreError: if the store cannot be opened, is locked too long, or is too new.
+    """
+    t0 = time.monotonic()
+    only = sorted({p for p in paths if p})
+    info = vcs.open_repo(cfg.root)
+    if info is None:
+        return run(cfg, progress=progress)
+    store = open_store(cfg)
+    if not store.exists():
+        return run(cfg, progress=progress)
+    report = IndexReport()
+    fallback = False
+    with store.writing():
+        meta = store.all_meta()
+        if (
+            meta.get("schema_version") != str(schema.SCHEMA_VERSION)
+            or store.read_journal()
+            or (meta.get("indexed_commit") or None) != info.head
+        ):
+            fallback = True
+        elif only:
+            before = store.current_versions()
+            states = store.file_states(only)
+            plan = make_plan(cfg, states, only=only)
+            if plan.head != info.head:
+                fallback = True
+            else:
+                report.files_seen = len(plan.current)
+                report.unchanged = plan.unchanged
+                _apply(cfg, store, plan, states, report, progress)
+                for reason, skipped in plan.skipped.items():
+                    report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
+                    report.skipped_paths.setdefault(reason, []).extend(skipped)
+                if store.current_versions() != before or store.published() != before:
+                    _finish_update(cfg, store, meta, before["files"], only)
+    if fallback:
+        return run(cfg, progress=progress)
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def _finish_update(
+    cfg: Config, store: Any, meta: dict[str, str], files_before: int, only: list[str]
+) -> None:
+    """Indexes, publication, periodic compaction and the manifest after a path update."""
+    store.ensure_indexes()
+    runs = int(meta.get("runs_since_optimize") or 0) + 1
+    if runs >= max(1, cfg.store.optimize_every):
+        store.publish()
+        store.optimize()
+        runs = 0
+    store.publish({"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)})
+    _patch_manifest(cfg, store, files_before, only)
+
+
+def _patch_manifest(cfg: Config, store: Any, files_before: int, only: list[str]) -> None:
+    """Update the manifest's entries for `only`, or drop it when it was already out of date."""
+    path = _manifest_path(cfg)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if (
+        not isinstance(data, dict)
+        or data.get("version") != MANIFEST_VERSION
+        or data.get("schema") != schema.SCHEMA_VERSION
+        or data.get("uri") != store.uri
+        or data.get("files_version") != files_before
+    ):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return
+    files = data["files"]
+    for p in only:
+        files.pop(p, None)
+    cols = store.column("files", ["path", "size", "mtime_ns", "hash", "skip"], only)
+    for p, size, mtime, h, skip in zip(*cols.values(), strict=True):
+        files[p] = [size, mtime, h, skip]
+    data["files_version"] = store.table("files").version
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.info("cannot write %s: %s", path, exc)
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
