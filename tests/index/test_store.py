@@ -98,3 +98,19 @@ def test_optimize_keeps_the_data_and_drops_old_versions(repo: Repo) -> None:
     assert s.table("symbols").version >= before
     assert [r["name"] for r in s.symbols_named("a4")] == ["a4"]
     assert len(s.table("symbols").list_versions()) <= 2
+
+
+def test_readers_see_the_last_published_update_not_one_in_progress(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.write("b.py", "def second():\n    pass\n")
+    indexer.run(repo.config())
+    writer = indexer.open_store(repo.config())
+    with writer.writing():
+        writer.delete_paths(["a.py"])  # half of an update: rows gone, nothing added yet
+        reader = indexer.open_store(repo.config())
+        assert reader.count("files") == 2 and reader.symbols_named("first")
+        writer.publish()
+        assert reader.count("files") == 2  # an open reader keeps its snapshot...
+        reader.refresh()
+        assert reader.count("files") == 1  # ...until it refreshes
+        assert indexer.open_store(repo.config()).count("symbols") == 1
