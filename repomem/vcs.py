@@ -144,3 +144,44 @@ def dirty_paths(root: Path) -> list[str]:
         if "R" in status or "C" in status:
             i += 1  # the rename's source follows
     return paths
+
+
+def hooks_dir(root: Path) -> Path | None:
+    """The folder git runs hooks from (`core.hooksPath` when set), or None without git."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    out: str = repo.git.rev_parse("--git-path", "hooks")
+    path = Path(out.strip())
+    return (path if path.is_absolute() else root / path).resolve()
+
+
+def config_get(root: Path, key: str) -> str | None:
+    """A value from the repository's git config (None when unset or without git)."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        out: str = repo.git.config("--get", key)
+    except git_error():
+        return None
+    return out
+
+
+def config_set(root: Path, key: str, value: str) -> None:
+    """Set a key in the repository's own config (`.git/config`)."""
+    repo = _repo(root)
+    if repo is not None:
+        repo.git.config("--local", key, value)
+
+
+def config_remove_section(root: Path, section: str) -> bool:
+    """Remove a section from `.git/config`; False when it was not there."""
+    repo = _repo(root)
+    if repo is None:
+        return False
+    try:
+        repo.git.config("--local", "--remove-section", section)
+    except git_error():
+        return False
+    return True

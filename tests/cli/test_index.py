@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,17 +19,34 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def all_commands() -> dict[str, Any]:
+    """Every command, sub-commands of groups (`hooks install`) included: {words: command}."""
+    out: dict[str, Any] = {}
+    for c in app.registered_commands:
+        out[c.name or c.callback.__name__] = c  # type: ignore[union-attr]
+    for group in app.registered_groups:
+        sub = group.typer_instance
+        assert group.name and sub is not None and sub.info.help, group
+        for c in sub.registered_commands:
+            out[f"{group.name} {c.name or c.callback.__name__}"] = c  # type: ignore[union-attr]
+    return out
+
+
 def command_names() -> list[str]:
-    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)  # type: ignore[union-attr]
+    return sorted(all_commands())
 
 
 @pytest.mark.parametrize("name", command_names())
 def test_every_command_has_help_text(name: str) -> None:
-    code, out, _ = run(name, "--help")
+    code, out, _ = run(*name.split(), "--help")
     assert code == 0
     assert "Usage" in out
-    cmd = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)  # type: ignore[union-attr]
+    cmd = all_commands()[name]
     assert cmd.callback is not None and cmd.callback.__doc__
+
+
+def test_command_groups_are_listed_with_their_sub_commands() -> None:
+    assert {"hooks install", "hooks uninstall", "hooks status", "watch"} <= set(command_names())
 
 
 def test_dash_c_runs_as_if_started_in_that_directory(repo: Repo) -> None:
