@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -30,6 +32,29 @@ def _status_line(batch: Any) -> str:
     if batch.memory_changed:
         line += "; memory file changed"
     return line
+
+
+def _memory_sync(cfg: Any) -> Callable[[Path], None] | None:
+    """Re-derive the memory's store rows when the memory file changes (if that module exists)."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec("repomem.memory") is None:
+        return None
+    try:
+        derived = importlib.import_module("repomem.memory.derived")
+    except ImportError:
+        return None
+    sync = getattr(derived, "ensure_synced", None)
+    if sync is None:
+        return None
+
+    def on_memory_change(path: Path) -> None:
+        from repomem.index import indexer
+
+        sync(cfg, indexer.open_store(cfg))
+
+    return on_memory_change
 
 
 @app.command()
@@ -60,7 +85,9 @@ def watch(
     overrides = {} if debounce is None else {"watch.debounce_ms": debounce}
     try:
         cfg = load_config(overrides)
-        watcher = Watcher(cfg, on_batch=on_batch, on_error=on_error)
+        watcher = Watcher(
+            cfg, on_batch=on_batch, on_error=on_error, on_memory_change=_memory_sync(cfg)
+        )
         watcher.start()
     except RepomemError as exc:
         raise fail(exc) from None

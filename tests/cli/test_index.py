@@ -199,3 +199,13 @@ def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> No
     assert code == 1 and "minimum" in err
     code, _, err = run("-C", str(repo.root), "pack")
     assert code == 1 and "No task given" in err
+
+
+def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    run("-C", str(repo.root), "index", "-q")
+    code, out, _ = run("-C", str(repo.root), "status")
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Updated:")]
+    assert line.endswith(" s ago)")
