@@ -126,7 +126,7 @@ class LLMSection:
 class WatchSection:
     """`[watch]`: the file watcher."""
 
-    debounce_ms: int = 200
+    debounce_ms: int = 100
 
 
 SECTIONS: dict[str, type[Any]] = {

@@ -58,12 +58,21 @@ def _open(root: Path) -> Any | None:
         return None
 
 
-def open_repo(root: Path) -> GitInfo | None:
-    """Git facts for `root`, or None when it is not the top of a git work tree."""
+def git_dir(root: Path) -> Path | None:
+    """The git directory of the work tree at `root` (no git command is run), or None."""
     repo = _repo(root)
     if repo is None or repo.bare or repo.working_tree_dir is None:
         return None
     if Path(repo.working_tree_dir).resolve() != root.resolve():
+        return None
+    return Path(repo.git_dir).resolve()
+
+
+def open_repo(root: Path) -> GitInfo | None:
+    """Git facts for `root`, or None when it is not the top of a git work tree."""
+    gdir = git_dir(root)
+    repo = _repo(root)
+    if gdir is None or repo is None:
         return None
     head: str | None
     try:
@@ -74,7 +83,7 @@ def open_repo(root: Path) -> GitInfo | None:
     branch = None
     if head is not None and not repo.head.is_detached:
         branch = repo.active_branch.name
-    return GitInfo(root=root, git_dir=Path(repo.git_dir).resolve(), head=head, branch=branch)
+    return GitInfo(root=root, git_dir=gdir, head=head, branch=branch)
 
 
 def git_error() -> type[Exception]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from repomem import secrets, vcs
 from repomem.config import Config
+from repomem.errors import StoreError
 from repomem.index import discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
@@ -34,6 +35,10 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 PARALLEL_MIN_FILES = 64
+# Compaction rewrites every table smaller than a million rows, and old versions stay on disk for
+# CLEANUP_SECONDS (readers may still be using them); so compact at most once per that window.
+CLEANUP_SECONDS = 300.0
+OPTIMIZE_MIN_INTERVAL = 300.0
 BATCH_FILES = 1000
 BATCH_BYTES = 16 * 1024 * 1024
 
@@ -49,9 +54,9 @@ def home_dir() -> Path:
 
 def state_dir(cfg: Config) -> Path:
     """Local directory for the store (by default), its lock and its journal."""
-    info = vcs.open_repo(cfg.root)
-    if info is not None:
-        return info.git_dir / "repomem"
+    git_dir = vcs.git_dir(cfg.root)  # no git command: this is asked often
+    if git_dir is not None:
+        return git_dir / "repomem"
     digest = hashlib.sha1(str(cfg.root.resolve()).encode()).hexdigest()[:12]
     return home_dir() / "stores" / f"{cfg.root.name}-{digest}"
 
@@ -91,14 +96,18 @@ class Plan:
 
 
 def make_plan(
-    cfg: Config, states: dict[str, tuple[int, int, str]], only: Sequence[str] | None = None
+    cfg: Config,
+    states: dict[str, tuple[int, int, str]],
+    only: Sequence[str] | None = None,
+    info: vcs.GitInfo | None = None,
 ) -> Plan:
     """Compare the working tree with the stored file states by size and mtime.
 
     With `only` (a git work tree only), just those paths are listed and compared; `states`
-    must then hold the stored states of those paths.
+    must then hold the stored states of those paths. `info` saves a lookup when the caller
+    has the repository's facts already.
     """
-    info = vcs.open_repo(cfg.root)
+    info = info or vcs.open_repo(cfg.root)
     git_files = (
         vcs.list_files(cfg.root, untracked=cfg.index.include_untracked, paths=only)
         if info is not None
@@ -131,6 +140,17 @@ def make_plan(
             plan.changed.append(rel)
     plan.deleted = sorted(p for p in states if p not in plan.current)
     return plan
+
+
+def _optimize_due(cfg: Config, runs: int, optimized_at: str | None) -> bool:
+    """Compact after `store.optimize_every` changing runs, and not within the cleanup window."""
+    if runs < max(1, cfg.store.optimize_every):
+        return False
+    try:
+        last = float(optimized_at or 0)
+    except ValueError:
+        last = 0.0
+    return time.time() - last >= OPTIMIZE_MIN_INTERVAL
 
 
 # ------------------------------------------------------------------------- per-file work
@@ -360,10 +380,11 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         }
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
-        if not report.full and runs >= max(1, cfg.store.optimize_every):
+        if not report.full and _optimize_due(cfg, runs, store.get_meta("optimized_at")):
             store.publish()  # readers move on before old versions are cleaned up
-            store.optimize()
+            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
             runs = 0
+            meta["optimized_at"] = f"{time.time():.3f}"
         meta["runs_since_optimize"] = str(runs)
         store.publish(meta)
         _write_manifest(cfg, store, plan.head)
@@ -634,12 +655,13 @@ def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = Non
     if info is None:
         return run(cfg, progress=progress)
     store = open_store(cfg)
-    if not store.exists():
-        return run(cfg, progress=progress)
     report = IndexReport()
     fallback = False
     with store.writing():
-        meta = store.all_meta()
+        try:
+            meta = store.all_meta()
+        except StoreError:  # no index yet
+            meta = {}
         if (
             meta.get("schema_version") != str(schema.SCHEMA_VERSION)
             or store.read_journal()
@@ -649,7 +671,7 @@ def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = Non
         elif only:
             before = store.current_versions()
             states = store.file_states(only)
-            plan = make_plan(cfg, states, only=only)
+            plan = make_plan(cfg, states, only=only, info=info)
             if plan.head != info.head:
                 fallback = True
             else:
@@ -671,13 +693,17 @@ def _finish_update(
     cfg: Config, store: Any, meta: dict[str, str], files_before: int, only: list[str]
 ) -> None:
     """Indexes, publication, periodic compaction and the manifest after a path update."""
-    store.ensure_indexes()
+    if not (store.has_fts("files") and store.has_fts("symbols")):
+        store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
-    if runs >= max(1, cfg.store.optimize_every):
+    done: dict[str, str] = {"indexed_at": f"{time.time():.3f}"}
+    if _optimize_due(cfg, runs, meta.get("optimized_at")):
         store.publish()
-        store.optimize()
+        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
         runs = 0
-    store.publish({"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)})
+        done["optimized_at"] = done["indexed_at"]
+    done["runs_since_optimize"] = str(runs)
+    store.publish(done)
     _patch_manifest(cfg, store, files_before, only)
 
 

@@ -362,3 +362,20 @@ def test_a_lock_left_by_a_killed_process_is_recovered(repo: Repo) -> None:
     assert lock.read_text().strip() == str(proc.pid)  # the file stays; the kernel freed the lock
     report = indexer.run(cfg, full=True)
     assert report.full and report.parsed == 2
+
+
+def test_compaction_runs_at_most_once_per_cleanup_window(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config(**{"store.optimize_every": 1})
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def one():\n    pass\n")
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    first = store.get_meta("optimized_at")
+    assert first is not None and store.get_meta("runs_since_optimize") == "0"
+    repo.write("pkg/mod_0.py", "def two():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"])
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") == first  # within the window: no second compaction
+    assert store.get_meta("runs_since_optimize") == "1"
