@@ -208,7 +208,21 @@ def branch_switch(root: Path, n: int) -> dict[str, Any]:
     }
 
 
-def store_growth(root: Path, updates: int, optimize_every: int) -> dict[str, Any]:
+def store_growth(
+    root: Path, updates: int, optimize_every: int, window: float | None = None
+) -> dict[str, Any]:
+    from repomem.index import indexer
+
+    saved = indexer.CLEANUP_SECONDS, indexer.OPTIMIZE_MIN_INTERVAL
+    if window is not None:  # a time-scaled run: as if the updates were spread over more time
+        indexer.CLEANUP_SECONDS = indexer.OPTIMIZE_MIN_INTERVAL = window
+    try:
+        return _growth(root, updates, optimize_every, window)
+    finally:
+        indexer.CLEANUP_SECONDS, indexer.OPTIMIZE_MIN_INTERVAL = saved
+
+
+def _growth(root: Path, updates: int, optimize_every: int, window: float | None) -> dict[str, Any]:
     from repomem import config
     from repomem.index import indexer
 
@@ -221,22 +235,28 @@ def store_growth(root: Path, updates: int, optimize_every: int) -> dict[str, Any
     path = root / rel
     base = path.read_text(encoding="utf-8", errors="replace")
     times = []
+    t_all = time.monotonic()
     for i in range(updates):
         path.write_text(base + f"\n\ndef bench_growth_{i}():\n    return {i}\n", encoding="utf-8")
         t0 = time.monotonic()
         indexer.update(cfg, [rel])
         times.append(time.monotonic() - t0)
+    elapsed = time.monotonic() - t_all
     store = indexer.open_store(cfg)
     after = dir_bytes(lance)
     versions = {n: len(store.table(n).list_versions()) for n in ("files", "symbols", "refs")}
     out = {
         "updates": updates,
         "optimize_every": optimize_every,
+        "cleanup_window_s": window if window is not None else indexer.CLEANUP_SECONDS,
+        "elapsed_s": round(elapsed, 1),
+        "compactions": sum(1 for t in times if t > 4 * pct(times, 0.5)),
         "store_mb_before": round(before / 1e6, 1),
         "store_mb_after": round(after / 1e6, 1),
         "versions_after": versions,
         "update_p50_ms": round(pct(times, 0.5) * 1000, 1),
         "update_p95_ms": round(pct(times, 0.95) * 1000, 1),
+        "update_max_ms": round(max(times) * 1000, 1),
     }
     if optimize_every < updates:
         import warnings
@@ -261,6 +281,10 @@ def main() -> None:
     ap.add_argument("--switch", type=int, default=500, help="files changed by the branch switch")
     ap.add_argument("--updates", type=int, default=1000)
     ap.add_argument("--debounce", type=int, help="watch.debounce_ms (default: the config's)")
+    ap.add_argument(
+        "--window", type=float, default=10.0,
+        help="cleanup window (s) of the time-scaled growth run (the real one is 300 s)",
+    )  # fmt: skip
     ap.add_argument("--skip", default="", help="comma list: latency,switch,growth")
     ap.add_argument("--workdir", type=Path)
     ap.add_argument("--keep", action="store_true")
@@ -290,11 +314,17 @@ def main() -> None:
             shutil.copytree(pristine, sw, symlinks=True)
             results["switch"] = branch_switch(sw, args.switch)
         if "growth" not in skip:
-            for label, every in (("growth_no_compaction", 10**9), ("growth_compaction", 20)):
+            variants = (
+                ("growth_no_compaction", 10**9, None),
+                ("growth_compaction", 20, None),
+                ("growth_compaction_scaled", 20, args.window),
+            )
+            for label, every, window in variants:
                 print(f"== {args.updates} updates, {label}", file=sys.stderr)
                 g = work / label
                 shutil.copytree(pristine, g, symlinks=True)
-                results[label] = store_growth(g, args.updates, every)
+                results[label] = store_growth(g, args.updates, every, window)
+                shutil.rmtree(g, ignore_errors=True)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -325,20 +355,24 @@ def render(r: dict[str, Any]) -> str:
             f"{s['batches']} batch(es) ({', '.join(s['reasons'])}), {s['parsed']} files parsed."
         )
         lines.append("")
-    for key in ("growth_no_compaction", "growth_compaction"):
-        if key in r:
+    keys = ("growth_no_compaction", "growth_compaction", "growth_compaction_scaled")
+    if any(k in r for k in keys):
+        lines += ["| run | optimize_every | cleanup window | updates in | compactions | "
+                  "store before | after | after the window passes | versions (files) | "
+                  "update p50 / p95 / max |",
+                  "| --- |" + " ---: |" * 9]  # fmt: skip
+        for key in keys:
+            if key not in r:
+                continue
             g = r[key]
-            extra = ""
-            if "store_mb_after_cleanup_window" in g:
-                extra = (
-                    f"; after the 5-minute window: {g['store_mb_after_cleanup_window']} MB, "
-                    f"versions {g['versions_after_cleanup_window']}"
-                )
+            every = "never" if g["optimize_every"] >= 10**9 else str(g["optimize_every"])
+            later = g.get("store_mb_after_cleanup_window")
             lines.append(
-                f"{key}: {g['updates']} updates (optimize_every {g['optimize_every']}): "
-                f"{g['store_mb_before']} MB -> {g['store_mb_after']} MB, versions "
-                f"{g['versions_after']}, update p50 {g['update_p50_ms']} ms p95 "
-                f"{g['update_p95_ms']} ms{extra}"
+                f"| {key} | {every} | {g['cleanup_window_s']:g} s | {g['elapsed_s']} s "
+                f"| {g['compactions']} | {g['store_mb_before']} MB | {g['store_mb_after']} MB "
+                f"| {f'{later} MB' if later is not None else '-'} "
+                f"| {g['versions_after']['files']} | {g['update_p50_ms']} / {g['update_p95_ms']} "
+                f"/ {g['update_max_ms']} ms |"
             )
     return "\n".join(lines)
 

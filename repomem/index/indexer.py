@@ -638,13 +638,21 @@ def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
 # ------------------------------------------------------------------------- path updates
 
 
-def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = None) -> IndexReport:
+def update(
+    cfg: Config,
+    paths: Sequence[str],
+    *,
+    progress: Progress | None = None,
+    optimize: bool = True,
+) -> IndexReport:
     """Bring the index up to date for these paths only (what a file watcher saw change).
 
     The result equals `run(cfg)` when nothing else changed; the cost depends on the number of
     paths, not on the size of the repository. Falls back to `run(cfg)` when a path update cannot
     be exact: no index yet, not a git work tree, an interrupted run to complete, an outdated
-    schema, or HEAD moved since the last run. Writes nothing when nothing changed.
+    schema, or HEAD moved since the last run. Writes nothing when nothing changed. With
+    `optimize=False` a due compaction is left for `optimize_if_due` (a watcher runs it when
+    idle, since it rewrites whole tables).
 
     Raises:
         StoreError: if the store cannot be opened, is locked too long, or is too new.
@@ -682,7 +690,7 @@ def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = Non
                     report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
                     report.skipped_paths.setdefault(reason, []).extend(skipped)
                 if store.current_versions() != before or store.published() != before:
-                    _finish_update(cfg, store, meta, before["files"], only)
+                    _finish_update(cfg, store, meta, before["files"], only, optimize)
     if fallback:
         return run(cfg, progress=progress)
     report.seconds = time.monotonic() - t0
@@ -690,14 +698,19 @@ def update(cfg: Config, paths: Sequence[str], *, progress: Progress | None = Non
 
 
 def _finish_update(
-    cfg: Config, store: Any, meta: dict[str, str], files_before: int, only: list[str]
+    cfg: Config,
+    store: Any,
+    meta: dict[str, str],
+    files_before: int,
+    only: list[str],
+    optimize: bool,
 ) -> None:
     """Indexes, publication, periodic compaction and the manifest after a path update."""
     if not (store.has_fts("files") and store.has_fts("symbols")):
         store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
     done: dict[str, str] = {"indexed_at": f"{time.time():.3f}"}
-    if _optimize_due(cfg, runs, meta.get("optimized_at")):
+    if optimize and _optimize_due(cfg, runs, meta.get("optimized_at")):
         store.publish()
         store.optimize(cleanup_seconds=CLEANUP_SECONDS)
         runs = 0
@@ -705,6 +718,28 @@ def _finish_update(
     done["runs_since_optimize"] = str(runs)
     store.publish(done)
     _patch_manifest(cfg, store, files_before, only)
+
+
+def optimize_if_due(cfg: Config) -> bool:
+    """Compact the store if `store.optimize_every` changing runs happened since the last
+    compaction and the cleanup window allows; True when it compacted.
+
+    Raises:
+        StoreError: if the store is locked too long.
+    """
+    store = open_store(cfg)
+    with store.writing():
+        try:
+            meta = store.all_meta()
+        except StoreError:
+            return False
+        runs = int(meta.get("runs_since_optimize") or 0)
+        if not _optimize_due(cfg, runs, meta.get("optimized_at")):
+            return False
+        store.publish()  # readers move on before old versions are cleaned up
+        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+        store.publish({"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"})
+    return True
 
 
 def _patch_manifest(cfg: Config, store: Any, files_before: int, only: list[str]) -> None:

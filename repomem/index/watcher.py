@@ -57,6 +57,11 @@ log = logging.getLogger(__name__)
 LARGE_BATCH = 200  # paths; more than this is reconciled with a normal incremental run
 MAX_DELAY = 10.0  # seconds a batch may wait for quiet before it is taken anyway
 RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+IDLE_SECONDS = 30.0  # quiet time after path updates before a due compaction runs
+_IDLE = object()
+GIT_EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent,
+]  # fmt: skip
 # Files whose change alters what is indexed at all: reconcile the whole tree.
 RECONCILE_NAMES = frozenset({".gitignore", ".repomemignore", ".repomem"})
 EVENTS: list[type[FileSystemEvent]] = [
@@ -109,6 +114,7 @@ class Watcher:
         debounce_ms: int | None = None,
         large_batch: int = LARGE_BATCH,
         max_delay: float = MAX_DELAY,
+        idle_seconds: float = IDLE_SECONDS,
     ) -> None:
         self.cfg = cfg
         self.root = cfg.root.resolve()
@@ -133,6 +139,8 @@ class Watcher:
         self._dir_watches: dict[Path, Any] = {}
         self.batches = 0
         self.errors = 0
+        self.idle_seconds = idle_seconds
+        self._maintenance_due = False
 
     # ----------------------------------------------------------------- lifecycle
     def start(self, *, catch_up: bool = True) -> None:
@@ -154,9 +162,12 @@ class Watcher:
                     if entry.is_dir(follow_symlinks=False):
                         self._watch_dir(Path(entry.path), strict=True)
             if self.git_dir is not None:
-                observer.schedule(self._handler, str(self.git_dir), recursive=False)
+                # Writes only: git commands (ours included) open HEAD all the time.
+                git = str(self.git_dir)
+                observer.schedule(self._handler, git, recursive=False, event_filter=GIT_EVENTS)
                 if (self.git_dir / "refs").is_dir():
-                    observer.schedule(self._handler, str(self.git_dir / "refs"), recursive=True)
+                    refs = str(self.git_dir / "refs")
+                    observer.schedule(self._handler, refs, recursive=True, event_filter=GIT_EVENTS)
             observer.start()
         except OSError as exc:
             self._observer = None
@@ -311,6 +322,10 @@ class Watcher:
             taken = self._take()
             if taken is None:
                 return
+            if taken is _IDLE:
+                self._maintain()
+                continue
+            assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
             except (RepomemError, OSError) as exc:
@@ -326,15 +341,20 @@ class Watcher:
                 continue
             failures = 0
 
-    def _take(self) -> _Pending | None:
-        """Wait for a quiet moment after changes; return them (None when stopping)."""
+    def _take(self) -> _Pending | object | None:
+        """Wait for a quiet moment after changes; return them (None when stopping, `_IDLE`
+        when compaction may be due after `idle_seconds` without changes)."""
         with self._cond:
             while True:
                 if self._stopping:
                     return None
                 p = self._pending
                 if not p:
-                    self._cond.wait()
+                    if not self._maintenance_due:
+                        self._cond.wait()
+                    elif not self._cond.wait(self.idle_seconds) and not self._pending:
+                        self._maintenance_due = False
+                        return _IDLE
                     continue
                 now = time.monotonic()
                 quiet = now - p.last
@@ -344,6 +364,17 @@ class Watcher:
                     continue
                 self._pending = _Pending()
                 return p
+
+    def _maintain(self) -> None:
+        """Compaction, when due, out of the way of saves (see `indexer.optimize_if_due`)."""
+        try:
+            if indexer.optimize_if_due(self.cfg):
+                log.info("compacted the store")
+        except (RepomemError, OSError) as exc:
+            self.errors += 1
+            log.warning("compaction failed: %s", exc)
+            if self.on_error is not None:
+                self.on_error(exc)
 
     def _git_busy(self) -> bool:
         return self.git_dir is not None and (self.git_dir / "index.lock").exists()
@@ -370,7 +401,9 @@ class Watcher:
         if reason:
             report = indexer.run(self.cfg)
         elif p.paths:
-            report = indexer.update(self.cfg, sorted(p.paths))
+            # Compaction rewrites whole tables (seconds): it waits for an idle moment.
+            report = indexer.update(self.cfg, sorted(p.paths), optimize=False)
+            self._maintenance_due = True
         else:
             return  # a ref moved elsewhere (another branch): nothing to index
         self.head = head

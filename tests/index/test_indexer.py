@@ -379,3 +379,18 @@ def test_compaction_runs_at_most_once_per_cleanup_window(repo: Repo) -> None:
     store = indexer.open_store(cfg)
     assert store.get_meta("optimized_at") == first  # within the window: no second compaction
     assert store.get_meta("runs_since_optimize") == "1"
+
+
+def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config(**{"store.optimize_every": 1})
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def later():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"], optimize=False)
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") is None  # the full build counted one run, this one more
+    assert store.get_meta("runs_since_optimize") == "2"
+    assert indexer.optimize_if_due(cfg)
+    assert not indexer.optimize_if_due(cfg)  # nothing changed since
+    assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"

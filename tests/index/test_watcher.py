@@ -251,3 +251,21 @@ def test_stop_finishes_cleanly_and_leaves_a_consistent_store(repo: Repo) -> None
     # Whatever was pending is left for the next run; nothing is half-written.
     indexer.run(repo.config())
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def test_compaction_waits_for_an_idle_moment(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config(**{"store.optimize_every": 1})
+    rec = Recorder()
+    with Watcher(cfg, on_batch=rec.on_batch, debounce_ms=20, idle_seconds=0.2):
+        rec.wait_for(lambda: len(rec.batches) >= 1, "the catch-up batch")
+        repo.write("pkg/mod_0.py", "def edited():\n    pass\n")
+        rec.wait_for(lambda: "edited" in names(repo), "the edit")
+        # The save itself did not compact (runs pile up); the idle moment after it does.
+        rec.wait_for(
+            lambda: indexer.open_store(cfg).get_meta("optimized_at") is not None, "compaction"
+        )
+    store = indexer.open_store(cfg)
+    assert store.get_meta("runs_since_optimize") == "0"
+    assert snapshot(store) == fresh_snapshot(repo)
