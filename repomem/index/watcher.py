@@ -408,7 +408,8 @@ class Watcher:
             return  # a ref moved elsewhere (another branch): nothing to index
         self.head = head
         self.batches += 1
-        memory = self.memory_rel in p.paths
+        # At start the file may have changed while nobody watched (the sync is cheap if not).
+        memory = self.memory_rel in p.paths or reason == "start"
         batch = Batch(
             paths=sorted(p.paths),
             reconciled=bool(reason),
