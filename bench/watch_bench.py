@@ -75,8 +75,14 @@ def dir_bytes(path: Path) -> int:
 
 
 def python_files(root: Path, n: int) -> list[str]:
-    """`n` mid-sized Python files (repo-relative), spread over the tree."""
-    out = git(root, "ls-files", "*.py").split()
+    """`n` mid-sized indexed Python files (repo-relative), spread over the tree."""
+    from repomem import config
+    from repomem.index import indexer
+
+    store = indexer.open_store(config.load(root))
+    cols = store.column("files", ["path", "skip"])
+    pairs = zip(cols["path"], cols["skip"], strict=True)
+    out = [p for p, k in pairs if not k and p.endswith(".py")]
     sized = sorted((os.path.getsize(root / p), p) for p in out)
     mid = [p for s, p in sized if 2_000 <= s <= 40_000] or [p for _s, p in sized]
     step = max(1, len(mid) // n)
@@ -168,9 +174,9 @@ def branch_switch(root: Path, n: int) -> dict[str, Any]:
     from repomem.index import indexer, query
     from repomem.index.watcher import Watcher
 
+    cfg = config.load(root)
+    indexer.run(cfg)
     targets = python_files(root, n * 3)[:n]
-    if len(targets) < n:
-        targets = git(root, "ls-files", "*.py").split()[:n]
     git(root, "checkout", "-q", "-b", "switch")
     for i, rel in enumerate(targets):
         with open(root / rel, "a", encoding="utf-8") as fh:
@@ -178,7 +184,6 @@ def branch_switch(root: Path, n: int) -> dict[str, Any]:
     git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-am", "switch")
     target = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-q", "main")
-    cfg = config.load(root)
     indexer.run(cfg)
     rec = Batches()
     with Watcher(cfg, on_batch=rec):

@@ -690,21 +690,14 @@ def update(
                     report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
                     report.skipped_paths.setdefault(reason, []).extend(skipped)
                 if store.current_versions() != before or store.published() != before:
-                    _finish_update(cfg, store, meta, before["files"], only, optimize)
+                    _finish_update(cfg, store, meta, optimize)
     if fallback:
         return run(cfg, progress=progress)
     report.seconds = time.monotonic() - t0
     return report
 
 
-def _finish_update(
-    cfg: Config,
-    store: Any,
-    meta: dict[str, str],
-    files_before: int,
-    only: list[str],
-    optimize: bool,
-) -> None:
+def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool) -> None:
     """Indexes, publication, periodic compaction and the manifest after a path update."""
     if not (store.has_fts("files") and store.has_fts("symbols")):
         store.ensure_indexes()  # the store was empty when it was built
@@ -717,7 +710,7 @@ def _finish_update(
         done["optimized_at"] = done["indexed_at"]
     done["runs_since_optimize"] = str(runs)
     store.publish(done)
-    _patch_manifest(cfg, store, files_before, only)
+    _drop_manifest(cfg)
 
 
 def optimize_if_due(cfg: Config) -> bool:
@@ -742,35 +735,24 @@ def optimize_if_due(cfg: Config) -> bool:
     return True
 
 
-def _patch_manifest(cfg: Config, store: Any, files_before: int, only: list[str]) -> None:
-    """Update the manifest's entries for `only`, or drop it when it was already out of date."""
-    path = _manifest_path(cfg)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = None
-    if (
-        not isinstance(data, dict)
-        or data.get("version") != MANIFEST_VERSION
-        or data.get("schema") != schema.SCHEMA_VERSION
-        or data.get("uri") != store.uri
-        or data.get("files_version") != files_before
-    ):
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        return
-    files = data["files"]
-    for p in only:
-        files.pop(p, None)
-    cols = store.column("files", ["path", "size", "mtime_ns", "hash", "skip"], only)
-    for p, size, mtime, h, skip in zip(*cols.values(), strict=True):
-        files[p] = [size, mtime, h, skip]
-    data["files_version"] = store.table("files").version
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        log.info("cannot write %s: %s", path, exc)
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+def _drop_manifest(cfg: Config) -> None:
+    """Forget the no-change shortcut (rewriting it costs time in proportion to the repository;
+    `write_manifest` puts it back when there is time)."""
+    with contextlib.suppress(FileNotFoundError):
+        _manifest_path(cfg).unlink()
+
+
+def write_manifest(cfg: Config) -> bool:
+    """Write the local manifest if it is missing (after path updates); True when written."""
+    if _manifest_path(cfg).exists():
+        return False
+    store = open_store(cfg)
+    with store.writing():
+        try:
+            head = store.get_meta("indexed_commit") or None
+        except StoreError:
+            return False
+        if store.read_journal():
+            return False
+        _write_manifest(cfg, store, head)
+    return True

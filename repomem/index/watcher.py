@@ -366,10 +366,11 @@ class Watcher:
                 return p
 
     def _maintain(self) -> None:
-        """Compaction, when due, out of the way of saves (see `indexer.optimize_if_due`)."""
+        """Compaction when due, and the no-change manifest, out of the way of saves."""
         try:
             if indexer.optimize_if_due(self.cfg):
                 log.info("compacted the store")
+            indexer.write_manifest(self.cfg)
         except (RepomemError, OSError) as exc:
             self.errors += 1
             log.warning("compaction failed: %s", exc)
