@@ -91,9 +91,9 @@ def watch(
         watcher.start()
     except RepomemError as exc:
         raise fail(exc) from None
-    if not quiet:
-        typer.echo(f"Watching {cfg.root} (Ctrl-C to stop).")
     try:
+        if not quiet:
+            typer.echo(f"Watching {cfg.root} (Ctrl-C to stop).")
         while not watcher.wait(0.5):
             pass
     except KeyboardInterrupt:

@@ -26,6 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -328,6 +329,18 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
+            except BrokenExecutor as exc:
+                # Ctrl-C in a terminal reaches the parse workers too: the store's journal
+                # covers the interrupted batch; when not stopping, it is retried like any error.
+                if self._stopping:
+                    log.info("batch interrupted while stopping: %s", exc)
+                    return
+                failures += 1
+                self.errors += 1
+                self._requeue(taken)
+                if self.on_error is not None:
+                    self.on_error(exc)
+                continue
             except (RepomemError, OSError) as exc:
                 failures += 1
                 self.errors += 1

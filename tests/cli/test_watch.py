@@ -62,3 +62,43 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
         assert proc.stdout is not None
         proc.stdout.close()
     assert not any("Traceback" in x for x in seen)
+
+
+def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_store(
+    repo: Repo,
+) -> None:
+    from repomem.index import indexer
+    from tests.index.test_indexer import fresh_snapshot, snapshot
+
+    populate(repo, 300)  # the catch-up run parses in worker processes
+    repo.commit()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    try:
+        expect(lines, "Watching", seen)  # the catch-up run is under way now
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
+        code = proc.wait(timeout=120)
+        time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
+        while not lines.empty():
+            seen.append(lines.get())
+        assert code == 0, "".join(seen)
+        assert any(x.startswith("Stopped after") for x in seen), seen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+    time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
+    while not lines.empty():
+        seen.append(lines.get())
+    assert not any("Traceback" in x for x in seen), seen
+    indexer.run(repo.config())
+    assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
