@@ -1,8 +1,10 @@
 """Git hooks that keep the index fresh, and the memory file's merge driver.
 
 `install` puts a small shell script at post-commit, post-merge, post-checkout and post-rewrite.
-It starts `repomem index` in the background, detached (`nohup ... &`, all output to
-`<state dir>/hooks.log`), so the git command neither waits for it nor fails because of it.
+It starts `repomem hooks run` (an index run) in the background, detached (`nohup ... &`, all
+output to `<state dir>/hooks.log`), so the git command neither waits for it nor fails because
+of it. While one refresh waits for the index's lock, further hooks start nothing (a rebase fires
+a hook per commit): the waiting refresh will see their changes too.
 
 Where the hooks go:
 
@@ -20,12 +22,14 @@ byte for byte; a husky block is removed exactly as it was added.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
@@ -35,7 +39,7 @@ log = logging.getLogger(__name__)
 
 HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
 MARKER = "# repomem-hook: managed by `repomem hooks install`"
-HOOK_VERSION = 1
+HOOK_VERSION = 2
 ORIG_SUFFIX = ".repomem-orig"
 BLOCK_START = "# >>> repomem: keep the index fresh (`repomem hooks uninstall` removes this) >>>"
 BLOCK_START_NL = BLOCK_START + " [newline added]"
@@ -120,8 +124,17 @@ fi
             "($repomem_py is gone); run \\`repomem hooks install\\` again" >> "$repomem_log"
         exit 0
     fi
+    # One refresh waiting for the index's lock is enough: it will see this change too.
+    repomem_pending="$(dirname "$repomem_log")/hooks.pending"
+    if [ -f "$repomem_pending" ] && kill -0 "$(cat "$repomem_pending" 2>/dev/null)" 2>/dev/null
+    then
+        echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: a refresh is already queued" \
+            >> "$repomem_log"
+        exit 0
+    fi
     echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: repomem index" >> "$repomem_log"
-    nohup "$@" index >> "$repomem_log" 2>&1 < /dev/null &
+    nohup sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$repomem_pending" \
+        "$@" hooks run --marker "$repomem_pending" >> "$repomem_log" 2>&1 < /dev/null &
 ) >/dev/null 2>&1 < /dev/null
 """
 
@@ -331,6 +344,31 @@ def _uninstall_block(path: Path) -> None:
         path.unlink()
     else:
         path.write_text(rest, encoding="utf-8")
+
+
+def refresh(cfg: Config, marker: Path | None = None) -> Any:
+    """What a hook starts: wait for the index's write lock, then say no refresh is queued any
+    more (`marker`, if it names this process) and bring the index up to date.
+
+    Hooks that fire while this waits see the marker and start nothing (a rebase fires one per
+    commit); a change made after the marker is gone starts a new refresh.
+
+    Raises:
+        StoreError: if the store cannot be opened or is locked too long.
+    """
+    from repomem.index import indexer
+
+    store = indexer.open_store(cfg)
+    with store.writing():
+        if marker is not None:
+            try:
+                queued = marker.read_text(encoding="utf-8").strip()
+            except OSError:
+                queued = ""
+            if queued == str(os.getpid()):
+                with contextlib.suppress(FileNotFoundError):
+                    marker.unlink()
+    return indexer.run(cfg)
 
 
 # ------------------------------------------------------------------------- merge driver

@@ -174,3 +174,33 @@ def test_install_with_the_merge_driver_flag_registers_the_memory_merge(repo: Rep
     hooks.uninstall(repo.config())
     assert hooks.merge_driver_state(repo.config()) == {"driver": None, "gitattributes": False}
     assert not (repo.root / ".gitattributes").exists()
+
+
+def test_a_queued_refresh_absorbs_later_hooks(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    hooks.install(repo.config())
+    log = hooks.log_path(repo.config())
+    marker = log.parent / "hooks.pending"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(f"{os.getpid()}\n")  # a live process is "waiting for the lock"
+    repo.commit("absorbed")
+    assert "post-commit: a refresh is already queued" in log.read_text()
+    assert "repomem index" not in log.read_text()
+    marker.write_text("999999999\n")  # that process died: the next hook starts a refresh
+    head = repo.commit("started")
+    wait_until(lambda: "Indexed" in log.read_text(), "the background index")
+    assert query.status(repo.config())["indexed_commit"] == head
+    assert not marker.exists()  # the refresh cleared it once it held the lock
+
+
+def test_refresh_clears_only_its_own_marker(repo: Repo, tmp_path: Path) -> None:
+    repo.write("a.py", "x = 1\n")
+    marker = tmp_path / "pending"
+    marker.write_text("12345\n")
+    report = hooks.refresh(repo.config(), marker)
+    assert report.added == ["a.py"]
+    assert marker.exists()
+    marker.write_text(f"{os.getpid()}\n")
+    hooks.refresh(repo.config(), marker)
+    assert not marker.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -98,3 +99,21 @@ def status(
     except RepomemError as exc:
         raise fail(exc) from None
     _print_states(states, as_json, cfg)
+
+
+@hooks_app.command("run", hidden=True)
+def run(
+    marker: Annotated[
+        Path | None,
+        typer.Option("--marker", help="The queued-refresh marker to clear.", metavar="FILE"),
+    ] = None,
+) -> None:
+    """What the installed hooks start in the background: an index run (output to the log)."""
+    from repomem import hooks
+    from repomem.cli.index import _print_report
+
+    try:
+        report = hooks.refresh(load_config(), marker)
+    except RepomemError as exc:
+        raise fail(exc) from None
+    _print_report(report)
