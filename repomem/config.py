@@ -138,7 +138,7 @@ class LLMSection:
 class WatchSection:
     """`[watch]`: the file watcher."""
 
-    debounce_ms: int = 200
+    debounce_ms: int = 100
 
 
 @dataclass

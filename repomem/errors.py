@@ -10,6 +10,7 @@
     ├── MemoryFileError    the project memory file is malformed
     ├── BudgetError        a token budget too small for what must fit
     ├── InputError         a bad argument (an empty task, an unreadable task file)
+    ├── HookError          git hooks or the merge driver cannot be installed or removed
     └── LLMError           the Anthropic API failed or is misconfigured
 
 Every message is one sentence saying what happened and what to do.
@@ -60,3 +61,7 @@ class InputError(RepomemError):
 
 class LLMError(RepomemError):
     """The Anthropic API failed or is misconfigured."""
+
+
+class HookError(RepomemError):
+    """Git hooks or the merge driver cannot be installed or removed."""

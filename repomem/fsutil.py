@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from repomem.errors import LockTimeoutError
 
@@ -36,6 +37,9 @@ def atomic_write(path: Path | str, text: str) -> None:
             os.unlink(tmp)
 
 
+_Lock = TypeVar("_Lock", bound="FileLock")
+
+
 class FileLock:
     """An exclusive lock on a local file, shared between processes (the OS frees it on death).
 
@@ -54,7 +58,7 @@ class FileLock:
             f"{self.timeout:g}s; wait for it to finish and retry."
         )
 
-    def __enter__(self) -> FileLock:
+    def __enter__(self: _Lock) -> _Lock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,21 @@ def _open(root: Path) -> Any | None:
         return None
 
 
-def open_repo(root: Path) -> GitInfo | None:
-    """Git facts for `root`, or None when it is not the top of a git work tree."""
+def git_dir(root: Path) -> Path | None:
+    """The git directory of the work tree at `root` (no git command is run), or None."""
     repo = _repo(root)
     if repo is None or repo.bare or repo.working_tree_dir is None:
         return None
     if Path(repo.working_tree_dir).resolve() != root.resolve():
+        return None
+    return Path(repo.git_dir).resolve()
+
+
+def open_repo(root: Path) -> GitInfo | None:
+    """Git facts for `root`, or None when it is not the top of a git work tree."""
+    gdir = git_dir(root)
+    repo = _repo(root)
+    if gdir is None or repo is None:
         return None
     head: str | None
     try:
@@ -73,7 +83,7 @@ def open_repo(root: Path) -> GitInfo | None:
     branch = None
     if head is not None and not repo.head.is_detached:
         branch = repo.active_branch.name
-    return GitInfo(root=root, git_dir=Path(repo.git_dir).resolve(), head=head, branch=branch)
+    return GitInfo(root=root, git_dir=gdir, head=head, branch=branch)
 
 
 def git_error() -> type[Exception]:
@@ -82,20 +92,34 @@ def git_error() -> type[Exception]:
     return git.GitCommandError
 
 
-def list_files(root: Path, *, untracked: bool = True) -> list[str]:
+def list_files(
+    root: Path, *, untracked: bool = True, paths: Sequence[str] | None = None
+) -> list[str]:
     """Tracked files plus (by default) untracked files that .gitignore does not exclude.
 
     Paths are repo-relative with '/'. Files deleted from the work tree but still tracked are
-    left out.
+    left out. With `paths`, only those paths (files or folders, taken literally) are listed.
     """
     repo = _repo(root)
     if repo is None:
         return []
+    if paths is not None:
+        seen_some: dict[str, None] = {}
+        for start in range(0, len(paths), 500):
+            specs = [f":(literal){p}" for p in paths[start : start + 500]]
+            for path in _ls(repo, untracked, specs):
+                seen_some.setdefault(path, None)
+        return list(seen_some)
+    return _ls(repo, untracked, [])
+
+
+def _ls(repo: Any, untracked: bool, specs: list[str]) -> list[str]:
     args = ["-z", "--cached"]
     if untracked:
         args += ["--others", "--exclude-standard"]
-    out: str = repo.git.ls_files(*args)
-    deleted: str = repo.git.ls_files("-z", "--deleted")
+    tail = ["--", *specs] if specs else []
+    out: str = repo.git.ls_files(*args, *tail)
+    deleted: str = repo.git.ls_files("-z", "--deleted", *tail)
     gone = set(deleted.split("\0")) if deleted else set()
     seen: dict[str, None] = {}
     for path in out.split("\0"):
@@ -129,6 +153,47 @@ def dirty_paths(root: Path) -> list[str]:
         if "R" in status or "C" in status:
             i += 1  # the rename's source follows
     return paths
+
+
+def hooks_dir(root: Path) -> Path | None:
+    """The folder git runs hooks from (`core.hooksPath` when set), or None without git."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    out: str = repo.git.rev_parse("--git-path", "hooks")
+    path = Path(out.strip())
+    return (path if path.is_absolute() else root / path).resolve()
+
+
+def config_get(root: Path, key: str) -> str | None:
+    """A value from the repository's git config (None when unset or without git)."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        out: str = repo.git.config("--get", key)
+    except git_error():
+        return None
+    return out
+
+
+def config_set(root: Path, key: str, value: str) -> None:
+    """Set a key in the repository's own config (`.git/config`)."""
+    repo = _repo(root)
+    if repo is not None:
+        repo.git.config("--local", key, value)
+
+
+def config_remove_section(root: Path, section: str) -> bool:
+    """Remove a section from `.git/config`; False when it was not there."""
+    repo = _repo(root)
+    if repo is None:
+        return False
+    try:
+        repo.git.config("--local", "--remove-section", section)
+    except git_error():
+        return False
+    return True
 
 
 def commits_since(root: Path, since: str | None, *, limit: int = 200) -> list[tuple[str, str]]:

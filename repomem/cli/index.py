@@ -122,6 +122,21 @@ def status(
         typer.echo(f"Store size: {data['store_bytes'] / 1e6:.1f} MB")
     commit = (data["indexed_commit"] or "-")[:12]
     typer.echo(f"Commit:     {commit}  ({fresh})")
+    if data["indexed_at"]:
+        import time
+
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(data["indexed_at"]))
+        typer.echo(f"Updated:    {when} ({_ago(data['age_seconds'])})")
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(seconds, 0):.0f} s ago"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h ago"
+    return f"{seconds / 86400:.0f} days ago"
 
 
 @app.command()

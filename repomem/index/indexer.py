@@ -16,7 +16,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -25,6 +25,7 @@ from typing import Any
 
 from repomem import secrets, vcs
 from repomem.config import Config
+from repomem.errors import StoreError
 from repomem.index import discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
@@ -34,6 +35,10 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 PARALLEL_MIN_FILES = 64
+# Compaction rewrites every table smaller than a million rows, and old versions stay on disk for
+# CLEANUP_SECONDS (readers may still be using them); so compact at most once per that window.
+CLEANUP_SECONDS = 300.0
+OPTIMIZE_MIN_INTERVAL = 300.0
 BATCH_FILES = 1000
 BATCH_BYTES = 16 * 1024 * 1024
 
@@ -49,9 +54,9 @@ def home_dir() -> Path:
 
 def state_dir(cfg: Config) -> Path:
     """Local directory for the store (by default), its lock and its journal."""
-    info = vcs.open_repo(cfg.root)
-    if info is not None:
-        return info.git_dir / "repomem"
+    git_dir = vcs.git_dir(cfg.root)  # no git command: this is asked often
+    if git_dir is not None:
+        return git_dir / "repomem"
     digest = hashlib.sha1(str(cfg.root.resolve()).encode()).hexdigest()[:12]
     return home_dir() / "stores" / f"{cfg.root.name}-{digest}"
 
@@ -90,14 +95,29 @@ class Plan:
     skipped: dict[str, list[str]] = field(default_factory=dict)
 
 
-def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
-    """Compare the working tree with the stored file states by size and mtime."""
-    info = vcs.open_repo(cfg.root)
+def make_plan(
+    cfg: Config,
+    states: dict[str, tuple[int, int, str]],
+    only: Sequence[str] | None = None,
+    info: vcs.GitInfo | None = None,
+) -> Plan:
+    """Compare the working tree with the stored file states by size and mtime.
+
+    With `only` (a git work tree only), just those paths are listed and compared; `states`
+    must then hold the stored states of those paths. `info` saves a lookup when the caller
+    has the repository's facts already.
+    """
+    info = info or vcs.open_repo(cfg.root)
     git_files = (
-        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked)
+        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked, paths=only)
         if info is not None
         else None
     )
+    if only is not None:
+        if git_files is None:
+            raise ValueError("a plan for some paths only needs a git work tree")
+        wanted = set(only)  # a folder given as a path would list files whose state is unknown
+        git_files = [p for p in git_files if p in wanted]
     listing = discovery.list_candidates(cfg, git_files)
     plan = Plan(
         git=info is not None,
@@ -120,6 +140,17 @@ def make_plan(cfg: Config, states: dict[str, tuple[int, int, str]]) -> Plan:
             plan.changed.append(rel)
     plan.deleted = sorted(p for p in states if p not in plan.current)
     return plan
+
+
+def _optimize_due(cfg: Config, runs: int, optimized_at: str | None) -> bool:
+    """Compact after `store.optimize_every` changing runs, and not within the cleanup window."""
+    if runs < max(1, cfg.store.optimize_every):
+        return False
+    try:
+        last = float(optimized_at or 0)
+    except ValueError:
+        last = 0.0
+    return time.time() - last >= OPTIMIZE_MIN_INTERVAL
 
 
 # ------------------------------------------------------------------------- per-file work
@@ -349,13 +380,16 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         }
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
+        lagging = report.changed and store.indexes_lagging()
         if not report.full and (
-            runs >= max(1, cfg.store.optimize_every) or (report.changed and store.indexes_lagging())
+            _optimize_due(cfg, runs, store.get_meta("optimized_at")) or lagging
         ):
-            store.optimize()
+            store.publish()  # readers move on before old versions are cleaned up
+            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
             runs = 0
+            meta["optimized_at"] = f"{time.time():.3f}"
         meta["runs_since_optimize"] = str(runs)
-        store.set_meta(meta)
+        store.publish(meta)
         _write_manifest(cfg, store, plan.head)
     report.seconds = time.monotonic() - t0
     return report
@@ -602,3 +636,126 @@ def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
     store.delete_rows("files", paths)
     store.add("files", rows)
     store.clear_journal()
+
+
+# ------------------------------------------------------------------------- path updates
+
+
+def update(
+    cfg: Config,
+    paths: Sequence[str],
+    *,
+    progress: Progress | None = None,
+    optimize: bool = True,
+) -> IndexReport:
+    """Bring the index up to date for these paths only (what a file watcher saw change).
+
+    The result equals `run(cfg)` when nothing else changed; the cost depends on the number of
+    paths, not on the size of the repository. Falls back to `run(cfg)` when a path update cannot
+    be exact: no index yet, not a git work tree, an interrupted run to complete, an outdated
+    schema, or HEAD moved since the last run. Writes nothing when nothing changed. With
+    `optimize=False` a due compaction is left for `optimize_if_due` (a watcher runs it when
+    idle, since it rewrites whole tables).
+
+    Raises:
+        StoreError: if the store cannot be opened, is locked too long, or is too new.
+    """
+    t0 = time.monotonic()
+    only = sorted({p for p in paths if p})
+    info = vcs.open_repo(cfg.root)
+    if info is None:
+        return run(cfg, progress=progress)
+    store = open_store(cfg)
+    report = IndexReport()
+    fallback = False
+    with store.writing():
+        try:
+            meta = store.all_meta()
+        except StoreError:  # no index yet
+            meta = {}
+        if (
+            meta.get("schema_version") != str(schema.SCHEMA_VERSION)
+            or store.read_journal()
+            or (meta.get("indexed_commit") or None) != info.head
+        ):
+            fallback = True
+        elif only:
+            before = store.current_versions()
+            states = store.file_states(only)
+            plan = make_plan(cfg, states, only=only, info=info)
+            if plan.head != info.head:
+                fallback = True
+            else:
+                report.files_seen = len(plan.current)
+                report.unchanged = plan.unchanged
+                _apply(cfg, store, plan, states, report, progress)
+                for reason, skipped in plan.skipped.items():
+                    report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
+                    report.skipped_paths.setdefault(reason, []).extend(skipped)
+                if store.current_versions() != before or store.published() != before:
+                    _finish_update(cfg, store, meta, optimize)
+    if fallback:
+        return run(cfg, progress=progress)
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool) -> None:
+    """Indexes, publication, periodic compaction and the manifest after a path update."""
+    if not (store.has_fts("files") and store.has_fts("symbols")):
+        store.ensure_indexes()  # the store was empty when it was built
+    runs = int(meta.get("runs_since_optimize") or 0) + 1
+    done: dict[str, str] = {"indexed_at": f"{time.time():.3f}"}
+    if optimize and _optimize_due(cfg, runs, meta.get("optimized_at")):
+        store.publish()
+        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+        runs = 0
+        done["optimized_at"] = done["indexed_at"]
+    done["runs_since_optimize"] = str(runs)
+    store.publish(done)
+    _drop_manifest(cfg)
+
+
+def optimize_if_due(cfg: Config) -> bool:
+    """Compact the store if `store.optimize_every` changing runs happened since the last
+    compaction and the cleanup window allows; True when it compacted.
+
+    Raises:
+        StoreError: if the store is locked too long.
+    """
+    store = open_store(cfg)
+    with store.writing():
+        try:
+            meta = store.all_meta()
+        except StoreError:
+            return False
+        runs = int(meta.get("runs_since_optimize") or 0)
+        if not _optimize_due(cfg, runs, meta.get("optimized_at")):
+            return False
+        store.publish()  # readers move on before old versions are cleaned up
+        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+        store.publish({"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"})
+    return True
+
+
+def _drop_manifest(cfg: Config) -> None:
+    """Forget the no-change shortcut (rewriting it costs time in proportion to the repository;
+    `write_manifest` puts it back when there is time)."""
+    with contextlib.suppress(FileNotFoundError):
+        _manifest_path(cfg).unlink()
+
+
+def write_manifest(cfg: Config) -> bool:
+    """Write the local manifest if it is missing (after path updates); True when written."""
+    if _manifest_path(cfg).exists():
+        return False
+    store = open_store(cfg)
+    with store.writing():
+        try:
+            head = store.get_meta("indexed_commit") or None
+        except StoreError:
+            return False
+        if store.read_journal():
+            return False
+        _write_manifest(cfg, store, head)
+    return True

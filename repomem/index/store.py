@@ -8,6 +8,13 @@ Tables
     memory   the project memory file's entries (search tokens in `text`, JSON in `data`)
     meta     key/value: schema version, indexed commit, timestamps
 
+Readers see whole updates only. A writer commits several versions per table while it works;
+when it is done it *publishes* the versions of the derived tables in `meta` (key `published`).
+A reading Store opens each derived table at its published version, so files, symbols and refs
+always come from the same finished update (LanceDB keeps every version until `optimize` cleans
+up versions older than a few minutes). A full rebuild (`--full`, a schema change) drops the
+tables, so readers during one may see it half-built.
+
 The database location is a URI (a local directory by default, under the git directory so it is
 never committed; LanceDB also accepts object-store URIs). Only the write lock and the crash
 journal are local files, kept beside the lock.
@@ -22,7 +29,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -193,6 +200,8 @@ class Store:
             ) from exc
         self._tables: dict[str, Any] = {}
         self._fts_ready: set[str] = set()
+        self._writing = False
+        self._published: dict[str, int] | None = None
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -221,12 +230,61 @@ class Store:
                 raise StoreError(
                     f"The index store `{self.uri}` has no `{name}` table; run `repomem index`."
                 ) from exc
+            if not self._writing and name in DERIVED:
+                self._pin(name, tbl)
             self._tables[name] = tbl
         return tbl
 
-    def writing(self) -> WriteLock:
-        """The write lock; hold it for every write."""
-        return WriteLock(self.lock_path, self.lock_timeout)
+    def _pin(self, name: str, tbl: Any) -> None:
+        """Read a derived table at its published version (the last finished update)."""
+        if self._published is None:
+            self._published = self.published()
+        version = self._published.get(name)
+        if version is None or version == tbl.version:
+            return
+        try:
+            tbl.checkout(version)
+        except ValueError as exc:  # cleaned up, or the table was rebuilt: read the latest
+            log.info("cannot read %s at version %s (%s); reading the latest", name, version, exc)
+
+    def published(self) -> dict[str, int]:
+        """The versions of the derived tables that the last finished update published."""
+        if "meta" not in self._names():
+            return {}
+        raw = self.get_meta("published")
+        try:
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            return {}
+        return {k: int(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def current_versions(self) -> dict[str, int]:
+        """The latest versions of the derived tables."""
+        return {name: int(self.table(name).version) for name in DERIVED}
+
+    def publish(self, meta: dict[str, str] | None = None) -> None:
+        """Make this writer's changes visible to readers (with `meta`, in one commit)."""
+        values = dict(meta or {})
+        values["published"] = json.dumps(self.current_versions(), sort_keys=True)
+        self.set_meta(values)
+
+    def refresh(self) -> None:
+        """Forget open tables, so the next reads see the latest published update."""
+        self._tables.clear()
+        self._published = None
+        self._fts_ready.clear()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[WriteLock]:
+        """The write lock; hold it for every write. Inside it, tables are read at their latest."""
+        with WriteLock(self.lock_path, self.lock_timeout) as lock:
+            self._writing = True
+            for tbl in self._tables.values():
+                tbl.checkout_latest()  # a pinned or stale handle cannot be written
+            try:
+                yield lock
+            finally:
+                self._writing = False
 
     def ensure_schema(self) -> bool:
         """Create missing tables, migrate or rebuild old ones. Must hold the write lock.
@@ -268,6 +326,7 @@ class Store:
     def clear_derived(self) -> None:
         """Drop and recreate the tables built from the working tree (for `--full`)."""
         self._fts_ready.clear()
+        self.set_meta({"published": "{}"})  # the old version numbers mean nothing after this
         for name in DERIVED:
             if name in self._names():
                 self._db.drop_table(name)
@@ -413,9 +472,9 @@ class Store:
         return rows
 
     # ----------------------------------------------------------------- reads
-    def file_states(self) -> dict[str, tuple[int, int, str]]:
-        """{path: (size, mtime_ns, hash)} for every indexed file."""
-        cols = self.column("files", ["path", "size", "mtime_ns", "hash"])
+    def file_states(self, paths: Sequence[str] | None = None) -> dict[str, tuple[int, int, str]]:
+        """{path: (size, mtime_ns, hash)} for every indexed file (or only these paths)."""
+        cols = self.column("files", ["path", "size", "mtime_ns", "hash"], paths)
         return {
             p: (s, m, h)
             for p, s, m, h in zip(
@@ -423,10 +482,20 @@ class Store:
             )
         }
 
-    def column(self, name: str, columns: list[str]) -> dict[str, list[Any]]:
-        """Whole columns of a table, as lists."""
+    def column(
+        self, name: str, columns: list[str], paths: Sequence[str] | None = None
+    ) -> dict[str, list[Any]]:
+        """Whole columns of a table (or of these paths' rows only), as lists."""
         tbl = self.table(name)
-        return dict(tbl.search().select(columns).limit(None).to_arrow().to_pydict())
+        if paths is None:
+            return dict(tbl.search().select(columns).limit(None).to_arrow().to_pydict())
+        out: dict[str, list[Any]] = {c: [] for c in columns}
+        for start in range(0, len(paths), 500):
+            where = in_list("path", paths[start : start + 500])
+            part = tbl.search().where(where).select(columns).limit(None).to_arrow().to_pydict()
+            for c in columns:
+                out[c].extend(part[c])
+        return out
 
     def count(self, name: str, where: str | None = None) -> int:
         return int(self.table(name).count_rows(where))

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,15 +19,21 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def all_commands() -> dict[str, object]:
-    """Every command, sub-commands as "group name", with its callback."""
-    found: dict[str, object] = {}
+def all_commands() -> dict[str, Any]:
+    """Every command, sub-commands of groups (`hooks install`) included: {words: command}."""
+    out: dict[str, Any] = {}
     for c in app.registered_commands:
-        found[c.name or c.callback.__name__] = c.callback  # type: ignore[union-attr]
-    for g in app.registered_groups:
-        for c in g.typer_instance.registered_commands:  # type: ignore[union-attr]
-            found[f"{g.name} {c.name or c.callback.__name__}"] = c.callback  # type: ignore[union-attr]
-    return found
+        out[c.name or c.callback.__name__] = c  # type: ignore[union-attr]
+    for group in app.registered_groups:
+        sub = group.typer_instance
+        assert group.name and sub is not None and sub.info.help, group
+        for c in sub.registered_commands:
+            out[f"{group.name} {c.name or c.callback.__name__}"] = c  # type: ignore[union-attr]
+    return out
+
+
+def command_names() -> list[str]:
+    return sorted(all_commands())
 
 
 @pytest.mark.parametrize("name", sorted(all_commands()))
@@ -34,8 +41,12 @@ def test_every_command_has_help_text(name: str) -> None:
     code, out, _ = run(*name.split(), "--help")
     assert code == 0
     assert "Usage" in out
-    callback = all_commands()[name]
-    assert callback is not None and callback.__doc__  # type: ignore[attr-defined]
+    cmd = all_commands()[name]
+    assert cmd.callback is not None and cmd.callback.__doc__
+
+
+def test_command_groups_are_listed_with_their_sub_commands() -> None:
+    assert {"hooks install", "hooks uninstall", "hooks status", "watch"} <= set(command_names())
 
 
 def test_dash_c_runs_as_if_started_in_that_directory(repo: Repo) -> None:
@@ -188,3 +199,13 @@ def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> No
     assert code == 1 and "minimum" in err
     code, _, err = run("-C", str(repo.root), "pack")
     assert code == 1 and "No task given" in err
+
+
+def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    run("-C", str(repo.root), "index", "-q")
+    code, out, _ = run("-C", str(repo.root), "status")
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Updated:")]
+    assert line.endswith(" s ago)")

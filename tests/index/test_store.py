@@ -114,3 +114,19 @@ def test_rows_added_after_the_fulltext_index_are_folded_in_by_optimize(repo: Rep
     s.optimize()
     assert not s.indexes_lagging(share=0.1, floor=1)
     assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]
+
+
+def test_readers_see_the_last_published_update_not_one_in_progress(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.write("b.py", "def second():\n    pass\n")
+    indexer.run(repo.config())
+    writer = indexer.open_store(repo.config())
+    with writer.writing():
+        writer.delete_paths(["a.py"])  # half of an update: rows gone, nothing added yet
+        reader = indexer.open_store(repo.config())
+        assert reader.count("files") == 2 and reader.symbols_named("first")
+        writer.publish()
+        assert reader.count("files") == 2  # an open reader keeps its snapshot...
+        reader.refresh()
+        assert reader.count("files") == 1  # ...until it refreshes
+        assert indexer.open_store(repo.config()).count("symbols") == 1

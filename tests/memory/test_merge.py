@@ -46,10 +46,13 @@ def check_union(repo: Repo, shared_id: str) -> None:
 
 def test_git_merge_with_the_driver_unions_both_sides(repo: Repo) -> None:
     repo, shared = two_branches(repo)
-    repo.write(".gitattributes", "REPOMEM.md merge=repomem\n")
-    repo.git("config", "merge.repomem.name", "repomem memory union")
-    repo.git("config", "merge.repomem.driver",
-             f"{sys.executable} -m repomem memory merge %O %A %B")  # fmt: skip
+    from repomem import hooks
+
+    hooks.register_merge_driver(
+        repo.config(), hooks.MERGE_DRIVER, f"{sys.executable} -m repomem memory merge %O %A %B"
+    )
+    assert "REPOMEM.md merge=repomem" in (repo.root / ".gitattributes").read_text()
+    repo.commit("register the driver")
     repo.git("merge", "-q", "--no-edit", "theirs")
     assert "<<<<<<<" not in (repo.root / "REPOMEM.md").read_text(encoding="utf-8")
     check_union(repo, shared)

@@ -1,0 +1,94 @@
+"""The `watch` command: keep the index fresh while files change."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from repomem.cli._app import app, fail, load_config
+from repomem.errors import RepomemError
+
+
+def _status_line(batch: Any) -> str:
+    r = batch.report
+    parts = []
+    for label, items in (
+        ("added", r.added),
+        ("modified", r.modified),
+        ("deleted", r.deleted),
+        ("renamed", r.renamed),
+    ):
+        if items:
+            parts.append(f"{len(items)} {label}")
+    what = ", ".join(parts) or "no index change"
+    how = f"whole tree ({batch.reason})" if batch.reconciled else f"{len(batch.paths)} path(s)"
+    line = f"{time.strftime('%H:%M:%S')}  {how}: {what} in {batch.seconds * 1000:.0f} ms"
+    if r.recovered:
+        line += f"; completed an interrupted run ({r.recovered} files)"
+    if batch.memory_changed:
+        line += "; memory file changed"
+    return line
+
+
+def _memory_sync(cfg: Any) -> Callable[[Path], None]:
+    """Re-derive the memory's store rows when the memory file changes."""
+
+    def on_memory_change(path: Path) -> None:
+        from repomem.index import indexer
+        from repomem.memory import derived
+
+        derived.ensure_synced(cfg, indexer.open_store(cfg))
+
+    return on_memory_change
+
+
+@app.command()
+def watch(
+    debounce: Annotated[
+        int | None,
+        typer.Option(
+            "--debounce",
+            min=0,
+            help="Quiet milliseconds after the last change before updating (watch.debounce_ms).",
+            metavar="MS",
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("-q", "--quiet", help="Print only errors, not a line per batch.")
+    ] = False,
+) -> None:
+    """Watch the work tree and keep the index fresh until Ctrl-C (one status line per batch)."""
+    from repomem.index.watcher import Watcher
+
+    def on_batch(batch: Any) -> None:
+        if not quiet:
+            typer.echo(_status_line(batch))
+
+    def on_error(exc: Exception) -> None:
+        typer.echo(f"{time.strftime('%H:%M:%S')}  Error: {exc} (will retry)", err=True)
+
+    overrides = {} if debounce is None else {"watch.debounce_ms": debounce}
+    try:
+        cfg = load_config(overrides)
+        watcher = Watcher(
+            cfg, on_batch=on_batch, on_error=on_error, on_memory_change=_memory_sync(cfg)
+        )
+        watcher.start()
+    except RepomemError as exc:
+        raise fail(exc) from None
+    try:
+        if not quiet:
+            typer.echo(f"Watching {cfg.root} (Ctrl-C to stop).")
+        while not watcher.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        if not quiet:
+            typer.echo("Stopping: finishing the update in progress...")
+    finally:
+        watcher.stop()
+    if not quiet:
+        typer.echo(f"Stopped after {watcher.batches} update(s).")

@@ -1,0 +1,444 @@
+"""Git hooks that keep the index fresh, and the memory file's merge driver.
+
+`install` puts a small shell script at post-commit, post-merge, post-checkout and post-rewrite.
+It starts `repomem hooks run` (an index run) in the background, detached (`nohup ... &`, all
+output to `<state dir>/hooks.log`), so the git command neither waits for it nor fails because
+of it. While one refresh waits for the index's lock, further hooks start nothing (a rebase fires
+a hook per commit): the waiting refresh will see their changes too.
+
+Where the hooks go:
+
+- the folder git runs hooks from: `.git/hooks`, or `core.hooksPath` when set (`git rev-parse
+  --git-path hooks` answers both);
+- husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
+  `.husky/<hook>` files, so a marked block is appended to those (created when missing);
+- pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
+  other (a later `pre-commit install` keeps ours as its "legacy" hook and still runs it).
+
+An existing hook is preserved: it is renamed `<hook>.repomem-orig` and our script runs it first,
+with the same arguments and standard input, and exits with its status. `uninstall` moves it back
+byte for byte; a husky block is removed exactly as it was added.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import HookError
+
+log = logging.getLogger(__name__)
+
+HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
+MARKER = "# repomem-hook: managed by `repomem hooks install`"
+HOOK_VERSION = 2
+ORIG_SUFFIX = ".repomem-orig"
+BLOCK_START = "# >>> repomem: keep the index fresh (`repomem hooks uninstall` removes this) >>>"
+BLOCK_START_NL = BLOCK_START + " [newline added]"
+CREATED = "#!/bin/sh\n# created by repomem\n"
+BLOCK_END = "# <<< repomem <<<"
+MERGE_DRIVER = "repomem"
+LOG_LIMIT = 1_000_000  # bytes; the log is rotated to hooks.log.1 past this
+
+
+@dataclass(frozen=True)
+class HookState:
+    """One hook as installed (or not)."""
+
+    name: str
+    path: Path
+    state: str  # "installed", "missing", "foreign" (someone else's hook), "outdated", "broken"
+    chained: bool = False  # an earlier hook runs first
+    manager: str = "git"  # "git", "hooksPath" or "husky"
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "path": str(self.path),
+            "state": self.state,
+            "chained": self.chained,
+            "manager": self.manager,
+            "detail": self.detail,
+        }
+
+
+def _git_root(cfg: Config) -> Path:
+    if vcs.open_repo(cfg.root) is None:
+        raise HookError(f"`{cfg.root}` is not a git work tree; hooks need git (`git init`).")
+    return cfg.root
+
+
+def location(cfg: Config) -> tuple[Path, str]:
+    """Where hook files go and who manages that folder ("git", "hooksPath" or "husky").
+
+    Raises:
+        HookError: outside a git work tree.
+    """
+    root = _git_root(cfg)
+    folder = vcs.hooks_dir(root)
+    assert folder is not None
+    if folder.name == ".husky" or (folder.name == "_" and folder.parent.name == ".husky"):
+        return (folder if folder.name == ".husky" else folder.parent), "husky"
+    if vcs.config_get(root, "core.hooksPath"):
+        return folder, "hooksPath"
+    return folder, "git"
+
+
+def log_path(cfg: Config) -> Path:
+    """The hooks' log: `<state dir>/hooks.log`."""
+    from repomem.index import indexer
+
+    return indexer.state_dir(cfg) / "hooks.log"
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _launcher(python: str, name: str) -> str:
+    """Shell lines that start the background refresh (shared by scripts and husky blocks)."""
+    return f"""repomem_py={_quote(python)}
+repomem_log="$(git rev-parse --git-dir 2>/dev/null)/repomem/hooks.log"
+mkdir -p "$(dirname "$repomem_log")" 2>/dev/null || true
+if [ -f "$repomem_log" ] && [ "$(wc -c < "$repomem_log")" -gt {LOG_LIMIT} ]; then
+    mv -f "$repomem_log" "$repomem_log.1" 2>/dev/null || true
+fi
+(
+    # git's variables would point the refresh at a hook's temporary index.
+    unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX GIT_OBJECT_DIRECTORY
+    if [ -x "$repomem_py" ]; then
+        set -- "$repomem_py" -m repomem
+    elif command -v repomem >/dev/null 2>&1; then
+        set -- repomem
+    else
+        echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: repomem not found" \\
+            "($repomem_py is gone); run \\`repomem hooks install\\` again" >> "$repomem_log"
+        exit 0
+    fi
+    # One refresh waiting for the index's lock is enough: it will see this change too.
+    repomem_pending="$(dirname "$repomem_log")/hooks.pending"
+    if [ -f "$repomem_pending" ] && kill -0 "$(cat "$repomem_pending" 2>/dev/null)" 2>/dev/null
+    then
+        echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: a refresh is already queued" \
+            >> "$repomem_log"
+        exit 0
+    fi
+    echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: repomem index" >> "$repomem_log"
+    nohup sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$repomem_pending" \
+        "$@" hooks run --marker "$repomem_pending" >> "$repomem_log" 2>&1 < /dev/null &
+) >/dev/null 2>&1 < /dev/null
+"""
+
+
+def script(name: str, python: str | None = None) -> str:
+    """The hook file installed at `name` (runs a preserved hook first, then the refresh)."""
+    py = python or sys.executable
+    return f"""#!/bin/sh
+{MARKER}
+# repomem-hook-version: {HOOK_VERSION}
+# Runs the hook that was here before (kept as {name}{ORIG_SUFFIX}), then starts
+# `repomem index` in the background; this never slows down or fails the git command.
+repomem_status=0
+repomem_orig="$(dirname "$0")/{name}{ORIG_SUFFIX}"
+if [ -x "$repomem_orig" ]; then
+    "$repomem_orig" "$@"
+    repomem_status=$?
+fi
+{_launcher(py, name)}exit $repomem_status
+"""
+
+
+def _block(name: str, python: str, newline_added: bool) -> str:
+    start = BLOCK_START_NL if newline_added else BLOCK_START
+    return f"{start}\n{_launcher(python, name)}{BLOCK_END}\n"
+
+
+def _state_of(path: Path, name: str, manager: str) -> HookState:
+    if manager == "husky":
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return HookState(name, path, "missing", manager=manager)
+        except (OSError, UnicodeDecodeError) as exc:
+            return HookState(name, path, "broken", manager=manager, detail=str(exc))
+        if BLOCK_END not in text:
+            return HookState(name, path, "missing", manager=manager, detail="no repomem block")
+        return _check_python(HookState(name, path, "installed", manager=manager), text)
+    orig = path.with_name(name + ORIG_SUFFIX)
+    chained = orig.exists()
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        detail = f"{orig.name} is left over" if chained else ""
+        return HookState(name, path, "missing", chained, manager, detail)
+    except OSError as exc:
+        return HookState(name, path, "broken", chained, manager, str(exc))
+    if MARKER not in text:
+        return HookState(name, path, "foreign", chained, manager, "not a repomem hook")
+    if f"repomem-hook-version: {HOOK_VERSION}\n" not in text:
+        return HookState(name, path, "outdated", chained, manager, "reinstall to update")
+    if not os.access(path, os.X_OK):
+        return HookState(name, path, "broken", chained, manager, "not executable")
+    return _check_python(HookState(name, path, "installed", chained, manager), text)
+
+
+def _check_python(st: HookState, text: str) -> HookState:
+    for line in text.splitlines():
+        if line.startswith("repomem_py="):
+            py = line.split("=", 1)[1].strip("'")
+            if not os.access(py, os.X_OK):
+                return HookState(
+                    st.name, st.path, "broken", st.chained, st.manager,
+                    f"{py} is gone; reinstall the hooks",
+                )  # fmt: skip
+    return st
+
+
+def status(cfg: Config) -> list[HookState]:
+    """The state of each repomem hook.
+
+    Raises:
+        HookError: outside a git work tree.
+    """
+    folder, manager = location(cfg)
+    return [_state_of(folder / name, name, manager) for name in HOOKS]
+
+
+def install(
+    cfg: Config, *, merge_driver: bool = False, python: str | None = None
+) -> list[HookState]:
+    """Install (or update) the hooks; existing hooks are kept and chained.
+
+    With `merge_driver`, also registers the memory file's merge driver (see
+    `register_merge_driver`). Installing twice changes nothing.
+
+    Raises:
+        HookError: outside a git work tree, or when a hook file cannot be written.
+    """
+    folder, manager = location(cfg)
+    py = python or sys.executable
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in HOOKS:
+            path = folder / name
+            if manager == "husky":
+                _install_block(path, name, py)
+            else:
+                _install_script(path, name, py)
+    except OSError as exc:
+        raise HookError(
+            f"Cannot write git hooks in `{folder}` ({exc.strerror or exc}); check its permissions."
+        ) from exc
+    if merge_driver:
+        register_merge_driver(cfg, MERGE_DRIVER, f"{_quote(py)} -m repomem memory merge %O %A %B")
+    return status(cfg)
+
+
+def _install_script(path: Path, name: str, py: str) -> None:
+    orig = path.with_name(name + ORIG_SUFFIX)
+    if path.exists() or path.is_symlink():
+        try:
+            ours = MARKER in path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            ours = False
+        if not ours:
+            if orig.exists() or orig.is_symlink():
+                raise HookError(
+                    f"`{path}` is not a repomem hook but `{orig.name}` exists too; move one "
+                    f"of them away, then install again."
+                )
+            os.replace(path, orig)  # keeps its bytes and mode
+    tmp = path.with_name(f".{name}.repomem.tmp")
+    tmp.write_text(script(name, py), encoding="utf-8")
+    tmp.chmod(0o755)
+    os.replace(tmp, path)
+
+
+def _install_block(path: Path, name: str, py: str) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        existed = True
+    except FileNotFoundError:
+        text, existed = "", False
+    text = _remove_block(text)  # an update replaces the old block
+    newline_added = bool(text) and not text.endswith("\n")
+    if not existed:
+        text = CREATED
+    new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
+    path.write_text(new, encoding="utf-8")
+    mode = path.stat().st_mode
+    path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def _remove_block(text: str) -> str:
+    for start in (BLOCK_START_NL, BLOCK_START):
+        i = text.find(start + "\n")
+        if i < 0:
+            continue
+        j = text.find(BLOCK_END + "\n", i)
+        if j < 0:
+            continue
+        end = j + len(BLOCK_END) + 1
+        if start == BLOCK_START_NL and i > 0 and text[i - 1] == "\n":
+            i -= 1
+        return text[:i] + text[end:]
+    return text
+
+
+def uninstall(cfg: Config, *, merge_driver: bool = True) -> list[HookState]:
+    """Remove the hooks and put back what was there before.
+
+    Raises:
+        HookError: outside a git work tree, or when a hook file cannot be changed.
+    """
+    folder, manager = location(cfg)
+    try:
+        for name in HOOKS:
+            path = folder / name
+            if manager == "husky":
+                _uninstall_block(path)
+            else:
+                _uninstall_script(path, name)
+    except OSError as exc:
+        raise HookError(
+            f"Cannot change git hooks in `{folder}` ({exc.strerror or exc}); check its permissions."
+        ) from exc
+    if merge_driver:
+        unregister_merge_driver(cfg, MERGE_DRIVER)
+    return status(cfg)
+
+
+def _uninstall_script(path: Path, name: str) -> None:
+    orig = path.with_name(name + ORIG_SUFFIX)
+    try:
+        ours = MARKER in path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        ours = True  # nothing there: a kept original can go back
+    if not ours:
+        log.warning("%s is not a repomem hook; left alone", path)
+        return
+    if orig.exists() or orig.is_symlink():
+        os.replace(orig, path)
+    elif path.exists():
+        path.unlink()
+
+
+def _uninstall_block(path: Path) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    rest = _remove_block(text)
+    if rest == text:
+        return
+    if rest == CREATED:
+        path.unlink()
+    else:
+        path.write_text(rest, encoding="utf-8")
+
+
+def refresh(cfg: Config, marker: Path | None = None) -> Any:
+    """What a hook starts: wait for the index's write lock, then say no refresh is queued any
+    more (`marker`, if it names this process) and bring the index up to date.
+
+    Hooks that fire while this waits see the marker and start nothing (a rebase fires one per
+    commit); a change made after the marker is gone starts a new refresh.
+
+    Raises:
+        StoreError: if the store cannot be opened or is locked too long.
+    """
+    from repomem.index import indexer
+
+    store = indexer.open_store(cfg)
+    with store.writing():
+        if marker is not None:
+            try:
+                queued = marker.read_text(encoding="utf-8").strip()
+            except OSError:
+                queued = ""
+            if queued == str(os.getpid()):
+                with contextlib.suppress(FileNotFoundError):
+                    marker.unlink()
+    return indexer.run(cfg)
+
+
+# ------------------------------------------------------------------------- merge driver
+
+
+def _attributes_line(cfg: Config, name: str, pattern: str | None) -> str:
+    pat = pattern or "/" + cfg.memory.file.replace(os.sep, "/").lstrip("/")
+    return f"{pat} merge={name}"
+
+
+def register_merge_driver(
+    cfg: Config,
+    name: str,
+    command: str,
+    *,
+    pattern: str | None = None,
+    description: str = "repomem project memory",
+) -> None:
+    """Register a git merge driver: `merge.<name>.driver` in `.git/config` and a
+    `<pattern> merge=<name>` line in `.gitattributes` (pattern: the memory file).
+
+    Raises:
+        HookError: outside a git work tree, or when `.gitattributes` cannot be written.
+    """
+    root = _git_root(cfg)
+    vcs.config_set(root, f"merge.{name}.name", description)
+    vcs.config_set(root, f"merge.{name}.driver", command)
+    line = _attributes_line(cfg, name, pattern)
+    attributes = root / ".gitattributes"
+    try:
+        text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+        if line not in text.splitlines():
+            sep = "" if not text or text.endswith("\n") else "\n"
+            attributes.write_text(f"{text}{sep}{line}\n", encoding="utf-8")
+    except OSError as exc:
+        raise HookError(f"Cannot update `{attributes}` ({exc.strerror or exc}).") from exc
+
+
+def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = None) -> None:
+    """Undo `register_merge_driver` (a `.gitattributes` left empty is removed).
+
+    Raises:
+        HookError: outside a git work tree, or when `.gitattributes` cannot be written.
+    """
+    root = _git_root(cfg)
+    vcs.config_remove_section(root, f"merge.{name}")
+    line = _attributes_line(cfg, name, pattern)
+    attributes = root / ".gitattributes"
+    try:
+        if not attributes.exists():
+            return
+        lines = attributes.read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [x for x in lines if x.rstrip("\r\n") != line]
+        if len(kept) == len(lines):
+            return
+        if kept:
+            attributes.write_text("".join(kept), encoding="utf-8")
+        else:
+            attributes.unlink()
+    except OSError as exc:
+        raise HookError(f"Cannot update `{attributes}` ({exc.strerror or exc}).") from exc
+
+
+def merge_driver_state(cfg: Config, name: str = MERGE_DRIVER) -> dict[str, object]:
+    """Whether the merge driver is registered in `.git/config` and `.gitattributes`."""
+    root = _git_root(cfg)
+    line = _attributes_line(cfg, name, None)
+    attributes = root / ".gitattributes"
+    try:
+        attr = line in attributes.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        attr = False
+    return {"driver": vcs.config_get(root, f"merge.{name}.driver"), "gitattributes": attr}

@@ -1,0 +1,465 @@
+"""Keep the index fresh while files change (the only module importing watchdog).
+
+A `Watcher` observes the work tree with watchdog, keeps the changed paths in a set, and once
+nothing has changed for `watch.debounce_ms` (and git is not in the middle of an operation,
+i.e. `<git dir>/index.lock` is absent) hands them to the indexer as one batch:
+
+- a few paths: `indexer.update(cfg, paths)`, whose cost depends on the paths only;
+- many paths (`large_batch`), a moved HEAD (commit, checkout, rebase, reset), a deleted or
+  moved folder, or a changed ignore/config file: `indexer.run(cfg)`, the normal incremental
+  run, which compares the whole tree with the store.
+
+An editor's atomic save (write a temporary file, rename it over the original) is one change of
+the original: the temporary path is gone by then and was never indexed. Events inside `.git/`
+are dropped except those that may move HEAD; events in the store's own folder, in vendored
+folders and for paths the discovery filter rejects are dropped too. An error in one batch
+(a locked store, an unreadable file) is reported through `on_error` and the batch is retried
+after a pause; it never stops the watcher. `stop()` lets the batch in progress finish (the
+store's writes are journaled anyway, so even a killed watcher leaves a recoverable store).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import RepomemError, StoreError
+from repomem.index import indexer
+from repomem.index.discovery import Filter
+from repomem.types import IndexReport
+
+log = logging.getLogger(__name__)
+
+LARGE_BATCH = 200  # paths; more than this is reconciled with a normal incremental run
+MAX_DELAY = 10.0  # seconds a batch may wait for quiet before it is taken anyway
+RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+IDLE_SECONDS = 30.0  # quiet time after path updates before a due compaction runs
+_IDLE = object()
+GIT_EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent,
+]  # fmt: skip
+# Files whose change alters what is indexed at all: reconcile the whole tree.
+RECONCILE_NAMES = frozenset({".gitignore", ".repomemignore", ".repomem"})
+EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileClosedEvent,
+    FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
+]  # fmt: skip
+
+
+@dataclass
+class Batch:
+    """What the watcher did with one batch of changes."""
+
+    paths: list[str]  # repo-relative paths seen changing (sorted)
+    reconciled: bool  # a whole-tree incremental run instead of a path update
+    reason: str  # "paths", "large", "head", "folder", "ignore-rules", "retry"
+    report: IndexReport
+    seconds: float  # from taking the batch to the store being updated
+    memory_changed: bool = False
+    head: str | None = None
+
+
+@dataclass
+class _Pending:
+    paths: set[str] = field(default_factory=set)
+    reconcile: str = ""  # why the next batch must be a whole-tree run ("" when it need not)
+    head_check: bool = False  # a ref or HEAD changed: compare HEAD at batch time
+    first: float = 0.0  # monotonic time of the first change not yet taken
+    last: float = 0.0  # monotonic time of the latest change
+
+    def __bool__(self) -> bool:
+        return bool(self.paths or self.reconcile or self.head_check)
+
+
+class Watcher:
+    """Watch a repository's work tree and keep its index up to date.
+
+    Use as a context manager, or call `start()` and `stop()`. Callbacks run on the watcher's
+    worker thread: `on_batch(batch)` after each batch, `on_error(exc)` when a batch fails
+    (it is retried), `on_memory_change(path)` when the project memory file (`memory.file`)
+    changed, after the index took the change in.
+    """
+
+    def __init__(
+        self,
+        cfg: Config,
+        *,
+        on_batch: Callable[[Batch], None] | None = None,
+        on_error: Callable[[Exception], None] | None = None,
+        on_memory_change: Callable[[Path], None] | None = None,
+        debounce_ms: int | None = None,
+        large_batch: int = LARGE_BATCH,
+        max_delay: float = MAX_DELAY,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
+        self.cfg = cfg
+        self.root = cfg.root.resolve()
+        self.on_batch = on_batch
+        self.on_error = on_error
+        self.on_memory_change = on_memory_change
+        self.debounce = (cfg.watch.debounce_ms if debounce_ms is None else debounce_ms) / 1000
+        self.large_batch = large_batch
+        self.max_delay = max_delay
+        self.memory_rel = cfg.memory.file.replace(os.sep, "/").lstrip("/")
+        info = vcs.open_repo(cfg.root)
+        self.git_dir: Path | None = info.git_dir if info else None
+        self.head: str | None = info.head if info else None
+        self._filter = Filter(cfg)
+        self._ignored_dirs = self._private_dirs()
+        self._cond = threading.Condition()
+        self._pending = _Pending()
+        self._stopping = False
+        self._observer: Any = None
+        self._thread: threading.Thread | None = None
+        self._handler: _Handler | None = None
+        self._dir_watches: dict[Path, Any] = {}
+        self.batches = 0
+        self.errors = 0
+        self.idle_seconds = idle_seconds
+        self._maintenance_due = False
+
+    # ----------------------------------------------------------------- lifecycle
+    def start(self, *, catch_up: bool = True) -> None:
+        """Start watching. With `catch_up`, first bring the index up to date (one batch).
+
+        Raises:
+            StoreError: if the operating system refuses to watch (e.g. the inotify limit).
+        """
+        self._handler = _Handler(self)
+        observer = Observer()
+        self._observer = observer
+        try:
+            # The root alone, then each top-level folder recursively: `.git` (with the store
+            # inside) and vendored folders are never watched, which keeps the number of
+            # inotify watches and the event noise down.
+            observer.schedule(self._handler, str(self.root), recursive=False, event_filter=EVENTS)
+            with os.scandir(self.root) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        self._watch_dir(Path(entry.path), strict=True)
+            if self.git_dir is not None:
+                # Writes only: git commands (ours included) open HEAD all the time.
+                git = str(self.git_dir)
+                observer.schedule(self._handler, git, recursive=False, event_filter=GIT_EVENTS)
+                if (self.git_dir / "refs").is_dir():
+                    refs = str(self.git_dir / "refs")
+                    observer.schedule(self._handler, refs, recursive=True, event_filter=GIT_EVENTS)
+            observer.start()
+        except OSError as exc:
+            self._observer = None
+            raise StoreError(
+                f"Cannot watch `{self.root}` ({exc}); on Linux raise "
+                f"`fs.inotify.max_user_watches` (sysctl) or use git hooks instead."
+            ) from exc
+        if catch_up:
+            with self._cond:
+                self._pending.reconcile = "start"
+                self._pending.first = self._pending.last = time.monotonic() - self.debounce
+        self._thread = threading.Thread(target=self._loop, name="repomem-watcher", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop watching; a batch being written is finished first, pending changes are left
+        for the next index run."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        observer, self._observer = self._observer, None
+        if observer is not None:
+            observer.stop()
+            observer.join(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> Watcher:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the watcher stops (True) or `timeout` passes (False)."""
+        thread = self._thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    # ----------------------------------------------------------------- events
+    def _watchable(self, path: Path) -> bool:
+        return (
+            path.name != ".git"
+            and path.name not in self._filter.vendor
+            and not any(_inside(d, path) or _inside(path, d) for d in self._ignored_dirs)
+        )
+
+    def _watch_dir(self, path: Path, *, strict: bool = False) -> None:
+        """Watch a top-level folder recursively (again, if it was deleted and re-created)."""
+        if self._observer is None or self._handler is None or not self._watchable(path):
+            return
+        self._unwatch_dir(path)
+        try:
+            self._dir_watches[path] = self._observer.schedule(
+                self._handler, str(path), recursive=True, event_filter=EVENTS
+            )
+        except FileNotFoundError:
+            return  # gone again already
+        except OSError as exc:
+            if strict:
+                raise
+            log.warning("cannot watch %s: %s", path, exc)
+
+    def _unwatch_dir(self, path: Path) -> None:
+        watch = self._dir_watches.pop(path, None)
+        if watch is not None and self._observer is not None:
+            with contextlib.suppress(KeyError, RuntimeError):
+                self._observer.unschedule(watch)
+
+    def _private_dirs(self) -> list[Path]:
+        """Folders whose events are never changes to the code: the store and the state dir."""
+        out: list[Path] = []
+        uri = indexer.store_uri(self.cfg)
+        if "://" not in uri:
+            out.append(Path(uri).resolve())
+        out.append(indexer.state_dir(self.cfg).resolve())
+        return [d for d in out if _inside(d, self.root)]
+
+    def classify(self, event: FileSystemEvent) -> None:
+        """Record one watchdog event (called on watchdog's thread)."""
+        for raw in (event.src_path, event.dest_path):
+            if not raw:
+                continue
+            path = Path(os.fsdecode(raw))
+            self._record(path, event)
+
+    def _record(self, path: Path, event: FileSystemEvent) -> None:
+        if self.git_dir is not None and _inside(path, self.git_dir):
+            rel_git = path.relative_to(self.git_dir).as_posix()
+            if rel_git in ("HEAD", "packed-refs") or rel_git.startswith("refs/"):
+                self._add(head_check=True)
+            return
+        if any(_inside(path, d) for d in self._ignored_dirs):
+            return
+        try:
+            rel = path.relative_to(self.root).as_posix()
+        except ValueError:
+            return
+        if rel in (".", "") or rel.split("/", 1)[0] == ".git":
+            return
+        if event.is_directory:
+            top = "/" not in rel
+            if isinstance(event, DirCreatedEvent) or (
+                isinstance(event, DirMovedEvent) and path == Path(os.fsdecode(event.dest_path))
+            ):
+                if top:  # files written before its watch starts send no event: reconcile
+                    self._watch_dir(path)
+                    self._add(reconcile="folder")
+                return  # folders below the top are picked up by watchdog with their files
+            if isinstance(event, (DirDeletedEvent, DirMovedEvent)):
+                if top:
+                    self._unwatch_dir(path)
+                # A folder moved out of the tree sends no event for the files inside it.
+                self._add(reconcile="folder")
+            return
+        name = rel.rsplit("/", 1)[-1]
+        if name in RECONCILE_NAMES:
+            self._add(rel, reconcile="ignore-rules")
+            return
+        if rel != self.memory_rel and self._filter.reason(rel) is not None:
+            return
+        self._add(rel)
+
+    def _add(
+        self, rel: str | None = None, *, reconcile: str = "", head_check: bool = False
+    ) -> None:
+        now = time.monotonic()
+        with self._cond:
+            p = self._pending
+            if not p:
+                p.first = now
+            p.last = now
+            if rel is not None:
+                p.paths.add(rel)
+            if reconcile and not p.reconcile:
+                p.reconcile = reconcile
+            p.head_check = p.head_check or head_check
+            self._cond.notify_all()
+
+    # ----------------------------------------------------------------- batches
+    def _loop(self) -> None:
+        failures = 0
+        while True:
+            taken = self._take()
+            if taken is None:
+                return
+            if taken is _IDLE:
+                self._maintain()
+                continue
+            assert isinstance(taken, _Pending)
+            try:
+                self._process(taken)
+            except BrokenExecutor as exc:
+                # Ctrl-C in a terminal reaches the parse workers too: the store's journal
+                # covers the interrupted batch; when not stopping, it is retried like any error.
+                if self._stopping:
+                    log.info("batch interrupted while stopping: %s", exc)
+                    return
+                failures += 1
+                self.errors += 1
+                self._requeue(taken)
+                if self.on_error is not None:
+                    self.on_error(exc)
+                continue
+            except (RepomemError, OSError) as exc:
+                failures += 1
+                self.errors += 1
+                log.warning("index update failed (retrying): %s", exc)
+                self._requeue(taken)
+                if self.on_error is not None:
+                    self.on_error(exc)
+                delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1]
+                with self._cond:
+                    self._cond.wait_for(lambda: self._stopping, timeout=delay)
+                continue
+            failures = 0
+
+    def _take(self) -> _Pending | object | None:
+        """Wait for a quiet moment after changes; return them (None when stopping, `_IDLE`
+        when compaction may be due after `idle_seconds` without changes)."""
+        with self._cond:
+            while True:
+                if self._stopping:
+                    return None
+                p = self._pending
+                if not p:
+                    if not self._maintenance_due:
+                        self._cond.wait()
+                    elif not self._cond.wait(self.idle_seconds) and not self._pending:
+                        self._maintenance_due = False
+                        return _IDLE
+                    continue
+                now = time.monotonic()
+                quiet = now - p.last
+                waited = now - p.first
+                if waited < self.max_delay and (quiet < self.debounce or self._git_busy()):
+                    self._cond.wait(max(0.01, self.debounce - quiet))
+                    continue
+                self._pending = _Pending()
+                return p
+
+    def _maintain(self) -> None:
+        """Compaction when due, and the no-change manifest, out of the way of saves."""
+        try:
+            if indexer.optimize_if_due(self.cfg):
+                log.info("compacted the store")
+            indexer.write_manifest(self.cfg)
+        except (RepomemError, OSError) as exc:
+            self.errors += 1
+            log.warning("compaction failed: %s", exc)
+            if self.on_error is not None:
+                self.on_error(exc)
+
+    def _git_busy(self) -> bool:
+        return self.git_dir is not None and (self.git_dir / "index.lock").exists()
+
+    def _requeue(self, p: _Pending) -> None:
+        with self._cond:
+            cur = self._pending
+            if not cur:
+                cur.first = cur.last = time.monotonic()
+            cur.paths |= p.paths
+            cur.reconcile = cur.reconcile or p.reconcile or "retry"
+            cur.head_check = cur.head_check or p.head_check
+
+    def _process(self, p: _Pending) -> None:
+        t0 = time.monotonic()
+        reason = p.reconcile
+        head = self.head
+        if p.head_check or reason:
+            head = vcs.head(self.cfg.root) if self.git_dir is not None else None
+            if head != self.head and not reason:
+                reason = "head"
+        if not reason and len(p.paths) > self.large_batch:
+            reason = "large"
+        if reason:
+            report = indexer.run(self.cfg)
+        elif p.paths:
+            # Compaction rewrites whole tables (seconds): it waits for an idle moment.
+            report = indexer.update(self.cfg, sorted(p.paths), optimize=False)
+            self._maintenance_due = True
+        else:
+            return  # a ref moved elsewhere (another branch): nothing to index
+        self.head = head
+        self.batches += 1
+        # At start the file may have changed while nobody watched (the sync is cheap if not).
+        memory = self.memory_rel in p.paths or reason == "start"
+        batch = Batch(
+            paths=sorted(p.paths),
+            reconciled=bool(reason),
+            reason=reason or "paths",
+            report=report,
+            seconds=time.monotonic() - t0,
+            memory_changed=memory,
+            head=head,
+        )
+        log.info(
+            "batch: %d path(s), %s, %d changed, %.3fs",
+            len(batch.paths), batch.reason, report.changed, batch.seconds,
+        )  # fmt: skip
+        if self.on_batch is not None:
+            self.on_batch(batch)
+        if memory and self.on_memory_change is not None:
+            try:
+                self.on_memory_change(self.cfg.root / self.memory_rel)
+            except RepomemError as exc:  # e.g. a malformed memory file: say so, keep watching
+                self.errors += 1
+                log.warning("memory file update failed: %s", exc)
+                if self.on_error is not None:
+                    self.on_error(exc)
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: Watcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        self.watcher.classify(event)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from repomem.cli import app
+from tests.conftest import Repo
+
+runner = CliRunner()
+
+
+def test_hooks_install_status_and_uninstall(repo: Repo) -> None:
+    result = runner.invoke(app, ["-C", str(repo.root), "hooks", "install"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count(" installed") == 4 and "Log:" in result.stdout
+    result = runner.invoke(app, ["-C", str(repo.root), "hooks", "status", "--json"])
+    data = json.loads(result.stdout)
+    assert [h["state"] for h in data["hooks"]] == ["installed"] * 4
+    assert data["merge_driver"] == {"driver": None, "gitattributes": False}
+    result = runner.invoke(app, ["-C", str(repo.root), "hooks", "uninstall"])
+    assert result.exit_code == 0 and result.stdout.count("not installed") == 4
+
+
+def test_hooks_outside_git_exit_1_with_one_line(folder: Repo) -> None:
+    result = runner.invoke(app, ["-C", str(folder.root), "hooks", "install"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1

@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Repo
+from tests.index.test_indexer import populate
+
+
+def read_lines(stream: object, out: queue.Queue[str]) -> None:
+    for line in stream:  # type: ignore[attr-defined]
+        out.put(line)
+
+
+def expect(lines: queue.Queue[str], text: str, seen: list[str], timeout: float = 60.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"no line with {text!r}; got {seen}")
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if text in line:
+            return line
+
+
+def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) -> None:
+    populate(repo, 3)
+    repo.commit()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    try:
+        expect(lines, "Watching", seen)
+        expect(lines, "whole tree (start): 3 added", seen)
+        repo.write("pkg/mod_1.py", "def changed():\n    pass\n")
+        line = expect(lines, "path(s):", seen)
+        assert "1 modified" in line and " ms" in line
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        expect(lines, "Stopped after 2 update(s).", seen)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+    assert not any("Traceback" in x for x in seen)
+
+
+def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_store(
+    repo: Repo,
+) -> None:
+    from repomem.index import indexer
+    from tests.index.test_indexer import fresh_snapshot, snapshot
+
+    populate(repo, 300)  # the catch-up run parses in worker processes
+    repo.commit()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    try:
+        expect(lines, "Watching", seen)  # the catch-up run is under way now
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
+        code = proc.wait(timeout=120)
+        time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
+        while not lines.empty():
+            seen.append(lines.get())
+        assert code == 0, "".join(seen)
+        assert any(x.startswith("Stopped after") for x in seen), seen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+    time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
+    while not lines.empty():
+        seen.append(lines.get())
+    assert not any("Traceback" in x for x in seen), seen
+    indexer.run(repo.config())
+    assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)

@@ -1,0 +1,206 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from repomem import hooks
+from repomem.errors import HookError
+from repomem.index import query
+from tests.conftest import Repo
+
+OLD_HOOK = '#!/bin/sh\necho "old $@" >> "$(git rev-parse --git-dir)/old-hook.out"\ncat >> "$(git rev-parse --git-dir)/old-hook.stdin"\nexit 0\n'  # noqa: E501
+TRUE = "/bin/true"  # a "python" that does nothing, for tests about the hook files only
+
+
+def wait_until(check: object, what: str, timeout: float = 120.0) -> None:
+    assert callable(check)
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def hook_dir(repo: Repo) -> Path:
+    return repo.root / ".git" / "hooks"
+
+
+def write_hook(path: Path, text: str, mode: int = 0o755) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+
+
+def test_hooks_installed_beside_an_existing_hook_run_both(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.commit()
+    write_hook(hook_dir(repo) / "post-commit", OLD_HOOK)
+    states = hooks.install(repo.config())
+    assert [s.state for s in states] == ["installed"] * 4
+    assert states[0].chained and not states[1].chained
+    repo.write("a.py", "def after_commit():\n    pass\n")
+    t0 = time.monotonic()
+    head = repo.commit("second")
+    took = time.monotonic() - t0
+    assert (repo.root / ".git" / "old-hook.out").read_text() == "old \n"
+    log = hooks.log_path(repo.config())
+    wait_until(lambda: log.exists() and "Indexed" in log.read_text(), "the background index")
+    assert "post-commit: repomem index" in log.read_text()
+    status = query.status(repo.config())
+    assert status["indexed_commit"] == head and status["fresh"]
+    assert took < 30  # not a timing claim: the commit did not wait for the whole index run
+
+
+def test_post_rewrite_passes_standard_input_to_the_original_hook(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    write_hook(hook_dir(repo) / "post-rewrite", OLD_HOOK)
+    hooks.install(repo.config(), python=TRUE)
+    repo.git("commit", "-q", "--amend", "-m", "amended")
+    out = (repo.root / ".git" / "old-hook.out").read_text()
+    assert out == "old amend\n"
+    assert len((repo.root / ".git" / "old-hook.stdin").read_text().split()) == 2  # old new
+
+
+def test_uninstall_restores_exactly_what_was_there(repo: Repo) -> None:
+    original = hook_dir(repo) / "post-merge"
+    write_hook(original, OLD_HOOK, mode=0o750)
+    before = sorted(p.name for p in hook_dir(repo).iterdir())
+    hooks.install(repo.config(), python=TRUE)
+    hooks.install(repo.config(), python=TRUE)  # twice: the original is not lost
+    assert (hook_dir(repo) / "post-merge.repomem-orig").read_text() == OLD_HOOK
+    states = hooks.uninstall(repo.config())
+    assert [s.state for s in states] == ["missing", "foreign", "missing", "missing"]
+    assert original.read_text() == OLD_HOOK
+    assert original.stat().st_mode & 0o777 == 0o750
+    assert sorted(p.name for p in hook_dir(repo).iterdir()) == before
+
+
+def test_a_missing_repomem_never_fails_the_git_command(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    hooks.install(repo.config(), python="/nonexistent/python3")
+    assert hooks.status(repo.config())[0].state == "broken"
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "add", "-A"], cwd=repo.root, check=True, env=env)
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=repo.root, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    log = hooks.log_path(repo.config())
+    wait_until(lambda: log.exists() and "repomem not found" in log.read_text(), "the log line")
+
+
+def test_core_hooks_path_is_respected(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", ".githooks")
+    write_hook(repo.root / ".githooks" / "post-checkout", OLD_HOOK)
+    states = hooks.install(repo.config(), python=TRUE)
+    assert {s.manager for s in states} == {"hooksPath"}
+    assert (repo.root / ".githooks" / "post-commit").exists()
+    assert not (hook_dir(repo) / "post-commit").exists()
+    assert states[2].name == "post-checkout" and states[2].chained
+    hooks.uninstall(repo.config())
+    assert sorted(p.name for p in (repo.root / ".githooks").iterdir()) == ["post-checkout"]
+    assert (repo.root / ".githooks" / "post-checkout").read_text() == OLD_HOOK
+
+
+@pytest.mark.parametrize("existing", ["npx lint-staged\n", "npx lint-staged"])
+def test_husky_hooks_get_a_marked_block_that_uninstall_removes(repo: Repo, existing: str) -> None:
+    repo.git("config", "core.hooksPath", ".husky/_")
+    (repo.root / ".husky" / "_").mkdir(parents=True)
+    user_hook = repo.root / ".husky" / "post-merge"
+    user_hook.write_text(existing, encoding="utf-8")
+    states = hooks.install(repo.config(), python=TRUE)
+    assert {s.manager for s in states} == {"husky"}
+    assert [s.state for s in states] == ["installed"] * 4
+    text = user_hook.read_text()
+    assert text.startswith(existing) and hooks.BLOCK_END in text
+    hooks.install(repo.config(), python=TRUE)  # an update replaces the block
+    assert user_hook.read_text().count(hooks.BLOCK_END) == 1
+    created = repo.root / ".husky" / "post-commit"
+    assert created.exists() and os.access(created, os.X_OK)
+    hooks.uninstall(repo.config())
+    assert user_hook.read_text() == existing
+    assert not created.exists()
+
+
+def test_a_hook_replaced_by_another_tool_is_reported(repo: Repo) -> None:
+    hooks.install(repo.config(), python=TRUE)
+    write_hook(hook_dir(repo) / "post-commit", "#!/bin/sh\n# File generated by pre-commit\n")
+    assert hooks.status(repo.config())[0].state == "foreign"
+    hooks.uninstall(repo.config())  # someone else's hook is left alone
+    assert "pre-commit" in (hook_dir(repo) / "post-commit").read_text()
+
+
+def test_hooks_outside_git_are_a_clear_error(folder: Repo) -> None:
+    with pytest.raises(HookError, match="not a git work tree"):
+        hooks.install(folder.config())
+
+
+def test_the_merge_driver_is_registered_used_by_git_and_removed(repo: Repo) -> None:
+    repo.write(".gitattributes", "*.png binary")
+    repo.write("REPOMEM.md", "base\n")
+    repo.commit("base")
+    # A driver that keeps both sides, to see git call it (the memory module supplies the real one).
+    command = f"{sys.executable} -c \"import sys; a, b = sys.argv[1:3]; t = open(b).read(); open(a, 'a').write(t)\" %A %B"  # noqa: E501
+    hooks.register_merge_driver(repo.config(), "memtest", command)
+    assert repo.git("config", "merge.memtest.driver").strip() == command
+    attrs = (repo.root / ".gitattributes").read_text()
+    assert attrs == "*.png binary\n/REPOMEM.md merge=memtest\n"
+    repo.commit("driver")
+    repo.git("checkout", "-q", "-b", "other")
+    repo.write("REPOMEM.md", "theirs\n")
+    repo.commit("theirs")
+    repo.git("checkout", "-q", "main")
+    repo.write("REPOMEM.md", "ours\n")
+    repo.commit("ours")
+    repo.git("merge", "-q", "--no-edit", "other")  # no conflict: the driver merged
+    assert (repo.root / "REPOMEM.md").read_text() == "ours\ntheirs\n"
+    hooks.unregister_merge_driver(repo.config(), "memtest")
+    assert (repo.root / ".gitattributes").read_text() == "*.png binary\n"
+    with pytest.raises(subprocess.CalledProcessError):
+        repo.git("config", "merge.memtest.driver")
+
+
+def test_install_with_the_merge_driver_flag_registers_the_memory_merge(repo: Repo) -> None:
+    hooks.install(repo.config(), python=TRUE, merge_driver=True)
+    state = hooks.merge_driver_state(repo.config())
+    assert state["gitattributes"] is True
+    assert str(state["driver"]).endswith("-m repomem memory merge %O %A %B")
+    hooks.uninstall(repo.config())
+    assert hooks.merge_driver_state(repo.config()) == {"driver": None, "gitattributes": False}
+    assert not (repo.root / ".gitattributes").exists()
+
+
+def test_a_queued_refresh_absorbs_later_hooks(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    hooks.install(repo.config())
+    log = hooks.log_path(repo.config())
+    marker = log.parent / "hooks.pending"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(f"{os.getpid()}\n")  # a live process is "waiting for the lock"
+    repo.commit("absorbed")
+    assert "post-commit: a refresh is already queued" in log.read_text()
+    assert "repomem index" not in log.read_text()
+    marker.write_text("999999999\n")  # that process died: the next hook starts a refresh
+    head = repo.commit("started")
+    wait_until(lambda: "Indexed" in log.read_text(), "the background index")
+    assert query.status(repo.config())["indexed_commit"] == head
+    assert not marker.exists()  # the refresh cleared it once it held the lock
+
+
+def test_refresh_clears_only_its_own_marker(repo: Repo, tmp_path: Path) -> None:
+    repo.write("a.py", "x = 1\n")
+    marker = tmp_path / "pending"
+    marker.write_text("12345\n")
+    report = hooks.refresh(repo.config(), marker)
+    assert report.added == ["a.py"]
+    assert marker.exists()
+    marker.write_text(f"{os.getpid()}\n")
+    hooks.refresh(repo.config(), marker)
+    assert not marker.exists()
