@@ -7,6 +7,9 @@ keeps its traceback. Heavy libraries are imported inside commands so `--help` st
 
 from __future__ import annotations
 
+import os
+import sys
+
 from repomem.cli import doctor as _doctor  # noqa: F401  (registers commands)
 from repomem.cli import hooks as _hooks  # noqa: F401
 from repomem.cli import index as _index  # noqa: F401
@@ -15,11 +18,18 @@ from repomem.cli import notes as _notes  # noqa: F401
 from repomem.cli import pack as _pack  # noqa: F401
 from repomem.cli import serve as _serve  # noqa: F401
 from repomem.cli import watch as _watch  # noqa: F401
-from repomem.cli._app import app
+from repomem.cli._app import app, state
 
 __all__ = ["app", "main"]
 
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        if state.hard_exit:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(exc.code if isinstance(exc.code, int) else 1)
+        raise

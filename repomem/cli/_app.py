@@ -29,6 +29,9 @@ app = typer.Typer(
 class State:
     repo: Path | None = None
     verbose: bool = False
+    # Leave without interpreter teardown: after `watch`, native threads (LanceDB's event loop,
+    # watchdog) may still sit in C++ code that aborts when Python tears threads down at exit.
+    hard_exit: bool = False
 
 
 state = State()

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import app, fail, load_config
+from repomem.cli._app import app, fail, load_config, state
 from repomem.errors import RepomemError
 
 
@@ -90,5 +90,6 @@ def watch(
             typer.echo("Stopping: finishing the update in progress...")
     finally:
         watcher.stop()
+        state.hard_exit = True
     if not quiet:
         typer.echo(f"Stopped after {watcher.batches} update(s).")

@@ -25,6 +25,7 @@ import logging
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
@@ -54,6 +55,12 @@ from repomem.index.discovery import Filter
 from repomem.types import IndexReport
 
 log = logging.getLogger(__name__)
+
+# watchdog re-adds a watch it already holds when a folder appears during its recursive scan; it
+# overwrites the callback (no event is lost) and warns from its thread: not the user's concern.
+warnings.filterwarnings(
+    "ignore", message="Callback with id", category=RuntimeWarning, module="watchdog"
+)
 
 LARGE_BATCH = 200  # paths; more than this is reconciled with a normal incremental run
 MAX_DELAY = 10.0  # seconds a batch may wait for quiet before it is taken anyway
