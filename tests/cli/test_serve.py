@@ -16,22 +16,12 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from repomem.index import indexer
 from repomem.memory import access
 from tests.cli.test_index import run
 from tests.conftest import Repo
-from tests.server.conftest import CALC, MAIN, text
+from tests.server.conftest import text
 
 DEADLINE = 60.0
-
-
-@pytest.fixture
-def code(repo: Repo) -> Repo:
-    repo.write("calc.py", CALC)
-    repo.write("app/main.py", MAIN)
-    repo.commit("init")
-    indexer.run(repo.config())
-    return repo
 
 
 def stdio(repo: Repo, *extra: str) -> StdioServerParameters:
