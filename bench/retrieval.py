@@ -29,6 +29,10 @@ SHARED = HERE.parent.parent / "shared"
 
 
 def run_eval(name: str, retriever: str, args: argparse.Namespace, out: Path) -> dict:
+    summary = out / f"{name}.summary.json"
+    if args.reuse and summary.exists():
+        print(f"== {name}: reusing {summary}", file=sys.stderr)
+        return json.loads(summary.read_text(encoding="utf-8"))
     cmd = [
         sys.executable, str(SHARED / "eval" / "run_eval.py"), "--name", name,
         "--tasks", args.tasks, "--cache-dir", str(out / f"cache-{name}"),
@@ -71,11 +75,17 @@ def main() -> None:
     ap.add_argument("--baseline-python", default="/work/bench-venv/bin/python")
     ap.add_argument("--aider", action="store_true", help="also run aider's repo map (slow)")
     ap.add_argument("--out", default="", help="output directory (default: a temp dir)")
+    ap.add_argument(
+        "--reuse", action="store_true",
+        help="take the results of a retriever already in --out (an interrupted run, or one run "
+        "in parallel on the same tasks and checkouts) instead of running it again",
+    )  # fmt: skip
     a = ap.parse_args()
     out = Path(a.out or tempfile.mkdtemp(prefix="repomem-retrieval-"))
     out.mkdir(parents=True, exist_ok=True)
     log = out / "pack_coverage.jsonl"
-    log.unlink(missing_ok=True)
+    if not a.reuse:
+        log.unlink(missing_ok=True)
     budgets = [int(b) for b in a.budgets.split(",")]
     results = {
         "repomem": run_eval(
