@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
 import threading
@@ -13,12 +12,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from repomem.index import indexer, query
 from repomem.index.watcher import Watcher
 from tests.conftest import Repo
-from tests.index.test_indexer import MODULE, fresh_snapshot, populate, snapshot
+from tests.index.test_indexer import MODULE, fresh_snapshot, kill_mid_batch, populate, snapshot
 from tests.index.test_watcher import Recorder
 
 ROOT = Path(__file__).parents[2]
@@ -143,20 +140,7 @@ def test_kill_9_of_the_watcher_mid_update_then_recovery(repo: Repo) -> None:
         published = before.published()
         for i in range(300):  # hundreds of files: a whole-tree run in journaled batches
             repo.write(f"pkg/mod_{i}.py", f"def rewritten_{i}():\n    return {i}\n")
-        deadline = time.monotonic() + 120
-        seen = 0
-        while time.monotonic() < deadline and proc.poll() is None:
-            if journal.exists():
-                seen += 1
-                if seen >= 3:
-                    break
-                while journal.exists() and time.monotonic() < deadline:
-                    time.sleep(0.001)
-            time.sleep(0.001)
-        if proc.poll() is not None:
-            pytest.fail("the watcher finished before it could be killed")
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        kill_mid_batch(proc, journal, "the watcher")
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -213,21 +213,7 @@ def test_kill_during_a_build_then_the_next_run_completes_it(repo: Repo) -> None:
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     proc = subprocess.Popen([sys.executable, "-c", code, str(repo.root)], env=env)
-    deadline = time.monotonic() + 120
-    seen = 0
-    # Kill it while a batch is being written (the journal exists), after a few batches landed.
-    while time.monotonic() < deadline and proc.poll() is None:
-        if journal.exists():
-            seen += 1
-            if seen >= 3:
-                break
-            while journal.exists() and time.monotonic() < deadline:
-                time.sleep(0.001)
-        time.sleep(0.001)
-    if proc.poll() is not None:
-        pytest.fail("the build finished before it could be killed")
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    kill_mid_batch(proc, journal, "the build")
     report = indexer.run(repo.config())
     assert report.recovered > 0 or report.full
     store = indexer.open_store(repo.config())
@@ -398,3 +384,21 @@ def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
     assert indexer.optimize_if_due(cfg)
     assert not indexer.optimize_if_due(cfg)  # nothing changed since
     assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"
+
+
+def kill_mid_batch(proc: subprocess.Popen[bytes], journal: Path, what: str) -> None:
+    """kill -9 `proc` while a batch is being written (its journal exists), after a few landed."""
+    deadline = time.monotonic() + 120
+    seen = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        if journal.exists():
+            seen += 1
+            if seen >= 3:
+                break
+            while journal.exists() and time.monotonic() < deadline:
+                time.sleep(0.001)
+        time.sleep(0.001)
+    if proc.poll() is not None:
+        pytest.fail(f"{what} finished before it could be killed")
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
