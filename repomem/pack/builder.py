@@ -78,6 +78,7 @@ class Pack:
     commit: str | None
     pending: int
     items: list[Item] = field(default_factory=list)
+    indexed_at: float | None = None  # when the index was last updated (Unix time)
     ranking: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -90,6 +91,8 @@ class Pack:
             "fresh": self.fresh,
             "repository": self.repository,
             "commit": self.commit,
+            "pending": self.pending,
+            "indexed_at": self.indexed_at,
             "items": [_item_dict(i) for i in self.items],
             "ranking": [{"path": p, "score": round(s, 4)} for p, s in self.ranking],
         }
@@ -151,6 +154,10 @@ def build(
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
         store = indexer.open_store(cfg)
     commit = store.get_meta("indexed_commit") or None
+    try:
+        indexed_at: float | None = float(store.get_meta("indexed_at") or "")
+    except ValueError:
+        indexed_at = None
     pending = 0
     fresh = True
     if not refreshed:
@@ -165,7 +172,7 @@ def build(
     ranked = rank(store, signals, graph_cache=state, history=githistory.load(cfg.root, state))
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
-        commit=commit, pending=pending,
+        commit=commit, pending=pending, indexed_at=indexed_at,
         ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
     )  # fmt: skip
     margin = cfg.pack.token_margin
@@ -362,9 +369,22 @@ def _fence(path: str) -> str:
     return {"cpp": "cpp", "csharp": "csharp", "tsx": "tsx"}.get(lang, lang)
 
 
+def _ago(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 90:
+        return f"{seconds:.0f} s ago"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f} h ago"
+    return f"{seconds / 86400:.0f} days ago"
+
+
 def _render_md(pack: Pack) -> str:
     first = pack.task.splitlines()[0][:120]
     state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
+    if pack.indexed_at is not None:
+        state += f", updated {_ago(time.time() - pack.indexed_at)}"
     out = [
         f"# Context pack: {first}",
         f"Repository `{pack.repository}` at {(pack.commit or 'no commit')[:12]} (index {state}); "

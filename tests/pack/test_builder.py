@@ -192,3 +192,17 @@ def test_notes_on_top_files_go_into_the_pack_and_stale_ones_say_so(repo: Repo) -
     (note,) = [i for i in pack.items if i.kind == "note"]
     assert "stale" in note.reason
     assert "(stale: the file changed since)" in pack.render("md")
+
+
+def test_the_pack_says_when_the_index_was_updated_and_what_is_pending(repo: Repo) -> None:
+    make_project(repo)
+    cfg = repo.config()
+    builder.build(cfg, "anything")
+    repo.write("app.py", "def main():\n    pass\n")
+    pack = builder.build(cfg, "Invoice totals", refresh=False)
+    data = json.loads(pack.render("json"))
+    assert data["pending"] == 1 and data["fresh"] is False
+    assert isinstance(data["indexed_at"], float)
+    assert re.search(
+        r"index stale: 1 file\(s\) changed since indexing, updated \d+ s ago", pack.render()
+    )
