@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from repomem import secrets, vcs
+from repomem.config import Config
 from repomem.errors import InputError
-from repomem.index import languages, parser
+from repomem.index import discovery, languages, parser
 from repomem.memory.model import Citation
 from repomem.types import Symbol
 
@@ -36,11 +37,17 @@ class _File:
 
 
 class Resolver:
-    """Reads and parses cited files once per run."""
+    """Reads and parses cited files once per run.
 
-    def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
+    Files are read the way the indexer reads them (`discovery.read_file`): a binary, huge,
+    generated or minified file, or a symlink out of the repository, cannot be cited.
+    """
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.root = cfg.root.resolve()
         self._files: dict[str, _File | None] = {}
+        self._skipped: dict[str, str] = {}
 
     def relpath(self, raw: str) -> str:
         """`raw` as a repository-relative POSIX path.
@@ -58,28 +65,27 @@ class Resolver:
         return rel
 
     def file(self, rel: str) -> _File | None:
+        """The file's lines, or None when it cannot be read (`skipped(rel)` says why)."""
         if rel not in self._files:
             try:
-                with open(self.root / rel, encoding="utf-8", errors="replace", newline="") as fh:
-                    text = fh.read()
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                data = discovery.read_file(self.cfg, rel)
+            except discovery.Skip as skip:
                 self._files[rel] = None
-            except OSError:
-                self._files[rel] = None
+                self._skipped[rel] = skip.reason
             else:
-                self._files[rel] = _File(lines=text.splitlines())
+                self._files[rel] = _File(lines=data.text.splitlines())
         return self._files[rel]
+
+    def skipped(self, rel: str) -> str:
+        """Why `file(rel)` gave None: "vanished" for a missing file, else a discovery reason."""
+        return self._skipped.get(rel, "")
 
     def symbols(self, rel: str) -> tuple[Symbol, ...]:
         f = self.file(rel)
         if f is None:
             return ()
         if f.symbols is None:
-            lang = languages.detect(rel)
-            if parser.supports(lang):
-                f.symbols = parser.parse("\n".join(f.lines) + "\n", lang).symbols
-            else:
-                f.symbols = ()
+            f.symbols = parse_symbols(rel, "\n".join(f.lines) + "\n")
         return f.symbols
 
     def find_symbol(self, rel: str, name: str) -> list[Symbol]:
@@ -109,7 +115,10 @@ class Resolver:
             if moved_to:
                 rel, f = moved_to, self.file(moved_to)
         if f is None:
-            raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
+            reason = self.skipped(rel)
+            if reason in ("vanished", "not-a-file"):
+                raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
+            raise InputError(f"Cannot cite `{rel}`: repomem does not read it ({reason}).")
         if not target:
             return Citation(path=rel, hash=digest(f.lines))
         start, end = _line_range(target)
@@ -149,6 +158,8 @@ class Resolver:
         its current line numbers (code that only moved is not stale)."""
         f = self.file(c.path)
         if f is None:
+            if self.skipped(c.path) not in ("vanished", "not-a-file"):
+                return f"`{c.path}` can no longer be read ({self.skipped(c.path)})", c
             moved_to = vcs.renamed_to(self.root, c.path)
             if moved_to:
                 return f"`{c.path}` was renamed to `{moved_to}`", c
@@ -177,6 +188,37 @@ class Resolver:
         if c.hash and digest(f.lines) != c.hash:
             return f"`{c.path}` changed", c
         return "", c
+
+    def check_all(self, cites: list[Citation]) -> tuple[list[str], list[Citation]]:
+        """`check` for each citation: the reasons the code no longer matches, and the
+        citations with their current line numbers."""
+        reasons: list[str] = []
+        now: list[Citation] = []
+        for c in cites:
+            reason, current = self.check(c)
+            now.append(current)
+            if reason:
+                reasons.append(reason)
+        return reasons, now
+
+    def symbol_hashes(self, rel: str) -> dict[str, str]:
+        """{qualified name: hash of its lines} of the file's definitions as they are now."""
+        f = self.file(rel)
+        return symbol_hashes(f.lines, self.symbols(rel)) if f is not None else {}
+
+
+def symbol_hashes(lines: list[str], symbols: tuple[Symbol, ...]) -> dict[str, str]:
+    """{qualified name: hash of its lines}; the first definition wins for repeated names."""
+    out: dict[str, str] = {}
+    for s in symbols:
+        out.setdefault(s.qualname, digest(lines[s.start_line - 1 : s.end_line]))
+    return out
+
+
+def parse_symbols(rel: str, text: str) -> tuple[Symbol, ...]:
+    """The definitions in `text` (a version of `rel`), () for languages without a parser."""
+    lang = languages.detect(rel)
+    return parser.parse(text, lang).symbols if parser.supports(lang) else ()
 
 
 def _line_range(target: str) -> tuple[int, int]:

@@ -59,6 +59,15 @@ class Citation:
     def target(self) -> str:
         return f"{self.path}:{self.symbol}" if self.symbol else self.path
 
+    @property
+    def spec(self) -> str:
+        """What `Resolver.resolve` takes to cite the same code afresh."""
+        if self.symbol:
+            return f"{self.path}:{self.symbol}"
+        if self.start_line:
+            return f"{self.path}:{self.start_line}-{self.end_line}"
+        return self.path
+
     def render(self) -> str:
         out = f"`{self.target}`"
         if self.start_line:

@@ -74,7 +74,7 @@ def _head(cfg: Config) -> str:
 
 
 def _resolve_all(cfg: Config, specs: list[str]) -> list[Citation]:
-    resolver = Resolver(cfg.root)
+    resolver = Resolver(cfg)
     out: list[Citation] = []
     for spec in specs:
         c = resolver.resolve(spec)
@@ -212,13 +212,12 @@ def supersede(
                 + "; supersede the current fact instead."
             )
         if new_cites is None:
-            resolver = Resolver(cfg.root)
+            resolver = Resolver(cfg)
             new_cites = []
             for c in old.cites:
-                spec = f"{c.path}:{c.symbol}" if c.symbol else c.path
                 # code that is gone is simply not cited by the new fact
                 with contextlib.suppress(InputError):
-                    new_cites.append(resolver.resolve(spec))
+                    new_cites.append(resolver.resolve(c.spec))
         new = Fact(
             id=model.new_id(model.KIND_PREFIX[old.kind], text),
             kind=old.kind,
@@ -273,19 +272,13 @@ def check(cfg: Config) -> CheckReport:
     """Mark stale every current fact whose cited code changed, vanished or moved files; update
     the line numbers of code that only moved within its file."""
     report = CheckReport()
-    resolver = Resolver(cfg.root)
+    resolver = Resolver(cfg)
     with access.editing(cfg) as doc:
         for f in doc.facts():
             if f.status not in ("valid", "stale") or not f.cites:
                 continue
             report.checked += 1
-            reasons: list[str] = []
-            updated: list[Citation] = []
-            for c in f.cites:
-                reason, now = resolver.check(c)
-                updated.append(now)
-                if reason:
-                    reasons.append(reason)
+            reasons, updated = resolver.check_all(f.cites)
             moved = any(
                 (a.start_line, a.end_line) != (b.start_line, b.end_line)
                 for a, b in zip(f.cites, updated, strict=True)
@@ -305,24 +298,21 @@ def check(cfg: Config) -> CheckReport:
     return report
 
 
-def confirm(cfg: Config, fact_id: str, *, source: str = "person") -> Outcome:
+def confirm(cfg: Config, fact_id: str) -> Outcome:
     """Re-validate a fact against the current code: its citations take today's lines and hashes.
 
     Raises:
         NotFoundError: no such fact.  InputError: superseded/forgotten, or cited code gone.
     """
-    resolver = Resolver(cfg.root)
+    resolver = Resolver(cfg)
     with access.editing(cfg) as doc:
         f = _get(doc, fact_id)
         if f.status in ("superseded", "forgotten"):
             raise InputError(f"`{fact_id}` is {f.status}; it cannot be confirmed.")
         fresh: list[Citation] = []
         for c in f.cites:
-            spec = f"{c.path}:{c.symbol}" if c.symbol else c.path
-            if c.start_line and not c.symbol:
-                spec = f"{c.path}:{c.start_line}-{c.end_line}"
             try:
-                fresh.append(resolver.resolve(spec, follow_renames=True))
+                fresh.append(resolver.resolve(c.spec, follow_renames=True))
             except InputError as exc:
                 raise InputError(
                     f"Cannot confirm `{fact_id}`: {exc} Supersede it with a fact that cites "

@@ -21,9 +21,8 @@ from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
 from repomem.fsutil import atomic_write
-from repomem.index import languages, parser
 from repomem.memory import access, compact, model, ops
-from repomem.memory.cite import digest
+from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import NextStep, Session
 
 MAX_SYMBOLS = 40
@@ -57,26 +56,17 @@ def open_session(cfg: Config) -> dict[str, Any] | None:
     return data
 
 
-def _read(root: Path, rel: str) -> str | None:
-    try:
-        with open(root / rel, encoding="utf-8", errors="replace", newline="") as fh:
-            return fh.read()
-    except OSError:
-        return None
+def _old_symbols(rel: str, data: bytes | None) -> dict[str, str]:
+    """{qualified name: body hash} of a committed version of `rel` ({} if absent)."""
+    if data is None:
+        return {}
+    text = data.decode("utf-8", "replace")
+    return symbol_hashes(text.splitlines(), parse_symbols(rel, text))
 
 
-def _symbols(rel: str, text: str | None) -> dict[str, str]:
-    """{qualname: body hash} of a file's definitions ({} for unparsed languages)."""
-    if text is None:
-        return {}
-    lang = languages.detect(rel)
-    if not parser.supports(lang):
-        return {}
-    lines = text.splitlines()
-    out: dict[str, str] = {}
-    for s in parser.parse(text, lang).symbols:
-        out.setdefault(s.qualname, digest(lines[s.start_line - 1 : s.end_line]))
-    return out
+def _hash_now(files: Resolver, rel: str) -> str | None:
+    f = files.file(rel)
+    return digest(f.lines) if f is not None else None
 
 
 def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
@@ -95,12 +85,9 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
     title = ops.clean_text(cfg, title.strip(), "The title").replace("\n", " ")
     info = vcs.open_repo(cfg.root)
     dirty: dict[str, dict[str, Any]] = {}
+    files = Resolver(cfg)
     for rel in vcs.dirty_paths(cfg.root) if info else []:
-        text = _read(cfg.root, rel)
-        dirty[rel] = {
-            "hash": digest(text.splitlines()) if text is not None else None,
-            "symbols": _symbols(rel, text),
-        }
+        dirty[rel] = {"hash": _hash_now(files, rel), "symbols": files.symbol_hashes(rel)}
     record = {
         "id": model.new_session_id(),
         "title": title,
@@ -152,20 +139,16 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     sym_added: list[str] = []
     sym_changed: list[str] = []
     sym_removed: list[str] = []
+    files = Resolver(cfg)  # each file of the work tree read and parsed once
 
     def old_symbols(rel: str) -> dict[str, str]:
         """The file's symbols at the start: from the snapshot if it was dirty, else HEAD."""
         if rel in dirty:
             return dict(dirty[rel].get("symbols") or {})
-        data = vcs.show_file(root, head, rel) if head else None
-        return _symbols(rel, data.decode("utf-8", "replace") if data is not None else None)
+        return _old_symbols(rel, vcs.show_file(root, head, rel) if head else None)
 
     def unchanged_since_start(rel: str) -> bool:
-        if rel not in dirty:
-            return False
-        text = _read(root, rel)
-        now = digest(text.splitlines()) if text is not None else None
-        return bool(now == dirty[rel].get("hash"))
+        return rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
 
     # the memory file records the session; it is not part of the work
     seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
@@ -178,16 +161,16 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
             continue
         if status == "R":
             out.renamed.append(f"{path} -> {new}")
-            before, after = old_symbols(path), _symbols(new, _read(root, new))
+            before, after = old_symbols(path), files.symbol_hashes(new)
         elif status == "A":
             out.added.append(path)
-            before, after = old_symbols(path), _symbols(path, _read(root, path))
+            before, after = old_symbols(path), files.symbol_hashes(path)
         elif status == "D":
             out.deleted.append(path)
             before, after = old_symbols(path), {}
         else:
             out.modified.append(path)
-            before, after = old_symbols(path), _symbols(path, _read(root, path))
+            before, after = old_symbols(path), files.symbol_hashes(path)
         sym_added += [n for n in after if n not in before]
         sym_removed += [n for n in before if n not in after]
         sym_changed += [n for n in after if n in before and before[n] != after[n]]
@@ -195,8 +178,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     for rel, snap in dirty.items():
         if rel in seen or snap.get("hash") is None:
             continue
-        text = _read(root, rel)
-        if text is not None and digest(text.splitlines()) != snap["hash"]:
+        now = _hash_now(files, rel)
+        if now is not None and now != snap["hash"]:
             out.modified.append(rel)
     for name in ("added", "modified", "deleted", "renamed"):
         values: list[str] = getattr(out, name)

@@ -116,7 +116,7 @@ def finish(cfg: Config, sel: Selection, top_paths: list[str]) -> list[Entry]:
         near = max((top.get(c.path, 0.0) for c in f.cites), default=0.0)
         if near > 0:
             scores[f.id] = max(scores.get(f.id, 0.0), 0.5 * near)
-    resolver = Resolver(cfg.root)
+    resolver = Resolver(cfg)
     conventions: list[str] = []
     chosen: list[tuple[float, Fact, str]] = []
     for f in doc_facts:
@@ -139,11 +139,7 @@ def finish(cfg: Config, sel: Selection, top_paths: list[str]) -> list[Entry]:
 
 
 def _stale_reason(resolver: Resolver, f: Fact) -> str:
-    reasons = []
-    for c in f.cites:
-        reason, _ = resolver.check(c)
-        if reason:
-            reasons.append(reason)
+    reasons, _ = resolver.check_all(f.cites)
     if reasons:
         return "; ".join(reasons)
     return f.stale.split(" (found")[0] if f.status == "stale" and f.stale else ""

@@ -253,3 +253,19 @@ def test_facts_recorded_during_a_session_are_credited_to_it(code: Repo) -> None:
     s = session.end(cfg, learned=["Learned at the end."]).session
     assert s.learned[0] == f.id and len(s.learned) == 2
     assert ops.remember(cfg, "Outside any session.").fact.source == "person"
+
+
+def test_a_file_repomem_does_not_read_cannot_be_cited(code: Repo) -> None:
+    code.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    code.write("data.bin", b"\0\1\2\3" * 10)
+    for spec in ("logo.png", "data.bin"):
+        with pytest.raises(InputError, match=r"repomem does not read it \(binary\)"):
+            ops.remember(code.config(), "Something.", cites=[spec])
+
+
+def test_supersede_keeps_a_line_range_citation_a_line_range(code: Repo) -> None:
+    cfg = code.config()
+    old = ops.remember(cfg, "Line 3 returns the hash.", cites=["src/cache.py:3-3"]).fact
+    new = ops.supersede(cfg, old.id, "Line 3 returns the data's hash.", why="clearer").fact
+    (c,) = new.cites
+    assert (c.path, c.symbol, c.start_line, c.end_line) == ("src/cache.py", "", 3, 3)
