@@ -668,10 +668,9 @@ class Store:
         """Memory rows matching `query` by BM25 over their tokens, best first, with scores."""
         q = tok.query(query)
         tbl = self.table("memory")
-        if not q or tbl.count_rows() == 0:
+        # replace_memory builds the full-text index with the rows: none means no rows
+        if not q or not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
             return []
-        if not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
-            tbl.create_index("text", config=_fts_config(), replace=True)
         found = tbl.search(q, query_type="fts").limit(limit).to_list()
         return [(r, float(r["_score"])) for r in found]
 

@@ -72,6 +72,14 @@ def parse_text(text: str, path: Path) -> MemoryDoc:
     return mfile.parse(migrations.migrate(text, first.schema_version, path.name), path)
 
 
+def doc_from_text(text: str | None, path: Path) -> MemoryDoc:
+    """The memory held by `text` (the file's content, None when absent): empty text is a new
+    memory, an older schema is migrated."""
+    if text is None or not text.strip():
+        return mfile.new_doc(path)
+    return parse_text(text, path)
+
+
 def load(cfg: Config) -> MemoryDoc:
     """The memory as it is now (an empty one if the file does not exist yet), without a lock.
 
@@ -79,10 +87,7 @@ def load(cfg: Config) -> MemoryDoc:
         MemoryFileError: when the file is malformed (the message names the line).
     """
     path = memory_path(cfg)
-    text = read_text(path)
-    if text is None or not text.strip():
-        return mfile.new_doc(path)
-    return parse_text(text, path)
+    return doc_from_text(read_text(path), path)
 
 
 @contextlib.contextmanager
@@ -99,7 +104,7 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
     with _lock(cfg):
         path = memory_path(cfg)
         before_text = read_text(path)
-        doc = load(cfg)
+        doc = doc_from_text(before_text, path)
         before = _ids(doc)
         yield doc
         if not doc.changed:

@@ -16,6 +16,7 @@ from typing import Any
 from repomem.config import Config
 from repomem.index import tokens as tok
 from repomem.memory import access
+from repomem.memory import file as mfile
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
 
@@ -44,7 +45,7 @@ def rows(doc: MemoryDoc) -> list[dict[str, Any]]:
     """The store rows for every entry (forgotten facts leave nothing but their id)."""
     now = time.time()
     out: list[dict[str, Any]] = []
-    for entry in doc.entries("conventions", "decisions", "facts", "sessions", "history"):
+    for entry in doc.entries(*mfile.ENTRY_SECTIONS):
         item = entry.item
         if isinstance(item, Fact):
             kind = item.kind
@@ -75,7 +76,7 @@ def ensure_synced(cfg: Config, store: Any) -> bool:
     digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
     if store.get_meta(META_KEY) == digest:
         return False
-    doc = access.parse_text(text, path) if text.strip() else access.load(cfg)
+    doc = access.doc_from_text(text, path)
     with store.writing():
         store.replace_memory(rows(doc))
         store.set_meta({META_KEY: digest})

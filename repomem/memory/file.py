@@ -83,7 +83,9 @@ check it before relying on it.
 
 _FIELD = re.compile(r"^- ([a-z_]+):(?:[ \t]+(.*?))?[ \t]*$")
 _ENTRY_HEAD = re.compile(r"^###[ \t]+(\S+)(?:[ \t]+(?:·|-|—|\|)[ \t]*(.*?))?[ \t]*$")
-_CONFLICT = re.compile(r"^(<{7}|>{7})(?: |$)")
+# git's conflict markers (`|||||||` and `=======` only count between these two)
+CONFLICT_OPEN = re.compile(r"^<{7}(?: |$)")
+CONFLICT_CLOSE = re.compile(r"^>{7}(?: |$)")
 _STEP = re.compile(r"^[-*][ \t]+\[([ xX])\][ \t]+(.*)$")
 
 FACT_FIELDS = frozenset(
@@ -125,7 +127,6 @@ class Entry:
     item: Item
     raw: str | None
     trail: str = ""
-    line: int = 0
 
 
 @dataclass
@@ -134,7 +135,6 @@ class Section:
     heading: str  # the raw heading line, newline included
     preamble: str = ""  # raw text before the first entry (all of it for prose sections)
     entries: list[Entry] = field(default_factory=list)
-    line: int = 0
 
 
 @dataclass
@@ -394,7 +394,7 @@ def parse(text: str, path: Path) -> MemoryDoc:
     name = path.name
     lines = text.splitlines(keepends=True)
     for n, line in enumerate(lines, 1):
-        if _CONFLICT.match(line):
+        if CONFLICT_OPEN.match(line) or CONFLICT_CLOSE.match(line):
             raise MemoryFileError(
                 f"`{name}` line {n}: git conflict markers; run `repomem memory merge` to union "
                 f"both sides, then commit."
@@ -444,7 +444,7 @@ def parse(text: str, path: Path) -> MemoryDoc:
             raise MemoryFileError(
                 f"`{name}` line {a + 1}: a second `## {title}` section; merge it into the first."
             )
-        sec = Section(key=key, heading=lines[a], line=a + 1)
+        sec = Section(key=key, heading=lines[a])
         body = lines[a + 1 : b]
         if key in ENTRY_SECTIONS:
             _parse_entries(sec, body, a + 2, name, seen)
@@ -475,7 +475,7 @@ def _parse_entries(
                 f"{seen[item.id]}); give one of them a new id."
             )
         seen[item.id] = line_no
-        sec.entries.append(Entry(item=item, raw=raw, trail=trail, line=line_no))
+        sec.entries.append(Entry(item=item, raw=raw, trail=trail))
 
 
 def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:

@@ -14,13 +14,13 @@ import re
 from pathlib import Path
 
 from repomem.errors import MemoryFileError
+from repomem.fsutil import atomic_write
 from repomem.memory import access
 from repomem.memory import file as mfile
 from repomem.memory.file import Entry, MemoryDoc, Section
 from repomem.memory.model import Fact, NextStep
 
 _RANK = {"valid": 0, "stale": 1, "superseded": 2, "forgotten": 3}
-_STEP = re.compile(r"^[-*][ \t]+\[([ xX])\][ \t]+(.*)$")
 
 
 def _parse(text: str | None, path: Path, side: str) -> MemoryDoc | None:
@@ -176,10 +176,10 @@ def merge_texts(base: str | None, ours: str, theirs: str, path: Path) -> str:
     return merge_docs(b, o, t).render()
 
 
-_OPEN = re.compile(r"^<{7}(?: |$)")
+_OPEN = mfile.CONFLICT_OPEN
 _BASE = re.compile(r"^\|{7}(?: |$)")
 _MID = re.compile(r"^={7}\s*$")
-_CLOSE = re.compile(r"^>{7}(?: |$)")
+_CLOSE = mfile.CONFLICT_CLOSE
 
 
 def split_conflicts(text: str) -> tuple[str, str, str | None]:
@@ -224,8 +224,6 @@ def resolve_file(path: Path) -> int:
 
     Returns how many conflict blocks were resolved (0: nothing to do).
     """
-    from repomem.fsutil import atomic_write
-
     text = access.read_text(path)
     if text is None:
         raise MemoryFileError(f"`{path}` does not exist; nothing to merge.")
@@ -242,8 +240,6 @@ def resolve_file(path: Path) -> int:
 
 def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md") -> None:
     """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A."""
-    from repomem.fsutil import atomic_write
-
     texts = [access.read_text(p) for p in (base, ours, theirs)]
     if texts[1] is None:
         raise MemoryFileError(f"`{ours}` does not exist; git passes it as %A.")
