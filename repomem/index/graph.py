@@ -222,6 +222,16 @@ _MEMO: dict[str, tuple[str, Cached]] = {}
 CACHE_VERSION = 2
 
 
+def compute(store: Any) -> Cached:
+    """The def/ref graph of the indexed files, its plain PageRank, arrays and module index."""
+    graph = build(store)
+    files = store.column("files", ["path", "skip"])
+    nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
+    compiled = compile_graph(graph, nodes)
+    ranks = pagerank(graph, compiled=compiled)
+    return Cached(graph, ranks, compiled, dict(module_index(nodes)), nodes)
+
+
 def cached(store: Any, cache_dir: Any) -> Cached:
     """`build(store)`, its plain PageRank, compiled arrays and module index, cached per version
     of the tables read: on disk (for the CLI) and in memory (for long-running servers).
@@ -246,12 +256,7 @@ def cached(store: Any, cache_dir: Any) -> Cached:
             return value
     except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
         pass
-    graph = build(store)
-    files = store.column("files", ["path", "skip"])
-    nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-    compiled = compile_graph(graph, nodes)
-    value = Cached(graph, pagerank(graph, compiled=compiled), compiled, dict(module_index(nodes)),
-                   nodes)  # fmt: skip
+    value = compute(store)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -66,17 +66,23 @@ def rows(doc: MemoryDoc) -> list[dict[str, Any]]:
     return out
 
 
-def ensure_synced(cfg: Config, store: Any) -> bool:
+def ensure_synced(
+    cfg: Config, store: Any, *, text: str | None = None, doc: MemoryDoc | None = None
+) -> bool:
     """Rebuild the store's memory rows if the file changed since the last sync.
 
-    Returns True when it rebuilt. Needs the store's write lock only when it rebuilds.
+    A caller that has just read the file passes its `text` (and the `doc` parsed from it) so
+    it is not read again. Returns True when it rebuilt. Needs the store's write lock only
+    when it rebuilds.
     """
     path = access.memory_path(cfg)
-    text = access.read_text(path) or ""
-    digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    if text is None:
+        text = access.read_text(path)
+    digest = hashlib.blake2b((text or "").encode(), digest_size=16).hexdigest()
     if store.get_meta(META_KEY) == digest:
         return False
-    doc = access.doc_from_text(text, path)
+    if doc is None:
+        doc = access.doc_from_text(text, path)
     with store.writing():
         store.replace_memory(rows(doc))
         store.set_meta({META_KEY: digest})

@@ -176,7 +176,8 @@ def build(
         ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
     )  # fmt: skip
     margin = cfg.pack.token_margin
-    entries = pmemory.finish(cfg, selection, [c.path for c in ranked[:10]]) + pmemory.recent(cfg)
+    top_paths = [c.path for c in ranked[:10]]
+    entries = pmemory.finish(cfg, selection, top_paths) + pmemory.recent(selection)
     memory = [
         Item("memory", selection.path, e.symbol, 0, 0, _estimate(e.text, margin), e.score,
              e.reason, e.text, exact=False)

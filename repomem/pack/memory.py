@@ -17,6 +17,7 @@ from repomem.config import Config
 from repomem.errors import MemoryFileError
 from repomem.memory import access, derived
 from repomem.memory.cite import Resolver
+from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class Selection:
     path: str = "REPOMEM.md"
     facts: dict[str, Fact] = field(default_factory=dict)
     relevance: dict[str, float] = field(default_factory=dict)
+    doc: MemoryDoc | None = None  # None when the file could not be read
 
 
 def _fact_line(f: Fact, stale_reason: str) -> str:
@@ -81,7 +83,8 @@ def select(cfg: Config, store: Any, task: str) -> Selection:
     try:
         path = access.memory_path(cfg)
         sel.path = path.relative_to(cfg.root.resolve()).as_posix()
-        doc = access.load(cfg)
+        text = access.read_text(path)
+        doc = sel.doc = access.doc_from_text(text, path)
     except MemoryFileError as exc:
         sel.entries.append(Entry("error", 5.0, "the memory file could not be read", f"{exc}"))
         return sel
@@ -92,7 +95,7 @@ def select(cfg: Config, store: Any, task: str) -> Selection:
     if doc.overview():
         sel.entries.append(Entry("overview", 3.0, "project overview", doc.overview()))
     if store is not None and facts:
-        derived.ensure_synced(cfg, store)
+        derived.ensure_synced(cfg, store, text=text, doc=doc)
         hits = store.search_memory(task, limit=60)
         top = max((score for _row, score in hits), default=0.0)
         for row, score in hits:
@@ -145,12 +148,11 @@ def _stale_reason(resolver: Resolver, f: Fact) -> str:
     return f.stale.split(" (found")[0] if f.status == "stale" and f.stale else ""
 
 
-def recent(cfg: Config) -> list[Entry]:
+def recent(sel: Selection) -> list[Entry]:
     """Open next steps, the latest sessions verbatim and the latest compacted history."""
-    try:
-        doc = access.load(cfg)
-    except MemoryFileError:
-        return []  # reported by select()
+    doc = sel.doc
+    if doc is None:
+        return []  # the file could not be read: select() reported it
     out: list[Entry] = []
     steps = [s for s in doc.next_steps() if not s.done]
     if steps:

@@ -123,15 +123,7 @@ def rank(
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
-    if graph_cache is not None:
-        cache = graphs.cached(store, graph_cache)
-    else:
-        g0 = graphs.build(store)
-        files = store.column("files", ["path", "skip"])
-        nodes = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-        compiled = graphs.compile_graph(g0, nodes)
-        cache = graphs.Cached(g0, graphs.pagerank(g0, compiled=compiled), compiled,
-                              dict(graphs.module_index(nodes)), nodes)  # fmt: skip
+    cache = graphs.cached(store, graph_cache) if graph_cache is not None else graphs.compute(store)
     indexed = cache.nodes
     global_rank = cache.ranks
     _mentions(store, signals, indexed, cand, cache.modules)
@@ -142,7 +134,6 @@ def rank(
             cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
     seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
     if history is not None:
-        known = set(indexed)
         strongest = sorted(seeds.items(), key=lambda kv: -kv[1])[:COCHANGE_SEEDS]
         top_seed = strongest[0][1] if strongest else 1.0
         partners = history.cochanged({p: v / top_seed for p, v in strongest})
