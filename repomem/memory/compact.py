@@ -72,15 +72,13 @@ def deterministic(sessions: list[Session]) -> str:
     return "\n".join(lines)
 
 
-def maybe_compact(
-    cfg: Config, doc: MemoryDoc, summarizer: Summarizer | None = None, *, force: bool = False
-) -> int:
+def maybe_compact(cfg: Config, doc: MemoryDoc, summarizer: Summarizer | None = None) -> int:
     """Compact old sessions if the log is over its threshold; returns how many were folded."""
     sessions = doc.sessions()
     keep = max(cfg.memory.keep_sessions, 0)
     if len(sessions) <= keep:
         return 0
-    if not force and sessions_bytes(doc) <= cfg.memory.compact_after_bytes:
+    if sessions_bytes(doc) <= cfg.memory.compact_after_bytes:
         return 0
     # stable sort: sessions started in the same second keep their file order
     old = sorted(sessions, key=lambda s: s.started)[: len(sessions) - keep]

@@ -125,14 +125,6 @@ class Fact:
     # status == "forgotten": when (the text and everything else are gone)
     forgotten: str = ""
 
-    @property
-    def current(self) -> bool:
-        """True for a fact that may be presented as true now."""
-        return self.status == "valid"
-
-    def copy(self) -> Fact:
-        return Fact(**{**self.__dict__, "cites": [Citation(**c.__dict__) for c in self.cites]})
-
 
 @dataclass
 class Session:
