@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from repomem.memory import access, ops, session
+from repomem.memory import ops, session
 from repomem.pack import builder, tokens
 from tests.conftest import Repo
 from tests.pack.test_builder import BILLING, make_project
@@ -14,7 +14,6 @@ def project_with_memory(repo: Repo) -> dict[str, str]:
     make_project(repo)
     cfg = repo.config()
     path = repo.root / "REPOMEM.md"
-    doc = access.load(cfg)
     ops.remember(cfg, "Money amounts are Decimal, never float.", kind="convention")
     ids = {
         "tax": ops.remember(
@@ -39,7 +38,6 @@ def project_with_memory(repo: Repo) -> dict[str, str]:
         "## Overview\n", "## Overview\n\nAn invoicing and shipping service.\n", 1
     )
     path.write_text(text, encoding="utf-8")
-    assert doc is not None
     repo.commit("memory")
     return ids
 
