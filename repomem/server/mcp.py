@@ -300,7 +300,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     def latest_pack() -> str:
         if last.text is None:
             return "No context pack built yet by this server; call the context_pack tool."
-        return last.text
+        # the pack holds memory text as stored: a hand-edited fact may carry a credential
+        return str(scrub(cfg, last.text))
 
     @server.prompt(
         name="start_session",

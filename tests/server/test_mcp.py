@@ -12,7 +12,7 @@ from mcp import Client
 
 from repomem.fsutil import FileLock
 from repomem.index import indexer
-from repomem.memory import access
+from repomem.memory import access, ops
 from tests.conftest import Repo
 from tests.server.conftest import talk, text
 
@@ -323,7 +323,9 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
     code.commit("conf")
     cfg = code.config()
     path = access.memory_path(cfg)
-    path.write_text(access.load(cfg).render() + f"\nA pasted token: {TOKEN}\n", encoding="utf-8")
+    ops.remember(cfg, "connect() reads the token from conf.py.")
+    hand_edited = path.read_text(encoding="utf-8").replace("from conf.py", f"({TOKEN})")
+    path.write_text(hand_edited + f"\nA pasted token: {TOKEN}\n", encoding="utf-8")
 
     async def body(c: Client) -> list[Any]:
         out = [
@@ -334,6 +336,7 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
             await c.call_tool("memory", {"command": "view", "path": "/memories/REPOMEM.md"}),
             await c.read_resource("repomem://memory"),
             await c.call_tool("remember", {"fact": f"The token is {TOKEN}"}),
+            await c.read_resource("repomem://pack/latest"),
         ]
         return out
 
@@ -343,6 +346,8 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
         assert TOKEN not in text(r) and TOKEN not in str(r.structured_content)
     assert TOKEN not in results[5].contents[0].text
     assert results[6].is_error and "credential" in text(results[6])
+    latest = results[7].contents[0].text
+    assert latest.startswith("# Context pack:") and TOKEN not in latest
 
 
 def test_resources_hold_the_memory_file_and_the_latest_pack(code: Repo) -> None:
