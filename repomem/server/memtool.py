@@ -354,9 +354,9 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
         if new_text == current:
             return Result(message, {"path": shown, "changed": False})
         new_doc = access.parse_text(new_text, path)
-        before = {e.item.id for s in doc.sections for e in s.entries}
-        after = {e.item.id for s in new_doc.sections for e in s.entries}
-        lost = sorted(before - after)
+        # the same ids `editing` guards (history sessions too), so a lossy edit is the
+        # agent's mistake named here, not reported by `editing` as a bug in repomem
+        lost = sorted(access._ids(doc) - access._ids(new_doc))
         if lost:
             raise InputError(
                 f"Refusing the edit: it would drop {', '.join(lost[:8])} from {shown}; forget a "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mcp import Client
@@ -206,3 +207,20 @@ def test_arguments_each_command_needs_are_checked(code: Repo) -> None:
              "does not exist", "usable topic file name"]  # fmt: skip
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))
+
+
+def test_an_edit_that_drops_a_session_from_the_history_is_refused_as_a_lost_entry(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    hand_edited = Path(__file__).parent.parent / "memory" / "cases" / "hand_edited.md"
+    path = access.memory_path(cfg)
+    path.write_text(hand_edited.read_text(encoding="utf-8"), encoding="utf-8")
+    original = path.read_text(encoding="utf-8")
+    (edit,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "s-a, s-b, s-c",
+         "new_str": "s-a, s-c"},
+    )  # fmt: skip
+    assert edit.is_error and "would drop s-b" in text(edit), text(edit)
+    assert path.read_text(encoding="utf-8") == original
