@@ -3,7 +3,8 @@
 A `Result` is a compact text for the model plus JSON-ready data for clients that read
 structured content. Nothing here imports `mcp`; `repomem.server.mcp` registers these functions
 as tools and turns `RepomemError` into tool errors. Every path a client sends goes through
-`repomem.server.paths`; every text returned passes the secret filter (`scrub`).
+`repomem.server.paths`, except cited paths: the core's citation resolver, which reads them,
+confines those. Every text returned passes the secret filter (`scrub`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory.model import Fact, HistoryEntry, Session
-from repomem.server.paths import confine, confine_cite, confine_glob
+from repomem.server.paths import confine, confine_glob
 
 BODY_LINES = 300  # a symbol body longer than this is cut (the rest is one file read away)
 SHOWN_REFS = 30
@@ -322,9 +323,9 @@ def remember(
 ) -> Result:
     from repomem.memory import ops
 
-    specs = [confine_cite(cfg, c) for c in cites or []]
+    # cited paths are confined by the core (`cite.Resolver.relpath`), which reads them
     out = ops.remember(
-        cfg, fact, cites=specs, topic=topic or "", kind=kind, source=assistant_source(cfg)
+        cfg, fact, cites=cites or [], topic=topic or "", kind=kind, source=assistant_source(cfg)
     )
     if out.action == "merged":
         text = f"Already known: {out.notes[0]} (memory version {out.version})."
@@ -360,9 +361,8 @@ def recall(cfg: Config, query: str, limit: int) -> Result:
 def supersede(cfg: Config, fact_id: str, fact: str, why: str, cites: list[str] | None) -> Result:
     from repomem.memory import ops
 
-    specs = [confine_cite(cfg, c) for c in cites] if cites else None
     out = ops.supersede(
-        cfg, fact_id.strip(), fact, why=why, cites=specs, source=assistant_source(cfg)
+        cfg, fact_id.strip(), fact, why=why, cites=cites or None, source=assistant_source(cfg)
     )
     text = f"Superseded {fact_id} by {out.fact.id} (memory version {out.version})."
     return Result(text, {"replaces": fact_id, "version": out.version, **_fact_data(out.fact)})
