@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
+from repomem.memory import access
+from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
 from repomem.server.tools import Result, assistant_source, memory_file_text
 
@@ -48,8 +50,6 @@ def slug(topic: str) -> str:
 
 
 def _file_name(cfg: Config) -> str:
-    from repomem.memory import access
-
     return access.memory_path(cfg).name
 
 
@@ -87,11 +87,9 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     return Target("topic", name)
 
 
-def _topics(cfg: Config) -> dict[str, list[Fact]]:
-    from repomem.memory import access
-
+def _topics(doc: MemoryDoc) -> dict[str, list[Fact]]:
     out: dict[str, list[Fact]] = {}
-    for f in access.load(cfg).facts():
+    for f in doc.facts():
         if f.status in ("valid", "stale") and f.topic:
             out.setdefault(slug(f.topic), []).append(f)
     return out
@@ -213,7 +211,7 @@ def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None)
     if target.kind == "root":
         name = _file_name(cfg)
         entries = [(len(memory_file_text(cfg).encode()), f"{ROOT}/{name}")]
-        topics = _topics(cfg)
+        topics = _topics(access.load(cfg))
         for tname in sorted(topics):
             text, _ = _render_topic(tname, topics[tname])
             entries.append((len(text.encode()), f"{ROOT}/{tname}.md"))
@@ -228,7 +226,7 @@ def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None)
     if target.kind == "file":
         text = memory_file_text(cfg)
         return Result(_numbered(shown, text, view_range), {"path": shown})
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, _ = _render_topic(target.name, facts)
@@ -246,13 +244,15 @@ def _add(cfg: Config, target: Target, text: str, message: str) -> Result:
     texts = _paragraphs(text)
     if not texts:
         raise InputError("The text holds no fact; write one fact per paragraph or line.")
-    topic = next((f.topic for f in _topics(cfg).get(target.name, [])), target.name)
     source = assistant_source(cfg)
     added: list[str] = []
     merged: list[str] = []
-    for t in texts:
-        out = ops.remember(cfg, t, topic=topic, source=source)
-        (merged if out.action == "merged" else added).append(out.fact.id)
+    # one write for all: a refused paragraph (a credential) leaves the file as it was
+    with access.editing(cfg) as doc:
+        topic = next((f.topic for f in _topics(doc).get(target.name, [])), target.name)
+        for t in texts:
+            out = ops.remember(cfg, t, topic=topic, source=source, doc=doc)
+            (merged if out.action == "merged" else added).append(out.fact.id)
     note = f" ({len(added)} fact(s) added, {len(merged)} merged into existing ones)"
     return Result(message + note, {"added": added, "merged": merged, "topic": topic})
 
@@ -260,7 +260,7 @@ def _add(cfg: Config, target: Target, text: str, message: str) -> Result:
 def _replace_fact(cfg: Config, target: Target, shown: str, old: str, new: str) -> Result:
     from repomem.memory import ops
 
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, spans = _render_topic(target.name, facts)
@@ -301,7 +301,7 @@ def _delete(cfg: Config, target: Target, shown: str) -> Result:
             f"{shown} is the project memory itself and cannot be deleted; forget single facts "
             f"(or delete a topic file) instead."
         )
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist")
     for f in facts:
@@ -313,13 +313,13 @@ def _delete(cfg: Config, target: Target, shown: str) -> Result:
 
 
 def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -> Result:
-    from repomem.memory import access, ops
+    from repomem.memory import ops
 
     if old.kind != "topic" or new.kind != "topic":
         raise InputError(
             f"Only topic files can be renamed; {ROOT}/{_file_name(cfg)} and {ROOT} stay put."
         )
-    topics = _topics(cfg)
+    topics = _topics(access.load(cfg))
     if not topics.get(old.name):
         raise NotFoundError(f"The path {old_raw.strip()} does not exist")
     if topics.get(new.name) and new.name != old.name:
@@ -343,8 +343,6 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
 
 def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]) -> Result:
     """Apply `change(current_text) -> (new_text, message)` to the memory file under its lock."""
-    from repomem.memory import access
-
     with access.editing(cfg) as doc:
         path = access.memory_path(cfg)
         current = access.read_text(path)

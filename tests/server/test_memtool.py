@@ -224,3 +224,22 @@ def test_an_edit_that_drops_a_session_from_the_history_is_refused_as_a_lost_entr
     )  # fmt: skip
     assert edit.is_error and "would drop s-b" in text(edit), text(edit)
     assert path.read_text(encoding="utf-8") == original
+
+
+def test_a_topic_file_is_written_in_one_go_or_not_at_all(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Something already known.")
+    before = access.load(cfg).version
+    token = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    created, refused = memory(
+        code,
+        {"command": "create", "path": "/memories/ci.md",
+         "file_text": "CI runs on every push.\nCI caches the pip wheels.\n"},
+        {"command": "create", "path": "/memories/keys.md",
+         "file_text": f"Keys live in the vault.\nThe deploy key is {token}.\n"},
+    )  # fmt: skip
+    assert not created.is_error, text(created)
+    assert refused.is_error and "credential" in text(refused)
+    doc = access.load(cfg)
+    assert doc.version == before + 1
+    assert sorted(f.topic for f in doc.facts() if f.topic) == ["ci", "ci"]
