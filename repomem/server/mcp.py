@@ -91,7 +91,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         try:
             return _ok(cfg, fn())
         except RepomemError as exc:
-            return _error(f"Error: {exc}")
+            # messages quote values, and a hand-edited memory file can put a credential in one
+            return _error(scrub(cfg, f"Error: {exc}"))
 
     # ------------------------------------------------------------------- code
     @tool(READ)

@@ -425,3 +425,20 @@ def test_notes_from_the_server_are_the_assistants_and_can_replace_earlier_ones(
     notes = [n["text"] for n in overview.structured_content["notes"]]
     assert "Entry point." not in notes and "Prints a sum." in notes
     assert TOKEN not in str(notes)
+
+
+def test_an_error_that_quotes_a_hand_edited_line_has_its_credential_redacted(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Deploys go through the staging cluster.")
+    path = access.memory_path(cfg)
+    text_now = path.read_text(encoding="utf-8")
+    edited = text_now.replace("- confidence: medium\n", f"- confidence: {TOKEN}\n")
+    assert edited != text_now
+    path.write_text(edited, encoding="utf-8")
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("recall", {"query": "deploys"})
+
+    r = talk(code, body)
+    assert r.is_error and "confidence" in text(r), text(r)
+    assert TOKEN not in text(r)
