@@ -127,6 +127,26 @@ def _numbered(path: str, text: str, view_range: list[int] | None) -> str:
     return f"Here's the content of {path} with line numbers:\n{body}"
 
 
+def _find_once(text: str, old: str, shown: str) -> int:
+    """Where `old` occurs in `text`, which must be exactly once.
+
+    Raises:
+        InputError: when it does not occur, or occurs more than once (naming the lines).
+    """
+    starts = [m.start() for m in re.finditer(re.escape(old), text)]
+    if not starts:
+        raise InputError(
+            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
+        )
+    if len(starts) > 1:
+        lines = ", ".join(str(text.count("\n", 0, p) + 1) for p in starts)
+        raise InputError(
+            f"No replacement was performed: old_str `{old}` appears {len(starts)} times in "
+            f"{shown} (lines {lines}); make it unique."
+        )
+    return starts[0]
+
+
 def _paragraphs(text: str) -> list[str]:
     """Facts in a block of text: one per paragraph, or per line when there are no blank lines."""
     lines = [ln for ln in text.replace("\r\n", "\n").split("\n") if not _HEADING.match(ln)]
@@ -264,17 +284,7 @@ def _replace_fact(cfg: Config, target: Target, shown: str, old: str, new: str) -
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, spans = _render_topic(target.name, facts)
-    count = text.count(old)
-    if count == 0:
-        raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
-        )
-    if count > 1:
-        raise InputError(
-            f"No replacement was performed: old_str `{old}` appears {count} times in {shown}; "
-            f"make it unique."
-        )
-    pos = text.index(old)
+    pos = _find_once(text, old, shown)
     hit = next((s for s in spans if s[0] <= pos and pos + len(old) <= s[1]), None)
     if hit is None:
         raise InputError(
@@ -370,22 +380,8 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
 def _replace(cfg: Config, shown: str, current: str, old: str, new: str) -> tuple[str, str]:
     from repomem.memory import ops
 
-    count = current.count(old)
-    if count == 0:
-        raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
-        )
-    if count > 1:
-        lines, start = [], 0
-        while (pos := current.find(old, start)) != -1:
-            lines.append(str(current[:pos].count("\n") + 1))
-            start = pos + 1
-        raise InputError(
-            f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
-            f"{', '.join(lines)}. Please ensure it is unique"
-        )
+    pos = _find_once(current, old, shown)
     new = ops.clean_text(cfg, new, "The new text") if new.strip() else new
-    pos = current.index(old)
     text = current[:pos] + new + current[pos + len(old) :]
     line = text[:pos].count("\n")
     lines = text.split("\n")

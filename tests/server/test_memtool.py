@@ -90,7 +90,7 @@ def test_str_replace_must_match_once_and_inside_one_fact(code: Repo) -> None:
          "new_str": "x"},
     )  # fmt: skip
     assert "did not appear verbatim" in text(missing)
-    assert "appears 2 times" in text(twice)
+    assert "appears 2 times in /memories/t.md (lines 3, 5)" in text(twice)
     assert "within the text of one fact" in text(across)
     assert "within the text of one fact" in text(header)
     assert all(f.status == "valid" for f in facts(code).values())
@@ -243,3 +243,19 @@ def test_a_topic_file_is_written_in_one_go_or_not_at_all(code: Repo) -> None:
     doc = access.load(cfg)
     assert doc.version == before + 1
     assert sorted(f.topic for f in doc.facts() if f.topic) == ["ci", "ci"]
+
+
+def test_str_replace_in_the_memory_file_names_the_lines_of_an_ambiguous_old_str(
+    code: Repo,
+) -> None:
+    ops.remember(code.config(), "Twice mentioned: alpha.")
+    ops.remember(code.config(), "Once more, alpha.")
+    lines = access.memory_path(code.config()).read_text(encoding="utf-8").split("\n")
+    where = [str(n + 1) for n, ln in enumerate(lines) if "alpha" in ln]
+    (r,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "alpha",
+         "new_str": "beta"},
+    )  # fmt: skip
+    assert r.is_error
+    assert f"appears 2 times in /memories/REPOMEM.md (lines {', '.join(where)})" in text(r)
