@@ -332,10 +332,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
 
 def _memory_name(cfg: Config) -> str:
-    from repomem.memory import access
-
+    # a bad `memory.file` must not stop the server: the memory tool reports it when called
     try:
-        return access.memory_path(cfg).name
+        return memtool.file_name(cfg)
     except RepomemError:
         return "REPOMEM.md"
 

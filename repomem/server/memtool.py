@@ -49,7 +49,12 @@ def slug(topic: str) -> str:
     return _UNSAFE.sub("-", topic).strip(" .-") or "topic"
 
 
-def _file_name(cfg: Config) -> str:
+def file_name(cfg: Config) -> str:
+    """The memory file's name, as it appears under /memories.
+
+    Raises:
+        ConfigError: when `memory.file` points outside the repository.
+    """
     return access.memory_path(cfg).name
 
 
@@ -74,9 +79,9 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     if "/" in rest:
         raise InputError(
             f"{ROOT} has no sub-directories here (got {raw}); use {ROOT}/<topic>.md or "
-            f"{ROOT}/{_file_name(cfg)}."
+            f"{ROOT}/{file_name(cfg)}."
         )
-    if rest == _file_name(cfg):
+    if rest == file_name(cfg):
         return Target("file")
     name = rest[:-3] if rest.endswith(".md") else rest
     if slug(name) != name:
@@ -200,7 +205,7 @@ def run(
     if command == "view":
         return _view(cfg, target, shown, view_range)
     if target.kind == "root":
-        raise InputError(f"`{command}` needs a file: {ROOT}/{_file_name(cfg)} or a topic file.")
+        raise InputError(f"`{command}` needs a file: {ROOT}/{file_name(cfg)} or a topic file.")
     if command == "delete":
         return _delete(cfg, target, shown)
     if command == "create":
@@ -229,7 +234,7 @@ def run(
 
 def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None) -> Result:
     if target.kind == "root":
-        name = _file_name(cfg)
+        name = file_name(cfg)
         entries = [(len(memory_file_text(cfg).encode()), f"{ROOT}/{name}")]
         topics = _topics(access.load(cfg))
         for tname in sorted(topics):
@@ -327,7 +332,7 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
 
     if old.kind != "topic" or new.kind != "topic":
         raise InputError(
-            f"Only topic files can be renamed; {ROOT}/{_file_name(cfg)} and {ROOT} stay put."
+            f"Only topic files can be renamed; {ROOT}/{file_name(cfg)} and {ROOT} stay put."
         )
     topics = _topics(access.load(cfg))
     if not topics.get(old.name):
