@@ -10,7 +10,6 @@ confines those. Every text returned passes the secret filter (`scrub`).
 from __future__ import annotations
 
 import dataclasses
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,17 +46,12 @@ def scrub(cfg: Config, value: Any) -> Any:
     return value
 
 
+@dataclass
 class LastPack:
-    """The newest pack this server built (the `latest pack` resource)."""
+    """The newest pack this server built (the `latest pack` resource); its text names its
+    task in the first line. One attribute, so concurrent packs need no lock."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.text: str | None = None
-        self.task: str = ""
-
-    def set(self, task: str, text: str) -> None:
-        with self._lock:
-            self.task, self.text = task, text
+    text: str | None = None
 
 
 # --------------------------------------------------------------------------- code
@@ -71,7 +65,7 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     budget = min(asked, cfg.server.max_pack_tokens)
     pack = builder.build(cfg, task, budget=budget, fmt="md")
     text = pack.render("md")
-    last.set(pack.task, text)
+    last.text = text
     data = pack.to_dict()
     # the text already holds the code: the structured copy lists what is in it, not the code
     data["items"] = [
