@@ -107,8 +107,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
 
     if not name.strip():
         raise InputError("The symbol name is empty; give a name like `parse` or `Config.load`.")
-    defs = q.symbol(cfg, name.strip(), with_body=include_body)
-    refs = defs[0]["references"] if defs else []
+    defs = q.symbol(cfg, name.strip(), with_body=include_body)  # NotFoundError when none
+    refs = defs[0]["references"]  # the same list on every definition
     out = []
     for d in defs:
         d = {k: v for k, v in d.items() if k != "references"}
