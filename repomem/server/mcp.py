@@ -91,7 +91,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         try:
             return _ok(cfg, fn())
         except RepomemError as exc:
-            return _error(f"Error: {exc}")
+            # messages quote values, and a hand-edited memory file can put a credential in one
+            return _error(scrub(cfg, f"Error: {exc}"))
 
     # ------------------------------------------------------------------- code
     @tool(READ)
@@ -300,7 +301,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     def latest_pack() -> str:
         if last.text is None:
             return "No context pack built yet by this server; call the context_pack tool."
-        return last.text
+        # the pack holds memory text as stored: a hand-edited fact may carry a credential
+        return str(scrub(cfg, last.text))
 
     @server.prompt(
         name="start_session",
@@ -330,10 +332,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
 
 def _memory_name(cfg: Config) -> str:
-    from repomem.memory import access
-
+    # a bad `memory.file` must not stop the server: the memory tool reports it when called
     try:
-        return access.memory_path(cfg).name
+        return memtool.file_name(cfg)
     except RepomemError:
         return "REPOMEM.md"
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
+from repomem.memory import access
+from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
 from repomem.server.tools import Result, assistant_source, memory_file_text
 
@@ -47,9 +49,12 @@ def slug(topic: str) -> str:
     return _UNSAFE.sub("-", topic).strip(" .-") or "topic"
 
 
-def _file_name(cfg: Config) -> str:
-    from repomem.memory import access
+def file_name(cfg: Config) -> str:
+    """The memory file's name, as it appears under /memories.
 
+    Raises:
+        ConfigError: when `memory.file` points outside the repository.
+    """
     return access.memory_path(cfg).name
 
 
@@ -74,9 +79,9 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     if "/" in rest:
         raise InputError(
             f"{ROOT} has no sub-directories here (got {raw}); use {ROOT}/<topic>.md or "
-            f"{ROOT}/{_file_name(cfg)}."
+            f"{ROOT}/{file_name(cfg)}."
         )
-    if rest == _file_name(cfg):
+    if rest == file_name(cfg):
         return Target("file")
     name = rest[:-3] if rest.endswith(".md") else rest
     if slug(name) != name:
@@ -87,11 +92,9 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     return Target("topic", name)
 
 
-def _topics(cfg: Config) -> dict[str, list[Fact]]:
-    from repomem.memory import access
-
+def _topics(doc: MemoryDoc) -> dict[str, list[Fact]]:
     out: dict[str, list[Fact]] = {}
-    for f in access.load(cfg).facts():
+    for f in doc.facts():
         if f.status in ("valid", "stale") and f.topic:
             out.setdefault(slug(f.topic), []).append(f)
     return out
@@ -127,6 +130,26 @@ def _numbered(path: str, text: str, view_range: list[int] | None) -> str:
         start = first
     body = "\n".join(f"{str(i + start).rjust(6)}\t{line}" for i, line in enumerate(lines))
     return f"Here's the content of {path} with line numbers:\n{body}"
+
+
+def _find_once(text: str, old: str, shown: str) -> int:
+    """Where `old` occurs in `text`, which must be exactly once.
+
+    Raises:
+        InputError: when it does not occur, or occurs more than once (naming the lines).
+    """
+    starts = [m.start() for m in re.finditer(re.escape(old), text)]
+    if not starts:
+        raise InputError(
+            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
+        )
+    if len(starts) > 1:
+        lines = ", ".join(str(text.count("\n", 0, p) + 1) for p in starts)
+        raise InputError(
+            f"No replacement was performed: old_str `{old}` appears {len(starts)} times in "
+            f"{shown} (lines {lines}); make it unique."
+        )
+    return starts[0]
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -182,7 +205,7 @@ def run(
     if command == "view":
         return _view(cfg, target, shown, view_range)
     if target.kind == "root":
-        raise InputError(f"`{command}` needs a file: {ROOT}/{_file_name(cfg)} or a topic file.")
+        raise InputError(f"`{command}` needs a file: {ROOT}/{file_name(cfg)} or a topic file.")
     if command == "delete":
         return _delete(cfg, target, shown)
     if command == "create":
@@ -211,9 +234,9 @@ def run(
 
 def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None) -> Result:
     if target.kind == "root":
-        name = _file_name(cfg)
+        name = file_name(cfg)
         entries = [(len(memory_file_text(cfg).encode()), f"{ROOT}/{name}")]
-        topics = _topics(cfg)
+        topics = _topics(access.load(cfg))
         for tname in sorted(topics):
             text, _ = _render_topic(tname, topics[tname])
             entries.append((len(text.encode()), f"{ROOT}/{tname}.md"))
@@ -228,7 +251,7 @@ def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None)
     if target.kind == "file":
         text = memory_file_text(cfg)
         return Result(_numbered(shown, text, view_range), {"path": shown})
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, _ = _render_topic(target.name, facts)
@@ -246,13 +269,15 @@ def _add(cfg: Config, target: Target, text: str, message: str) -> Result:
     texts = _paragraphs(text)
     if not texts:
         raise InputError("The text holds no fact; write one fact per paragraph or line.")
-    topic = next((f.topic for f in _topics(cfg).get(target.name, [])), target.name)
     source = assistant_source(cfg)
     added: list[str] = []
     merged: list[str] = []
-    for t in texts:
-        out = ops.remember(cfg, t, topic=topic, source=source)
-        (merged if out.action == "merged" else added).append(out.fact.id)
+    # one write for all: a refused paragraph (a credential) leaves the file as it was
+    with access.editing(cfg) as doc:
+        topic = next((f.topic for f in _topics(doc).get(target.name, [])), target.name)
+        for t in texts:
+            out = ops.remember(cfg, t, topic=topic, source=source, doc=doc)
+            (merged if out.action == "merged" else added).append(out.fact.id)
     note = f" ({len(added)} fact(s) added, {len(merged)} merged into existing ones)"
     return Result(message + note, {"added": added, "merged": merged, "topic": topic})
 
@@ -260,21 +285,11 @@ def _add(cfg: Config, target: Target, text: str, message: str) -> Result:
 def _replace_fact(cfg: Config, target: Target, shown: str, old: str, new: str) -> Result:
     from repomem.memory import ops
 
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, spans = _render_topic(target.name, facts)
-    count = text.count(old)
-    if count == 0:
-        raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
-        )
-    if count > 1:
-        raise InputError(
-            f"No replacement was performed: old_str `{old}` appears {count} times in {shown}; "
-            f"make it unique."
-        )
-    pos = text.index(old)
+    pos = _find_once(text, old, shown)
     hit = next((s for s in spans if s[0] <= pos and pos + len(old) <= s[1]), None)
     if hit is None:
         raise InputError(
@@ -301,7 +316,7 @@ def _delete(cfg: Config, target: Target, shown: str) -> Result:
             f"{shown} is the project memory itself and cannot be deleted; forget single facts "
             f"(or delete a topic file) instead."
         )
-    facts = _topics(cfg).get(target.name)
+    facts = _topics(access.load(cfg)).get(target.name)
     if not facts:
         raise NotFoundError(f"The path {shown} does not exist")
     for f in facts:
@@ -313,13 +328,13 @@ def _delete(cfg: Config, target: Target, shown: str) -> Result:
 
 
 def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -> Result:
-    from repomem.memory import access, ops
+    from repomem.memory import ops
 
     if old.kind != "topic" or new.kind != "topic":
         raise InputError(
-            f"Only topic files can be renamed; {ROOT}/{_file_name(cfg)} and {ROOT} stay put."
+            f"Only topic files can be renamed; {ROOT}/{file_name(cfg)} and {ROOT} stay put."
         )
-    topics = _topics(cfg)
+    topics = _topics(access.load(cfg))
     if not topics.get(old.name):
         raise NotFoundError(f"The path {old_raw.strip()} does not exist")
     if topics.get(new.name) and new.name != old.name:
@@ -343,8 +358,6 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
 
 def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]) -> Result:
     """Apply `change(current_text) -> (new_text, message)` to the memory file under its lock."""
-    from repomem.memory import access
-
     with access.editing(cfg) as doc:
         path = access.memory_path(cfg)
         current = access.read_text(path)
@@ -354,9 +367,9 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
         if new_text == current:
             return Result(message, {"path": shown, "changed": False})
         new_doc = access.parse_text(new_text, path)
-        before = {e.item.id for s in doc.sections for e in s.entries}
-        after = {e.item.id for s in new_doc.sections for e in s.entries}
-        lost = sorted(before - after)
+        # the same ids `editing` guards (history sessions too), so a lossy edit is the
+        # agent's mistake named here, not reported by `editing` as a bug in repomem
+        lost = sorted(access._ids(doc) - access._ids(new_doc))
         if lost:
             raise InputError(
                 f"Refusing the edit: it would drop {', '.join(lost[:8])} from {shown}; forget a "
@@ -372,22 +385,8 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
 def _replace(cfg: Config, shown: str, current: str, old: str, new: str) -> tuple[str, str]:
     from repomem.memory import ops
 
-    count = current.count(old)
-    if count == 0:
-        raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
-        )
-    if count > 1:
-        lines, start = [], 0
-        while (pos := current.find(old, start)) != -1:
-            lines.append(str(current[:pos].count("\n") + 1))
-            start = pos + 1
-        raise InputError(
-            f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
-            f"{', '.join(lines)}. Please ensure it is unique"
-        )
+    pos = _find_once(current, old, shown)
     new = ops.clean_text(cfg, new, "The new text") if new.strip() else new
-    pos = current.index(old)
     text = current[:pos] + new + current[pos + len(old) :]
     line = text[:pos].count("\n")
     lines = text.split("\n")

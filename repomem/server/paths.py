@@ -68,13 +68,3 @@ def confine_glob(pattern: str) -> str:
             f"relative to the repository root, like `src/**/*.py`."
         )
     return unified
-
-
-def confine_cite(cfg: Config, spec: str) -> str:
-    """A citation `PATH[:SYMBOL|:START-END]` whose path is confined (see `confine`).
-
-    Raises:
-        InputError: when its path is not inside the repository.
-    """
-    path, sep, rest = spec.strip().partition(":")
-    return confine(cfg, path, what="cited path") + sep + rest

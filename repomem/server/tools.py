@@ -3,13 +3,13 @@
 A `Result` is a compact text for the model plus JSON-ready data for clients that read
 structured content. Nothing here imports `mcp`; `repomem.server.mcp` registers these functions
 as tools and turns `RepomemError` into tool errors. Every path a client sends goes through
-`repomem.server.paths`; every text returned passes the secret filter (`scrub`).
+`repomem.server.paths`, except cited paths: the core's citation resolver, which reads them,
+confines those. Every text returned passes the secret filter (`scrub`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory.model import Fact, HistoryEntry, Session
-from repomem.server.paths import confine, confine_cite, confine_glob
+from repomem.server.paths import confine, confine_glob
 
 BODY_LINES = 300  # a symbol body longer than this is cut (the rest is one file read away)
 SHOWN_REFS = 30
@@ -46,17 +46,12 @@ def scrub(cfg: Config, value: Any) -> Any:
     return value
 
 
+@dataclass
 class LastPack:
-    """The newest pack this server built (the `latest pack` resource)."""
+    """The newest pack this server built (the `latest pack` resource); its text names its
+    task in the first line. One attribute, so concurrent packs need no lock."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.text: str | None = None
-        self.task: str = ""
-
-    def set(self, task: str, text: str) -> None:
-        with self._lock:
-            self.task, self.text = task, text
+    text: str | None = None
 
 
 # --------------------------------------------------------------------------- code
@@ -70,7 +65,7 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     budget = min(asked, cfg.server.max_pack_tokens)
     pack = builder.build(cfg, task, budget=budget, fmt="md")
     text = pack.render("md")
-    last.set(pack.task, text)
+    last.text = text
     data = pack.to_dict()
     # the text already holds the code: the structured copy lists what is in it, not the code
     data["items"] = [
@@ -112,8 +107,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
 
     if not name.strip():
         raise InputError("The symbol name is empty; give a name like `parse` or `Config.load`.")
-    defs = q.symbol(cfg, name.strip(), with_body=include_body)
-    refs = defs[0]["references"] if defs else []
+    defs = q.symbol(cfg, name.strip(), with_body=include_body)  # NotFoundError when none
+    refs = defs[0]["references"]  # the same list on every definition
     out = []
     for d in defs:
         d = {k: v for k, v in d.items() if k != "references"}
@@ -322,9 +317,9 @@ def remember(
 ) -> Result:
     from repomem.memory import ops
 
-    specs = [confine_cite(cfg, c) for c in cites or []]
+    # cited paths are confined by the core (`cite.Resolver.relpath`), which reads them
     out = ops.remember(
-        cfg, fact, cites=specs, topic=topic or "", kind=kind, source=assistant_source(cfg)
+        cfg, fact, cites=cites or [], topic=topic or "", kind=kind, source=assistant_source(cfg)
     )
     if out.action == "merged":
         text = f"Already known: {out.notes[0]} (memory version {out.version})."
@@ -360,9 +355,8 @@ def recall(cfg: Config, query: str, limit: int) -> Result:
 def supersede(cfg: Config, fact_id: str, fact: str, why: str, cites: list[str] | None) -> Result:
     from repomem.memory import ops
 
-    specs = [confine_cite(cfg, c) for c in cites] if cites else None
     out = ops.supersede(
-        cfg, fact_id.strip(), fact, why=why, cites=specs, source=assistant_source(cfg)
+        cfg, fact_id.strip(), fact, why=why, cites=cites or None, source=assistant_source(cfg)
     )
     text = f"Superseded {fact_id} by {out.fact.id} (memory version {out.version})."
     return Result(text, {"replaces": fact_id, "version": out.version, **_fact_data(out.fact)})

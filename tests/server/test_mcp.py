@@ -12,7 +12,7 @@ from mcp import Client
 
 from repomem.fsutil import FileLock
 from repomem.index import indexer
-from repomem.memory import access
+from repomem.memory import access, ops
 from tests.conftest import Repo
 from tests.server.conftest import talk, text
 
@@ -323,7 +323,9 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
     code.commit("conf")
     cfg = code.config()
     path = access.memory_path(cfg)
-    path.write_text(access.load(cfg).render() + f"\nA pasted token: {TOKEN}\n", encoding="utf-8")
+    ops.remember(cfg, "connect() reads the token from conf.py.")
+    hand_edited = path.read_text(encoding="utf-8").replace("from conf.py", f"({TOKEN})")
+    path.write_text(hand_edited + f"\nA pasted token: {TOKEN}\n", encoding="utf-8")
 
     async def body(c: Client) -> list[Any]:
         out = [
@@ -334,6 +336,7 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
             await c.call_tool("memory", {"command": "view", "path": "/memories/REPOMEM.md"}),
             await c.read_resource("repomem://memory"),
             await c.call_tool("remember", {"fact": f"The token is {TOKEN}"}),
+            await c.read_resource("repomem://pack/latest"),
         ]
         return out
 
@@ -343,6 +346,8 @@ def test_secrets_in_files_and_in_a_hand_edited_memory_never_reach_the_client(
         assert TOKEN not in text(r) and TOKEN not in str(r.structured_content)
     assert TOKEN not in results[5].contents[0].text
     assert results[6].is_error and "credential" in text(results[6])
+    latest = results[7].contents[0].text
+    assert latest.startswith("# Context pack:") and TOKEN not in latest
 
 
 def test_resources_hold_the_memory_file_and_the_latest_pack(code: Repo) -> None:
@@ -420,3 +425,20 @@ def test_notes_from_the_server_are_the_assistants_and_can_replace_earlier_ones(
     notes = [n["text"] for n in overview.structured_content["notes"]]
     assert "Entry point." not in notes and "Prints a sum." in notes
     assert TOKEN not in str(notes)
+
+
+def test_an_error_that_quotes_a_hand_edited_line_has_its_credential_redacted(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Deploys go through the staging cluster.")
+    path = access.memory_path(cfg)
+    text_now = path.read_text(encoding="utf-8")
+    edited = text_now.replace("- confidence: medium\n", f"- confidence: {TOKEN}\n")
+    assert edited != text_now
+    path.write_text(edited, encoding="utf-8")
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("recall", {"query": "deploys"})
+
+    r = talk(code, body)
+    assert r.is_error and "confidence" in text(r), text(r)
+    assert TOKEN not in text(r)

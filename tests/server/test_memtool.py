@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mcp import Client
@@ -89,7 +90,7 @@ def test_str_replace_must_match_once_and_inside_one_fact(code: Repo) -> None:
          "new_str": "x"},
     )  # fmt: skip
     assert "did not appear verbatim" in text(missing)
-    assert "appears 2 times" in text(twice)
+    assert "appears 2 times in /memories/t.md (lines 3, 5)" in text(twice)
     assert "within the text of one fact" in text(across)
     assert "within the text of one fact" in text(header)
     assert all(f.status == "valid" for f in facts(code).values())
@@ -206,3 +207,55 @@ def test_arguments_each_command_needs_are_checked(code: Repo) -> None:
              "does not exist", "usable topic file name"]  # fmt: skip
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))
+
+
+def test_an_edit_that_drops_a_session_from_the_history_is_refused_as_a_lost_entry(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    hand_edited = Path(__file__).parent.parent / "memory" / "cases" / "hand_edited.md"
+    path = access.memory_path(cfg)
+    path.write_text(hand_edited.read_text(encoding="utf-8"), encoding="utf-8")
+    original = path.read_text(encoding="utf-8")
+    (edit,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "s-a, s-b, s-c",
+         "new_str": "s-a, s-c"},
+    )  # fmt: skip
+    assert edit.is_error and "would drop s-b" in text(edit), text(edit)
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_a_topic_file_is_written_in_one_go_or_not_at_all(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Something already known.")
+    before = access.load(cfg).version
+    token = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    created, refused = memory(
+        code,
+        {"command": "create", "path": "/memories/ci.md",
+         "file_text": "CI runs on every push.\nCI caches the pip wheels.\n"},
+        {"command": "create", "path": "/memories/keys.md",
+         "file_text": f"Keys live in the vault.\nThe deploy key is {token}.\n"},
+    )  # fmt: skip
+    assert not created.is_error, text(created)
+    assert refused.is_error and "credential" in text(refused)
+    doc = access.load(cfg)
+    assert doc.version == before + 1
+    assert sorted(f.topic for f in doc.facts() if f.topic) == ["ci", "ci"]
+
+
+def test_str_replace_in_the_memory_file_names_the_lines_of_an_ambiguous_old_str(
+    code: Repo,
+) -> None:
+    ops.remember(code.config(), "Twice mentioned: alpha.")
+    ops.remember(code.config(), "Once more, alpha.")
+    lines = access.memory_path(code.config()).read_text(encoding="utf-8").split("\n")
+    where = [str(n + 1) for n, ln in enumerate(lines) if "alpha" in ln]
+    (r,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "alpha",
+         "new_str": "beta"},
+    )  # fmt: skip
+    assert r.is_error
+    assert f"appears 2 times in /memories/REPOMEM.md (lines {', '.join(where)})" in text(r)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repomem.errors import InputError
-from repomem.server.paths import confine, confine_cite, confine_glob
+from repomem.server.paths import confine, confine_glob
 from tests.conftest import Repo
 
 
@@ -19,8 +19,6 @@ def test_relative_paths_inside_the_repository_are_normalised(repo: Repo) -> None
     assert confine(cfg, "./src//a.py") == "src/a.py"
     assert confine(cfg, "src\\a.py") == "src/a.py"
     assert confine(cfg, "src/new.py") == "src/new.py"  # need not exist yet
-    assert confine_cite(cfg, "src/a.py:func") == "src/a.py:func"
-    assert confine_cite(cfg, "src/a.py:3-9") == "src/a.py:3-9"
 
 
 @pytest.mark.parametrize(
