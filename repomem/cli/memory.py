@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -23,15 +23,6 @@ app.add_typer(memory_app, name="memory")
 app.add_typer(session_app, name="session")
 
 _CITE_HELP = "Code the fact rests on: PATH, PATH:SYMBOL or PATH:START-END (repeatable)."
-
-
-def _fact_line(f: Any) -> str:
-    label = {"stale": "STALE ", "superseded": "superseded ", "forgotten": "forgotten "}.get(
-        f.status, ""
-    )
-    text = f.text.splitlines()[0] if f.text else ""
-    cites = ", ".join(c.target for c in f.cites)
-    return f"{f.id}  {label}{text}" + (f"  [{cites}]" if cites else "")
 
 
 @app.command()
@@ -106,7 +97,7 @@ def show(
         if rows:
             typer.echo(f"\n{title}:")
             for f in rows:
-                typer.echo("  " + _fact_line(f))
+                typer.echo("  " + f.summary_line())
     steps = [step for step in doc.next_steps() if not step.done]
     if steps:
         typer.echo("\nNext steps:")
@@ -142,7 +133,7 @@ def recall(
         typer.echo("No matches.")
     for item, score in hits:
         if isinstance(item, Fact):
-            typer.echo(f"{score:6.2f}  {_fact_line(item)}")
+            typer.echo(f"{score:6.2f}  {item.summary_line()}")
         else:
             label = getattr(item, "title", "") or getattr(item, "label", "")
             typer.echo(f"{score:6.2f}  {item.id}  {label}")

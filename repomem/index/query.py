@@ -116,7 +116,7 @@ def symbol(
     defs = store.symbols_named(name)
     if not defs:
         raise NotFoundError(f"No symbol named `{name}` in the index; try `repomem search {name}`.")
-    refs = store.references_to(name.rsplit(".", 1)[-1], limit=max_refs)
+    references = _references(store, name, max_refs)
     texts: dict[str, list[str]] = {}
     out = []
     for d in sorted(defs, key=lambda r: (r["path"], r["start_line"])):
@@ -140,16 +140,23 @@ def symbol(
                 texts[d["path"]] = (row["text"] if row else "").splitlines()
             item["body"] = "\n".join(texts[d["path"]][d["start_line"] - 1 : d["end_line"]])
         out.append(item)
-    references = [
-        {
-            "path": r["path"],
-            "line": r["line"],
-            "kind": r["kind"],
-            "scope": r["scope"],
-            "count": r["count"],
-        }
-        for r in sorted(refs, key=lambda r: (r["path"], r["line"]))
-    ]
     for item in out:
         item["references"] = references
     return out
+
+
+def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, Any]]:
+    """Where the identifier `name` (its last dotted part) is used, by path and line.
+
+    Raises:
+        StoreError: if there is no index yet.
+    """
+    return _references(require_store(cfg), name, limit)
+
+
+def _references(store: Any, name: str, limit: int) -> list[dict[str, Any]]:
+    rows = store.references_to(name.rsplit(".", 1)[-1], limit=limit)
+    return [
+        {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
+        for r in sorted(rows, key=lambda r: (r["path"], r["line"]))
+    ]

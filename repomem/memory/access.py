@@ -105,7 +105,7 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
         path = memory_path(cfg)
         before_text = read_text(path)
         doc = doc_from_text(before_text, path)
-        before = _ids(doc)
+        before = entry_ids(doc)
         yield doc
         if not doc.changed:
             return
@@ -113,7 +113,7 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
         doc.schema_version = model.SCHEMA_VERSION
         text = doc.render()
         after_doc = mfile.parse(text, path)
-        lost = before - _ids(after_doc)
+        lost = before - entry_ids(after_doc)
         if lost:
             raise MemoryFileError(
                 f"Refusing to write `{path.name}`: it would lose {', '.join(sorted(lost))}; "
@@ -125,7 +125,9 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
         atomic_write(path, text)
 
 
-def _ids(doc: MemoryDoc) -> set[str]:
+def entry_ids(doc: MemoryDoc) -> set[str]:
+    """Every id the file holds: entries, and sessions folded into History (a write never
+    loses one)."""
     ids = {e.item.id for s in doc.sections for e in s.entries}
     for h in doc.history():
         ids.update(h.sessions)

@@ -125,6 +125,13 @@ class Fact:
     # status == "forgotten": when (the text and everything else are gone)
     forgotten: str = ""
 
+    def summary_line(self) -> str:
+        """One line for listings: id, status unless valid, first line of text, cited code."""
+        mark = {"stale": "STALE ", "superseded": "superseded ", "forgotten": "forgotten "}
+        text = self.text.splitlines()[0] if self.text else ""
+        cites = ", ".join(c.target for c in self.cites)
+        return f"{self.id}  {mark.get(self.status, '')}{text}" + (f"  [{cites}]" if cites else "")
+
 
 @dataclass
 class Session:

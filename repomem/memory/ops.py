@@ -83,16 +83,19 @@ def _resolve_all(cfg: Config, specs: list[str]) -> list[Citation]:
     return out
 
 
-def _source(cfg: Config, source: str) -> str:
-    """Facts recorded while a session is open are credited to it (unless told otherwise)."""
-    if source != "person":
-        return source
+def credit(cfg: Config, fallback: str = "person") -> str:
+    """Who a new fact is credited to: the open session if there is one, else `fallback`."""
     from repomem.memory import session
 
     current = session.open_session(cfg)
     if current and not current.get("corrupt"):
         return f"session {current['id']}"
-    return source
+    return fallback
+
+
+def _source(cfg: Config, source: str) -> str:
+    """Facts recorded by a person while a session is open are credited to the session."""
+    return credit(cfg) if source == "person" else source
 
 
 def _get(doc: MemoryDoc, fact_id: str) -> Fact:
@@ -239,20 +242,30 @@ def supersede(
     )
 
 
-def forget(cfg: Config, fact_id: str) -> Outcome:
+def forget(cfg: Config, fact_id: str, *, doc: MemoryDoc | None = None) -> Outcome:
     """Remove a fact's text and fields for real, leaving a tombstone with its id.
+
+    Pass `doc` (inside `access.editing`) to forget several facts in one write.
 
     Raises:
         NotFoundError: no such fact.
     """
-    with access.editing(cfg) as doc:
-        f = _get(doc, fact_id)
-        if f.status == "forgotten":
-            return Outcome(fact=f, action="unchanged", version=doc.version)
-        tomb = Fact(id=f.id, kind=f.kind, status="forgotten", forgotten=model.now_iso())
-        for field_name, value in tomb.__dict__.items():
-            setattr(f, field_name, value)
-        doc.touch(f)
+    if doc is not None:
+        return _forget_in(doc, fact_id)
+    with access.editing(cfg) as d:
+        out = _forget_in(d, fact_id)
+    out.version = d.version
+    return out
+
+
+def _forget_in(doc: MemoryDoc, fact_id: str) -> Outcome:
+    f = _get(doc, fact_id)
+    if f.status == "forgotten":
+        return Outcome(fact=f, action="unchanged", version=doc.version)
+    tomb = Fact(id=f.id, kind=f.kind, status="forgotten", forgotten=model.now_iso())
+    for field_name, value in tomb.__dict__.items():
+        setattr(f, field_name, value)
+    doc.touch(f)
     return Outcome(
         fact=f, action="forgotten", version=doc.version,
         notes=["its text stays in git history; rewrite history if it held a secret"],

@@ -316,11 +316,12 @@ def _delete(cfg: Config, target: Target, shown: str) -> Result:
             f"{shown} is the project memory itself and cannot be deleted; forget single facts "
             f"(or delete a topic file) instead."
         )
-    facts = _topics(access.load(cfg)).get(target.name)
-    if not facts:
-        raise NotFoundError(f"The path {shown} does not exist")
-    for f in facts:
-        ops.forget(cfg, f.id)
+    with access.editing(cfg) as doc:  # all of the topic's facts in one write, or none
+        facts = _topics(doc).get(target.name)
+        if not facts:
+            raise NotFoundError(f"The path {shown} does not exist")
+        for f in facts:
+            ops.forget(cfg, f.id, doc=doc)
     return Result(
         f"Successfully deleted {shown} (forgot {len(facts)} fact(s))",
         {"forgot": [f.id for f in facts]},
@@ -360,16 +361,14 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
     """Apply `change(current_text) -> (new_text, message)` to the memory file under its lock."""
     with access.editing(cfg) as doc:
         path = access.memory_path(cfg)
-        current = access.read_text(path)
-        if current is None or not current.strip():
-            current = doc.render()
+        current = doc.render()  # the file as read by `editing` (rendering is lossless)
         new_text, message = change(current)
         if new_text == current:
             return Result(message, {"path": shown, "changed": False})
         new_doc = access.parse_text(new_text, path)
         # the same ids `editing` guards (history sessions too), so a lossy edit is the
         # agent's mistake named here, not reported by `editing` as a bug in repomem
-        lost = sorted(access._ids(doc) - access._ids(new_doc))
+        lost = sorted(access.entry_ids(doc) - access.entry_ids(new_doc))
         if lost:
             raise InputError(
                 f"Refusing the edit: it would drop {', '.join(lost[:8])} from {shown}; forget a "

@@ -154,12 +154,7 @@ def find_references(cfg: Config, name: str, limit: int) -> Result:
     bare = name.strip().rsplit(".", 1)[-1]
     if not bare:
         raise InputError("The name is empty; give an identifier like `parse`.")
-    store = q.require_store(cfg)
-    rows = store.references_to(bare, limit=max(1, min(limit, REFS_MAX)))
-    refs = [
-        {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
-        for r in sorted(rows, key=lambda r: (r["path"], r["line"]))
-    ]
+    refs = q.references(cfg, bare, limit=max(1, min(limit, REFS_MAX)))
     return Result(_refs_text(refs), {"name": bare, "references": refs})
 
 
@@ -292,24 +287,15 @@ def refresh(cfg: Config) -> Result:
 
 def assistant_source(cfg: Config) -> str:
     """Who a fact is credited to: the open session, else "assistant"."""
-    from repomem.memory import session
+    from repomem.memory import ops
 
-    current = session.open_session(cfg)
-    if current and not current.get("corrupt"):
-        return f"session {current['id']}"
-    return "assistant"
+    return ops.credit(cfg, "assistant")
 
 
 def _fact_data(f: Fact) -> dict[str, Any]:
     data = dataclasses.asdict(f)
     data["cites"] = [c.target for c in f.cites]
     return {k: v for k, v in data.items() if v not in ("", [], None)}
-
-
-def _fact_line(f: Fact) -> str:
-    mark = {"stale": "STALE ", "superseded": "superseded ", "forgotten": "forgotten "}
-    cites = ", ".join(c.target for c in f.cites)
-    return f"{f.id} {mark.get(f.status, '')}{f.text}" + (f" [{cites}]" if cites else "")
 
 
 def remember(
@@ -338,7 +324,7 @@ def recall(cfg: Config, query: str, limit: int) -> Result:
     results: list[dict[str, Any]] = []
     for item, score in hits:
         if isinstance(item, Fact):
-            lines.append(f"{score:6.2f}  {_fact_line(item)}")
+            lines.append(f"{score:6.2f}  {item.summary_line()}")
             entry = {"type": item.kind, **_fact_data(item)}
         elif isinstance(item, Session):
             lines.append(f"{score:6.2f}  {item.id} session: {item.title or '-'}: {item.summary}")

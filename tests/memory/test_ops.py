@@ -267,3 +267,15 @@ def test_supersede_keeps_a_line_range_citation_a_line_range(code: Repo) -> None:
     new = ops.supersede(cfg, old.id, "Line 3 returns the data's hash.", why="clearer").fact
     (c,) = new.cites
     assert (c.path, c.symbol, c.start_line, c.end_line) == ("src/cache.py", "", 3, 3)
+
+
+def test_several_facts_forgotten_in_one_write_bump_the_version_once(code: Repo) -> None:
+    cfg = code.config()
+    a = ops.remember(cfg, "First private detail about zebras.").fact
+    b = ops.remember(cfg, "Second private detail about giraffes.").fact
+    with access.editing(cfg) as doc:
+        for f in (a, b):
+            ops.forget(cfg, f.id, doc=doc)
+    after = access.load(cfg)
+    assert after.version == 3
+    assert all(f.status == "forgotten" for f in after.facts())
