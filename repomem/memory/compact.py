@@ -126,7 +126,10 @@ def default_summarizer(cfg: Config) -> Summarizer | None:
     model = cfg.llm.model
 
     def summarize(text: str) -> Summary:
-        answer = api.complete(SYSTEM, text, max_tokens=SUMMARY_TOKENS)
+        try:
+            answer = api.complete(SYSTEM, text, max_tokens=SUMMARY_TOKENS)
+        finally:
+            api.close()  # one call per compaction: don't leave its connection open
         return Summary(answer.text, model)
 
     return summarize
