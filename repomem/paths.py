@@ -1,15 +1,16 @@
-"""Confine the paths a client sends to the repository root.
+"""The one check for a path someone hands repomem: it must stay inside the repository.
 
-A path from an MCP client is untrusted: it must be relative, must not climb out with `..`, and
-must not reach outside the repository through a symlink. Credential files are refused too, since
-repomem never reads them.
+Used for MCP clients (untrusted: relative paths only), citations and note paths from the CLI
+(an absolute path inside the repository is fine there). A path must not climb out with `..` or
+reach outside through a symlink, and credential files are refused, since repomem never reads
+them.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from repomem import secrets
 from repomem.config import Config
@@ -18,18 +19,23 @@ from repomem.errors import InputError
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-def confine(cfg: Config, raw: str, *, what: str = "path") -> str:
+def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool = False) -> str:
     """`raw` as a repository-relative POSIX path that stays inside the repository.
 
+    With `allow_absolute` (people on the command line), an absolute path inside the
+    repository is taken as the path relative to its root.
+
     Raises:
-        InputError: for an empty, absolute or `..` path, a symlink that points outside the
-            repository, or a credential file.
+        InputError: for an empty, absolute (unless allowed) or `..` path, a symlink that points
+            outside the repository, or a credential file.
     """
     text = raw.strip()
     if not text:
         raise InputError(f"The {what} is empty; give a path relative to the repository root.")
     if "\x00" in text:
         raise InputError(f"The {what} `{raw!r}` contains a NUL byte; give a plain relative path.")
+    if allow_absolute and Path(text).expanduser().is_absolute():
+        text = _inside(cfg, Path(text).expanduser(), raw, what)
     unified = text.replace("\\", "/")
     if unified.startswith(("/", "~")) or _DRIVE.match(unified):
         raise InputError(
@@ -53,6 +59,21 @@ def confine(cfg: Config, raw: str, *, what: str = "path") -> str:
     if secrets.is_secret_file(rel):
         raise InputError(f"`{rel}` is a credential file; repomem never reads or shows it.")
     return rel
+
+
+def _inside(cfg: Config, path: Path, raw: str, what: str) -> str:
+    """An absolute path as relative to the repository root (the root's own symlinks allowed)."""
+    for root in (cfg.root, cfg.root.resolve()):
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    try:
+        return path.resolve().relative_to(cfg.root.resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        raise InputError(
+            f"The {what} `{raw}` is outside the repository `{cfg.root}`; give a path inside it."
+        ) from None
 
 
 def confine_glob(pattern: str) -> str:

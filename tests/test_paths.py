@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repomem.errors import InputError
-from repomem.server.paths import confine, confine_glob
+from repomem.paths import confine, confine_glob
 from tests.conftest import Repo
 
 
@@ -54,6 +54,20 @@ def test_a_symlink_that_stays_inside_is_allowed(repo: Repo) -> None:
     repo.write("real.py", "x = 1\n")
     os.symlink(repo.root / "real.py", repo.root / "alias.py")
     assert confine(repo.config(), "alias.py") == "alias.py"
+
+
+def test_absolute_paths_inside_the_repository_are_allowed_when_asked(
+    repo: Repo, tmp_path: Path
+) -> None:
+    repo.write("src/a.py", "x = 1\n")
+    cfg = repo.config()
+    assert confine(cfg, str(repo.root / "src/a.py"), allow_absolute=True) == "src/a.py"
+    with pytest.raises(InputError, match="is absolute"):
+        confine(cfg, str(repo.root / "src/a.py"))
+    with pytest.raises(InputError, match="outside the repository"):
+        confine(cfg, str(tmp_path / "elsewhere.py"), allow_absolute=True)
+    with pytest.raises(InputError, match="credential"):
+        confine(cfg, str(repo.root / ".env"), allow_absolute=True)
 
 
 def test_globs_may_not_be_absolute_or_climb_out() -> None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
-from repomem import secrets, vcs
+from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
 from repomem.index import discovery, languages, parser
 from repomem.memory.model import Citation
+from repomem.paths import confine
 from repomem.types import Symbol
 
 HASH_LEN = 12
@@ -50,19 +50,13 @@ class Resolver:
         self._skipped: dict[str, str] = {}
 
     def relpath(self, raw: str) -> str:
-        """`raw` as a repository-relative POSIX path.
+        """`raw` as a repository-relative POSIX path (`paths.confine`; absolute paths inside
+        the repository are accepted).
 
         Raises:
             InputError: for a path outside the repository or a credential file.
         """
-        p = Path(raw)
-        full = (p if p.is_absolute() else self.root / p).resolve()
-        if full != self.root and self.root not in full.parents:
-            raise InputError(f"`{raw}` is outside the repository; cite a file inside it.")
-        rel = full.relative_to(self.root).as_posix()
-        if secrets.is_secret_file(rel):
-            raise InputError(f"`{rel}` is a credential file; repomem never reads or cites it.")
-        return rel
+        return confine(self.cfg, raw, what="citation", allow_absolute=True)
 
     def file(self, rel: str) -> _File | None:
         """The file's lines, or None when it cannot be read (`skipped(rel)` says why)."""

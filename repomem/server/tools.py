@@ -17,7 +17,7 @@ from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory.model import Fact, HistoryEntry, Session
-from repomem.server.paths import confine, confine_glob
+from repomem.paths import confine, confine_glob
 
 BODY_LINES = 300  # a symbol body longer than this is cut (the rest is one file read away)
 SHOWN_REFS = 30
@@ -303,7 +303,7 @@ def remember(
 ) -> Result:
     from repomem.memory import ops
 
-    # cited paths are confined by the core (`cite.Resolver.relpath`), which reads them
+    # cited paths are confined by the core (`cite.Resolver.relpath` -> `paths.confine`)
     out = ops.remember(
         cfg, fact, cites=cites or [], topic=topic or "", kind=kind, source=assistant_source(cfg)
     )

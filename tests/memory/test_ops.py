@@ -98,7 +98,7 @@ def test_redact_mode_stores_the_fact_without_the_secret(code: Repo) -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("../outside.py", "outside the repository"),
+        ("../outside.py", "climbs out with `..`"),
         (".env", "credential file"),
         ("src/missing.py", "no such file"),
         ("src/cache.py:nothing", "no symbol of that name. Symbols there: Cache, Cache.get"),
