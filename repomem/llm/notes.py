@@ -158,9 +158,9 @@ def _notes_rows(store: Any, paths: Sequence[str] | None = None) -> list[dict[str
     return [dict(zip(cols, values, strict=True)) for values in zip(*cols.values(), strict=True)]
 
 
-def _indexed(store: Any) -> dict[str, tuple[str, str]]:
-    """{path: (hash, language)} of every indexed (not skipped) file."""
-    cols = store.column("files", ["path", "hash", "language", "skip"])
+def _indexed(store: Any, paths: Sequence[str] | None = None) -> dict[str, tuple[str, str]]:
+    """{path: (hash, language)} of every indexed (not skipped) file, or of these paths only."""
+    cols = store.column("files", ["path", "hash", "language", "skip"], paths)
     return {
         p: (h, lang)
         for p, h, lang, skip in zip(
@@ -209,7 +209,7 @@ def list_notes(
     if store is None:
         store = query.require_store(cfg)
     rows = _notes_rows(store, paths)
-    current = _indexed(store)
+    current = _indexed(store, paths)
     return sorted((_to_note(r, current) for r in rows), key=_order)
 
 
