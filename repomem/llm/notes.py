@@ -278,11 +278,9 @@ def write_note(
         raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
     store = query.require_store(cfg)
     body, redacted = secrets.redact(body, extra_patterns=cfg.secrets.extra_patterns)
-    file_hash = ""
-    row = store.file(rel)
-    if row is not None and row["hash"]:
-        file_hash = str(row["hash"])
-    elif full.is_file() and not secrets.is_secret_file(rel):
+    # file_states reads three small columns, not the row with the file's whole text
+    file_hash = store.file_states([rel]).get(rel, (0, 0, ""))[2]
+    if not file_hash and full.is_file() and not secrets.is_secret_file(rel):
         with contextlib.suppress(OSError):
             file_hash = discovery.content_hash(full.read_bytes())
     note = Note(rel, source, body, file_hash, time.time())
