@@ -170,14 +170,27 @@ def _indexed(store: Any, paths: Sequence[str] | None = None) -> dict[str, tuple[
     }
 
 
-def _empty(store: Any) -> set[str]:
-    """Indexed files with no content (nothing for a model to say)."""
-    cols = store.column("files", ["path", "size", "skip"])
-    return {
-        p
-        for p, size, skip in zip(cols["path"], cols["size"], cols["skip"], strict=True)
-        if not skip and size == 0
-    }
+@dataclass
+class _Snapshot:
+    """What a run reads from the store once: the indexed files and every note."""
+
+    current: dict[str, tuple[str, str]]  # {path: (hash, language)}, as `_indexed`
+    empty: set[str]  # indexed files with no content (nothing for a model to say)
+    notes: list[dict[str, Any]]
+
+    @classmethod
+    def read(cls, store: Any) -> _Snapshot:
+        cols = store.column("files", ["path", "hash", "language", "skip", "size"])
+        current: dict[str, tuple[str, str]] = {}
+        empty: set[str] = set()
+        for p, h, lang, skip, size in zip(
+            cols["path"], cols["hash"], cols["language"], cols["skip"], cols["size"], strict=True
+        ):
+            if not skip and h:
+                current[p] = (h, lang)
+            if not skip and size == 0:
+                empty.add(p)
+        return cls(current, empty, _notes_rows(store))
 
 
 def _to_note(row: dict[str, Any], current: dict[str, tuple[str, str]]) -> Note:
@@ -365,24 +378,43 @@ def plan(
     Raises:
         NotFoundError: a path given is not indexed.
     """
+    return _plan(
+        cfg, store, _Snapshot.read(store), paths, model, max_files=max_files,
+        estimate_all=estimate_all,
+    )  # fmt: skip
+
+
+def _plan(
+    cfg: Config,
+    store: Any,
+    snap: _Snapshot,
+    paths: Sequence[str],
+    model: str | None,
+    *,
+    max_files: int | None,
+    estimate_all: bool,
+) -> NotesPlan:
     from repomem.llm import client as llm
 
-    current = _indexed(store)
+    current = snap.current
     targets = _select(current, cfg, paths)
     result = NotesPlan(model=model, indexed=len(current))
     generated: dict[str, dict[str, Any]] = {}
     llm_by_hash: dict[str, str] = {}
-    for row in _notes_rows(store):
+    written: dict[str, list[str]] = {}  # people's notes, for the prompts
+    for row in snap.notes:
         if row["source"] in GENERATED:
             generated[row["path"]] = row
             if row["source"] == GENERATED_LLM:
                 llm_by_hash[row["file_hash"]] = row["text"]
+        elif row["source"] in WRITTEN:
+            written.setdefault(row["path"], []).append(row["text"])
     pending: set[str] = set()
     batch = _pending_batch(store) if model else None
     if batch is not None:
         pending = {path for path, _hash in batch.get("items", {}).values()}
 
-    empty = _empty(store) if model else set()
+    empty = snap.empty if model else set()
     wanted: list[str] = []  # files that need a model note
     for path in targets:
         file_hash = current[path][0]
@@ -421,7 +453,7 @@ def plan(
     out_tokens = cfg.llm.max_output_tokens
     cap_files = cfg.llm.max_files_per_run if max_files is None else max_files
     spent = 0.0
-    for i, planned in enumerate(_prompts(cfg, store, wanted, current)):
+    for i, planned in enumerate(_prompts(cfg, store, wanted, current, written)):
         if not estimate_all and len(result.send) >= cap_files:
             result.capped.extend(wanted[i:])  # beyond the file cap: not worth counting
             break
@@ -454,17 +486,17 @@ def plan(
 
 
 def _prompts(
-    cfg: Config, store: Any, paths: list[str], current: dict[str, tuple[str, str]]
+    cfg: Config,
+    store: Any,
+    paths: list[str],
+    current: dict[str, tuple[str, str]],
+    written: dict[str, list[str]],
 ) -> Iterator[Planned]:
     """Prompts for these files with their raw cl100k counts, built lazily in chunks."""
     for start in range(0, len(paths), 200):
         chunk = paths[start : start + 200]
         texts = store.texts(chunk)
         symbols = _symbols(store, chunk)
-        written: dict[str, list[str]] = {}
-        for row in _notes_rows(store, chunk):
-            if row["source"] in WRITTEN:
-                written.setdefault(row["path"], []).append(row["text"])
         for path in chunk:
             file_hash, language = current[path]
             prompt, n_tokens = build_prompt_counted(
@@ -517,12 +549,13 @@ def generate(
     failed: dict[str, str] = {}
     if client is not None and not dry_run:
         collected, failed = _collect_pending(cfg, store, client, wait=0.0)
-    result = plan(cfg, store, paths, model=model, max_files=max_files, estimate_all=dry_run)
+    snap = _Snapshot.read(store)  # after collecting: those notes count as fresh
+    result = _plan(cfg, store, snap, paths, model, max_files=max_files, estimate_all=dry_run)
     report = NotesReport(plan=result, dry_run=dry_run, collected=collected, failed=failed)
     if dry_run:
         return report
 
-    current = _indexed(store)
+    current = snap.current
     if result.offline:
         written = _write_offline(cfg, store, result.offline, current, progress)
         report.written_offline = written
@@ -534,7 +567,7 @@ def generate(
         _replace_generated(store, rows)
         report.reused = len(rows)
     if not paths:
-        report.removed = _prune(store, current)
+        report.removed = _prune(store, snap)
     if client is None or not result.send:
         return report
     start_requests = client.usage.requests
@@ -606,10 +639,10 @@ def _replace_generated(store: Any, rows: list[dict[str, Any]]) -> None:
         store.add("notes", rows)
 
 
-def _prune(store: Any, current: dict[str, tuple[str, str]]) -> int:
-    gone = sorted(
-        {r["path"] for r in _notes_rows(store) if r["source"] in GENERATED} - set(current)
-    )
+def _prune(store: Any, snap: _Snapshot) -> int:
+    """Drop the generated notes of files no longer indexed (this run writes notes only for
+    indexed files, so the snapshot taken before its writes still names every such note)."""
+    gone = sorted({r["path"] for r in snap.notes if r["source"] in GENERATED} - set(snap.current))
     if gone:
         with store.writing():
             store.delete_notes(gone, list(GENERATED))
