@@ -522,6 +522,23 @@ def _symbols(store: Any, paths: list[str]) -> dict[str, list[dict[str, Any]]]:
 # --------------------------------------------------------------------------- running
 
 
+def estimate(
+    cfg: Config, paths: Sequence[str] = (), *, model: str | None, max_files: int | None = None
+) -> NotesReport:
+    """What `generate` would do with `model` (None: offline), every file's prompt counted;
+    nothing is sent or written, and no client is needed (`--dry-run`).
+
+    Raises:
+        StoreError: no index yet.
+        NotFoundError: a path given is not indexed.
+    """
+    from repomem.index import query
+
+    store = query.require_store(cfg)
+    result = plan(cfg, store, paths, model=model, max_files=max_files, estimate_all=True)
+    return NotesReport(plan=result, dry_run=True)
+
+
 def generate(
     cfg: Config,
     paths: Sequence[str] = (),
@@ -534,7 +551,8 @@ def generate(
     """Bring notes up to date: model notes with a client, deterministic notes without one.
 
     An `LLMError` during sending stops the run after saving what was done; it is returned in
-    `report.error` (the files not reached keep or get offline notes).
+    `report.error` (the files not reached keep or get offline notes). `dry_run` is `estimate`
+    with the client's model.
 
     Raises:
         StoreError: no index yet, or the store is locked too long.
@@ -543,17 +561,17 @@ def generate(
     """
     from repomem.index import query
 
-    store = query.require_store(cfg)
     model = client.model if client is not None else None
+    if dry_run:
+        return estimate(cfg, paths, model=model, max_files=max_files)
+    store = query.require_store(cfg)
     collected = 0
     failed: dict[str, str] = {}
-    if client is not None and not dry_run:
+    if client is not None:
         collected, failed = _collect_pending(cfg, store, client, wait=0.0)
     snap = _Snapshot.read(store)  # after collecting: those notes count as fresh
-    result = _plan(cfg, store, snap, paths, model, max_files=max_files, estimate_all=dry_run)
-    report = NotesReport(plan=result, dry_run=dry_run, collected=collected, failed=failed)
-    if dry_run:
-        return report
+    result = _plan(cfg, store, snap, paths, model, max_files=max_files, estimate_all=False)
+    report = NotesReport(plan=result, collected=collected, failed=failed)
 
     current = snap.current
     if result.offline:

@@ -80,9 +80,15 @@ def test_no_client_without_a_key_or_when_disabled(
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     assert configured(repo.config()) is None
+    assert not llm.configured(repo.config())
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "  ")
+    assert configured(repo.config()) is None
+    assert not llm.configured(repo.config())
     monkeypatch.setenv("ANTHROPIC_API_KEY", TEST_KEY)
     assert configured(repo.config(**{"llm.enabled": False})) is None
+    assert not llm.configured(repo.config(**{"llm.enabled": False}))
     assert configured(repo.config()) is not None
+    assert llm.configured(repo.config())
 
 
 def test_base_url_comes_from_repomem_before_the_environment(
