@@ -67,6 +67,7 @@ def notes(
     People's notes (`repomem note PATH TEXT`) are never overwritten. `--show` lists notes,
     marking stale ones (their file changed since).
     """
+    from repomem.llm import generation
     from repomem.llm import notes as core
 
     given = [_abs(p) for p in paths or []]
@@ -81,11 +82,11 @@ def notes(
             indexer.run(cfg, progress=Bar(not as_json))
         if dry_run:
             model = cfg.llm.model if _wants_model(cfg, llm) else None
-            report = core.estimate(cfg, given, model=model, max_files=max_files)
+            report = generation.estimate(cfg, given, model=model, max_files=max_files)
         else:
             client = _client(cfg, llm)
             try:
-                report = core.generate(
+                report = generation.generate(
                     cfg, given, client=client, max_files=max_files, progress=Bar(not as_json)
                 )
             finally:

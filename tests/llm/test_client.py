@@ -307,7 +307,7 @@ def test_importing_the_llm_modules_does_not_import_the_sdk() -> None:
     import sys
 
     code = (
-        "import sys, repomem.llm.client, repomem.llm.notes, repomem.cli; "
+        "import sys, repomem.llm.client, repomem.llm.notes, repomem.llm.generation, repomem.cli; "
         "print('anthropic' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
