@@ -20,8 +20,8 @@ What it guarantees:
 * The shared system instructions are sent with `cache_control: ephemeral` (prompt caching).
 * The Message Batches API for large runs (`submit_batch` / `collect_batch`).
 
-`estimate_cost` prices a call from a table of current Claude models; `estimate_tokens` counts
-with cl100k (`repomem.pack.tokens`), since Claude's tokenizer is not public.
+`estimate_cost` prices a call from a table of current Claude models; tokens are estimated with
+`repomem.pack.tokens.count` (cl100k), since Claude's tokenizer is not public.
 """
 
 from __future__ import annotations
@@ -106,13 +106,6 @@ def estimate_cost(
     price, _known = price_for(model)
     cost = (input_tokens * price.input + output_tokens * price.output) / 1_000_000
     return cost * BATCH_DISCOUNT if batch else cost
-
-
-def estimate_tokens(text: str, margin: float = 1.1) -> int:
-    """Tokens `text` will cost, estimated offline (cl100k times `margin`)."""
-    from repomem.pack import tokens
-
-    return tokens.count(text, margin)
 
 
 # --------------------------------------------------------------------------- values

@@ -229,6 +229,7 @@ def _plan(
     estimate_all: bool,
 ) -> NotesPlan:
     from repomem.llm import client as llm
+    from repomem.pack import tokens
 
     current = snap.current
     targets = _select(current, cfg, paths)
@@ -283,7 +284,7 @@ def _plan(
 
     result.price_known = llm.price_for(model)[1]
     margin = cfg.pack.token_margin
-    system_tokens = llm.estimate_tokens(SYSTEM_PROMPT, 1.0)
+    system_tokens = tokens.count(SYSTEM_PROMPT)
     out_tokens = cfg.llm.max_output_tokens
     cap_files = cfg.llm.max_files_per_run if max_files is None else max_files
     spent = 0.0

@@ -25,18 +25,6 @@ Be specific to this file; do not guess beyond the source. Text shown as [REDACTE
 credential: never mention or reconstruct it. Notes from maintainers, when given, are facts."""
 
 
-def build_prompt(
-    path: str,
-    language: str,
-    text: str,
-    symbols: Sequence[dict[str, Any]],
-    people_notes: Sequence[str],
-    max_tokens: int,
-) -> str:
-    """The per-file prompt: path, symbols with docstrings, people's notes, truncated source."""
-    return build_prompt_counted(path, language, text, symbols, people_notes, max_tokens)[0]
-
-
 def build_prompt_counted(
     path: str,
     language: str,
@@ -45,7 +33,8 @@ def build_prompt_counted(
     people_notes: Sequence[str],
     max_tokens: int,
 ) -> tuple[str, int]:
-    """`build_prompt` and its cl100k token count (each part counted once)."""
+    """The per-file prompt (path, symbols with docstrings, people's notes, the source cut to
+    `max_tokens`) and its cl100k token count (each part counted once)."""
     parts = [f"File: {path}", f"Language: {language or 'text'}"]
     if symbols:
         parts.append("Symbols:")

@@ -13,6 +13,7 @@ from repomem.llm import client as llm
 from repomem.llm import generation, notes
 from repomem.llm.client import LLMClient
 from repomem.llm.prompt import SYSTEM_PROMPT
+from repomem.pack import tokens
 from tests.conftest import Repo
 from tests.llm.conftest import TEST_KEY
 from tests.llm.fakeapi import MALFORMED, OVERLOADED, UNAUTHORIZED, FakeAnthropic
@@ -186,7 +187,7 @@ def test_long_sources_are_truncated_to_the_input_budget(repo: Repo, api_env: Fak
     assert report.requests == 1
     prompt = api_env.posts()[0].body["messages"][0]["content"]
     assert "Source (lines 1-" in prompt and "of 9000)" in prompt
-    assert llm.estimate_tokens(prompt, 1.0) < 2000
+    assert tokens.count(prompt) < 2000
 
 
 def test_the_per_run_file_cap_is_respected_and_the_rest_follow_in_later_runs(
