@@ -423,23 +423,26 @@ def generate(
         report.removed = _prune(store, snap)
     if client is None or not result.send:
         return report
+    send, refused = _screen(client, result.send, report.failed)
+    if refused:
+        report.written_offline += _write_offline(cfg, store, refused, current, None)
     start_requests = client.usage.requests
     start_in, start_out = client.usage.input_tokens, client.usage.output_tokens
     try:
         if result.batch:
-            _send_batch(cfg, store, client, result.send, report)
+            _send_batch(cfg, store, client, send, report)
         else:
-            _send_each(cfg, store, client, result.send, report, progress)
+            _send_each(cfg, store, client, send, report, progress)
     except LLMError as exc:
         report.error = str(exc)
         # Files the run did not reach keep a generated note: give those without one an
         # offline note now (they stay candidates for the next run with the model).
         have = {
             r["path"]: r["file_hash"]
-            for r in read_rows(store, [p.path for p in result.send])
+            for r in read_rows(store, [p.path for p in send])
             if r["source"] in GENERATED
         }
-        missing = [p.path for p in result.send if have.get(p.path) != p.hash]
+        missing = [p.path for p in send if have.get(p.path) != p.hash]
         if not report.batch_id:
             report.written_offline += _write_offline(cfg, store, missing, current, None)
     report.requests = client.usage.requests - start_requests
@@ -451,6 +454,26 @@ def generate(
         report.input_tokens, report.output_tokens, client.model, batch=result.batch
     )
     return report
+
+
+def _screen(
+    client: LLMClient, send: list[Planned], failed: dict[str, str]
+) -> tuple[list[Planned], list[str]]:
+    """The files whose prompt the client will send, and those it refuses (a credential survives
+    redaction), each named in `failed`. A refused file would otherwise stop every run (or fail
+    the whole batch) at the same place without saying which file it is.
+    """
+    ok: list[Planned] = []
+    refused: list[str] = []
+    for item in send:
+        try:
+            client.clean(item.prompt)
+        except LLMError as exc:
+            failed[item.path] = str(exc)
+            refused.append(item.path)
+        else:
+            ok.append(item)
+    return ok, refused
 
 
 def _write_offline(

@@ -264,6 +264,32 @@ def test_secrets_in_sources_and_notes_never_reach_the_api(
         assert AWS_KEY not in n.text and GITHUB_TOKEN not in n.text
 
 
+def test_a_file_whose_credential_survives_redaction_is_skipped_not_the_whole_run(
+    repo: Repo, fake_api: FakeAnthropic
+) -> None:
+    plain_key = "proxy0token0without0a0known0shape"  # nothing the secret filter would spot
+    cfg = setup_repo(repo, {**FILES, "app/proxy.py": f"# upstream: {plain_key}\n"})
+    for batch_threshold in (0, 2):  # one message per file, then one Message Batch
+        client = LLMClient(
+            api_key=plain_key, model=cfg.llm.model, base_url=fake_api.url, sleep=lambda s: None
+        )
+        _clients.append(client)
+        run_cfg = repo.config(**{"llm.batch_threshold": batch_threshold})
+        report = generation.generate(run_cfg, client=client)
+        assert report.error is None and report.plan.batch == (batch_threshold > 0)
+        assert report.written_llm == len(FILES)
+        assert list(report.failed) == ["app/proxy.py"]
+        assert "survived redaction" in report.failed["app/proxy.py"]
+        assert plain_key not in report.failed["app/proxy.py"]
+        sources = {p: [n.source for n in ns] for p, ns in by_path(cfg).items()}
+        assert sources["app/proxy.py"] == ["generated-offline"]
+        assert all(s == ["generated-llm"] for p, s in sources.items() if p != "app/proxy.py")
+        assert all(plain_key.encode() not in r.raw for r in fake_api.requests)  # bodies
+        store = indexer.open_store(cfg)
+        with store.writing():  # start the second round with no notes
+            store.delete_notes(sorted(by_path(cfg)), list(notes.GENERATED))
+
+
 def test_excluded_paths_are_never_sent_and_get_offline_notes(
     repo: Repo, api_env: FakeAnthropic
 ) -> None:
