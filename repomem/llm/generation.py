@@ -156,10 +156,8 @@ def excluded(path: str, patterns: Iterable[str]) -> bool:
     parts = path.split("/")
     prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
     for raw in patterns:
-        pat = raw.strip().strip("/") if raw.strip() not in ("/", "") else ""
-        if not pat:
-            continue
-        if any(fnmatchcase(p, pat) for p in prefixes) or fnmatchcase(parts[-1], pat):
+        pat = raw.strip().strip("/")  # "dir/" and "/dir" name the folder; "" and "/" nothing
+        if pat and (any(fnmatchcase(p, pat) for p in prefixes) or fnmatchcase(parts[-1], pat)):
             return True
     return False
 

@@ -421,7 +421,8 @@ def test_exclude_globs_match_paths_folders_and_names() -> None:
     assert generation.excluded("a/b/c.py", ["a/b/"])
     assert generation.excluded("a/b/c.py", ["*.py"])
     assert generation.excluded("a/b/c.py", ["a/*/c.py"])
-    assert not generation.excluded("a/b/c.py", ["b/c.py", "*.js", ""])
+    assert generation.excluded("a/b/c.py", ["/a"])
+    assert not generation.excluded("a/b/c.py", ["b/c.py", "*.js", "", " / "])
 
 
 def test_empty_files_get_offline_notes_and_are_never_sent(
