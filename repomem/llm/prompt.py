@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from repomem.llm.offline import first_line
+from repomem.llm.offline import first_line, line_count
 
 MAX_PROMPT_SYMBOLS = 60
 
@@ -56,9 +56,7 @@ def build_prompt_counted(
 
     head_tokens = tokens.count(head)
     source, cut, source_tokens = _truncate(text, max(200, max_tokens - head_tokens))
-    total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    shown = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
-    label = f"Source (lines 1-{shown} of {total}):" if cut else "Source:"
+    label = f"Source (lines 1-{line_count(source)} of {line_count(text)}):" if cut else "Source:"
     prompt = f"{head}\n{label}\n<source>\n{source.rstrip()}\n</source>\n"
     return prompt, head_tokens + source_tokens + tokens.count(label) + 12  # tags, line ends
 
