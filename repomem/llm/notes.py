@@ -17,7 +17,6 @@ generated ones.
 
 from __future__ import annotations
 
-import contextlib
 import posixpath
 import time
 from collections.abc import Sequence
@@ -174,7 +173,7 @@ def write_note(
         NotFoundError: the path does not exist.
         StoreError: no index yet, or the store is locked too long.
     """
-    from repomem.index import discovery, query
+    from repomem.index import query
 
     if source not in WRITTEN:
         raise InputError(f"Unknown note source `{source}`; use one of {', '.join(WRITTEN)}.")
@@ -187,11 +186,9 @@ def write_note(
         raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
     store = query.require_store(cfg)
     body, redacted = secrets.redact(body, extra_patterns=cfg.secrets.extra_patterns)
-    # file_states reads three small columns, not the row with the file's whole text
+    # The indexed hash only: staleness compares with the index, so a hash of a file it skips
+    # would mark the note stale at once. (file_states reads three small columns, not the text.)
     file_hash = store.file_states([rel]).get(rel, (0, 0, ""))[2]
-    if not file_hash and full.is_file() and not secrets.is_secret_file(rel):
-        with contextlib.suppress(OSError):
-            file_hash = discovery.content_hash(full.read_bytes())
     note = Note(rel, source, body, file_hash, time.time())
     with store.writing():
         if replace:

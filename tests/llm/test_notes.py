@@ -52,3 +52,12 @@ def test_a_note_goes_stale_when_its_file_changes(repo: Repo) -> None:
     repo.write("app/cart.py", '"""Shopping cart."""\n\n\ndef total(cart):\n    return 1\n')
     indexer.run(cfg)
     assert notes.best_notes(cfg, ["app/cart.py"])["app/cart.py"].stale
+
+
+def test_a_note_on_a_file_the_index_skips_is_not_stale(repo: Repo) -> None:
+    repo.write(".gitignore", "build/\n")
+    repo.write("build/out.txt", "generated output\n")
+    cfg = setup_repo(repo)
+    notes.write_note(cfg, "build/out.txt", "Made by `make`; never edit by hand.")
+    (found,) = notes.list_notes(cfg, ["build/out.txt"])
+    assert not found.stale
