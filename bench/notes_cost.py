@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from repomem import config  # noqa: E402
 from repomem.index import indexer  # noqa: E402
 from repomem.llm import client as llm  # noqa: E402
-from repomem.llm import notes  # noqa: E402
+from repomem.llm import generation  # noqa: E402
 from tests.llm.fakeapi import FakeAnthropic  # noqa: E402
 
 MODELS = ("claude-haiku-4-5", "claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5")
@@ -98,7 +98,7 @@ def main() -> None:
 
         # ---- estimate (dry-run plan, no caps)
         t0 = time.perf_counter()
-        plan = notes.plan(cfg, store, model=cfg.llm.model)
+        plan = generation.plan(cfg, store, model=cfg.llm.model)
         out["plan_seconds"] = round(time.perf_counter() - t0, 1)
         n = len(plan.send)
         out["files_indexed"] = plan.indexed
@@ -119,7 +119,7 @@ def main() -> None:
             for m in MODELS
         }
         capped_cfg = config.load(root)
-        capped = notes.plan(capped_cfg, store, model=capped_cfg.llm.model)
+        capped = generation.plan(capped_cfg, store, model=capped_cfg.llm.model)
         out["default_caps"] = {
             "max_files_per_run": capped_cfg.llm.max_files_per_run,
             "max_cost_usd": capped_cfg.llm.max_cost_usd,
@@ -141,7 +141,7 @@ def main() -> None:
             def counted(**kw: Any) -> dict[str, Any]:
                 before = len(fake.requests)
                 t = time.perf_counter()
-                r = notes.generate(cfg, client=client, **kw)
+                r = generation.generate(cfg, client=client, **kw)
                 new = fake.requests[before:]
                 return {
                     "seconds": round(time.perf_counter() - t, 1),

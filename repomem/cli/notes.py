@@ -67,6 +67,7 @@ def notes(
     People's notes (`repomem note PATH TEXT`) are never overwritten. `--show` lists notes,
     marking stale ones (their file changed since).
     """
+    from repomem.llm import generation
     from repomem.llm import notes as core
 
     given = [_abs(p) for p in paths or []]
@@ -79,19 +80,18 @@ def notes(
             from repomem.index import indexer
 
             indexer.run(cfg, progress=Bar(not as_json))
-        client = _client(cfg, llm, dry_run)
-        try:
-            report = core.generate(
-                cfg,
-                given,
-                client=client,
-                max_files=max_files,
-                dry_run=dry_run,
-                progress=Bar(not as_json),
-            )
-        finally:
-            if client is not None:
-                client.close()
+        if dry_run:
+            model = cfg.llm.model if _wants_model(cfg, llm) else None
+            report = generation.estimate(cfg, given, model=model, max_files=max_files)
+        else:
+            client = _client(cfg, llm)
+            try:
+                report = generation.generate(
+                    cfg, given, client=client, max_files=max_files, progress=Bar(not as_json)
+                )
+            finally:
+                if client is not None:
+                    client.close()
     except RepomemError as exc:
         raise fail(exc) from None
     if as_json:
@@ -103,30 +103,25 @@ def notes(
         raise typer.Exit(1)
 
 
-class _DryRunModel:
-    """Stands in for a client on `--dry-run` without a key: plans with the model's prices."""
+def _wants_model(cfg: Any, llm: bool | None) -> bool:
+    """Whether a run would use the model: `--llm`, or by default when a key is set."""
+    from repomem.llm import client as llm_client
 
-    def __init__(self, model: str) -> None:
-        self.model = model
-
-    def close(self) -> None:
-        pass
+    return llm is True or (llm is None and llm_client.configured(cfg))
 
 
-def _client(cfg: Any, llm: bool | None, dry_run: bool) -> Any:
+def _client(cfg: Any, llm: bool | None) -> Any:
+    """The client for a real run, None for offline notes.
+
+    Raises:
+        LLMError: `--llm` without a key or with `llm.enabled` false.
+    """
     from repomem.llm import client as llm_client
 
     if llm is False:
         return None
     client = llm_client.from_config(cfg)
-    if client is not None:
-        if dry_run:
-            client.close()
-            return _DryRunModel(client.model)
-        return client
-    if llm is True:
-        if dry_run:  # estimating needs no key
-            return _DryRunModel(cfg.llm.model)
+    if client is None and llm is True:
         why = (
             "`llm.enabled` is false in the configuration"
             if not cfg.llm.enabled
@@ -135,7 +130,7 @@ def _client(cfg: Any, llm: bool | None, dry_run: bool) -> Any:
         raise LLMError(
             f"--llm needs the model, but {why}; set it, or drop --llm for offline notes."
         )
-    return None
+    return client
 
 
 def _print_report(cfg: Any, report: Any) -> None:

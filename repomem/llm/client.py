@@ -20,8 +20,8 @@ What it guarantees:
 * The shared system instructions are sent with `cache_control: ephemeral` (prompt caching).
 * The Message Batches API for large runs (`submit_batch` / `collect_batch`).
 
-`estimate_cost` prices a call from a table of current Claude models; `estimate_tokens` counts
-with cl100k (`repomem.pack.tokens`), since Claude's tokenizer is not public.
+`estimate_cost` prices a call from a table of current Claude models; tokens are estimated with
+`repomem.pack.tokens.count` (cl100k), since Claude's tokenizer is not public.
 """
 
 from __future__ import annotations
@@ -108,13 +108,6 @@ def estimate_cost(
     return cost * BATCH_DISCOUNT if batch else cost
 
 
-def estimate_tokens(text: str, margin: float = 1.1) -> int:
-    """Tokens `text` will cost, estimated offline (cl100k times `margin`)."""
-    from repomem.pack import tokens
-
-    return tokens.count(text, margin)
-
-
 # --------------------------------------------------------------------------- values
 
 
@@ -173,13 +166,10 @@ def from_config(
     The base URL is `llm.base_url`, else `ANTHROPIC_BASE_URL`, else the SDK's default.
     """
     env = os.environ if environ is None else environ
-    if not cfg.llm.enabled:
-        return None
-    key = env.get(API_KEY_ENV, "").strip()
-    if not key:
+    if not configured(cfg, env):
         return None
     return LLMClient(
-        api_key=key,
+        api_key=env[API_KEY_ENV].strip(),
         model=cfg.llm.model,
         base_url=cfg.llm.base_url.strip() or env.get(BASE_URL_ENV, "").strip() or None,
         timeout=cfg.llm.timeout,
@@ -188,6 +178,15 @@ def from_config(
         extra_patterns=tuple(cfg.secrets.extra_patterns),
         sleep=sleep,
     )
+
+
+def configured(cfg: Config, environ: Mapping[str, str] | None = None) -> bool:
+    """True when `from_config` would build a client: `llm.enabled` and a key is set.
+
+    Builds nothing (no SDK import), for callers that only need to know, like `--dry-run`.
+    """
+    env = os.environ if environ is None else environ
+    return cfg.llm.enabled and bool(env.get(API_KEY_ENV, "").strip())
 
 
 class LLMClient:

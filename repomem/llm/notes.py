@@ -9,48 +9,24 @@ Notes live in the store's `notes` table; the `source` column says who wrote each
                          symbols (entry points) and TODO/FIXME markers
 
 A path has at most one generated note. Every note stores the content hash of the file it
-describes, so it is *stale* once the file's hash changes. Model notes are cached by content
-hash: an unchanged file is never sent again, and content that already has a model note under
-another path (a rename, a copy) reuses it without a request.
+describes, so it is *stale* once the file's hash changes.
 
-A run is planned before anything is sent (`plan`): files with a fresh note are skipped,
-`llm.exclude` paths are never sent, and the per-run caps (`llm.max_files_per_run` files and
-`llm.max_cost_usd` of estimated cost, an upper bound: cl100k tokens times `pack.token_margin`
-in, `llm.max_output_tokens` out) cut the list; what is cut gets an offline note for now. Runs of
-at least `llm.batch_threshold` files use the Message Batches API; an unfinished batch is saved in
-the store's meta table and collected by the next run. `--dry-run` stops after the plan.
-
-Deterministic notes come from `repomem.llm.offline`, the model's prompt from `repomem.llm.prompt`.
-This module never imports `anthropic`: it talks to `repomem.llm.client.LLMClient`.
+This module reads notes and stores people's notes; `repomem.llm.generation` plans and runs the
+generated ones.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import logging
-import math
 import posixpath
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
-from fnmatch import fnmatchcase
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from repomem import secrets
 from repomem.config import Config
-from repomem.errors import InputError, LLMError, NotFoundError
-from repomem.llm.offline import offline_note
-from repomem.llm.prompt import SYSTEM_PROMPT, build_prompt_counted
-
-if TYPE_CHECKING:
-    from repomem.llm.client import LLMClient
-
-log = logging.getLogger(__name__)
-
-Progress = Callable[[str, int, int], None]
+from repomem.errors import InputError, NotFoundError
 
 HUMAN = "human"
 ASSISTANT = "assistant"
@@ -59,10 +35,6 @@ GENERATED_OFFLINE = "generated-offline"
 WRITTEN = (HUMAN, ASSISTANT)
 GENERATED = (GENERATED_LLM, GENERATED_OFFLINE)
 SOURCES = (*WRITTEN, *GENERATED)  # precedence order
-BATCH_META = "notes_batch"
-MAX_NOTE_CHARS = 2000
-FLUSH_EVERY = 20
-MAX_BATCH_REQUESTS = 5000
 
 
 # --------------------------------------------------------------------------- values
@@ -82,101 +54,37 @@ class Note:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-
-@dataclass(frozen=True)
-class Planned:
-    """A file to send to the model: its prompt and estimated input tokens."""
-
-    path: str
-    hash: str
-    prompt: str
-    input_tokens: int
-
-
-@dataclass
-class NotesPlan:
-    """What a run would do; nothing is sent while planning."""
-
-    model: str | None  # None: offline
-    indexed: int = 0
-    fresh: int = 0  # notes already up to date
-    send: list[Planned] = field(default_factory=list)
-    capped: list[str] = field(default_factory=list)  # beyond the per-run caps
-    reuse: dict[str, str] = field(default_factory=dict)  # path -> model note of the same content
-    offline: list[str] = field(default_factory=list)  # deterministic notes written now
-    excluded: list[str] = field(default_factory=list)  # llm.exclude: never sent
-    pending: list[str] = field(default_factory=list)  # waiting in an unfinished batch
-    batch: bool = False
-    input_tokens: int = 0  # estimates for `send`
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    all_input_tokens: int = 0  # estimates for every file that needs a model note
-    all_output_tokens: int = 0
-    all_cost_usd: float = 0.0
-    price_known: bool = True
-
-    def summary(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k not in ("send", "reuse")}
-        data["send"] = [{"path": p.path, "input_tokens": p.input_tokens} for p in self.send]
-        data["reuse"] = sorted(self.reuse)
-        return data
-
-
-@dataclass
-class NotesReport:
-    """What a run did."""
-
-    plan: NotesPlan
-    dry_run: bool = False
-    written_llm: int = 0
-    written_offline: int = 0
-    reused: int = 0
-    collected: int = 0  # notes from a batch submitted by an earlier run
-    failed: dict[str, str] = field(default_factory=dict)
-    requests: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0  # from the usage the API reported, at list price (batches half)
-    batch_id: str | None = None
-    batch_pending: bool = False
-    removed: int = 0  # generated notes of files no longer indexed
-    error: str | None = None  # the LLMError that stopped the run early
-
-    def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["plan"] = self.plan.summary()
-        return data
+    def as_row(self) -> dict[str, Any]:
+        """The row of the store's `notes` table (every field but `stale`, which is derived)."""
+        return {
+            "path": self.path,
+            "source": self.source,
+            "text": self.text,
+            "file_hash": self.file_hash,
+            "updated_at": self.updated_at,
+        }
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def _notes_rows(store: Any, paths: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def read_rows(store: Any, paths: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The stored rows of every note (or of these paths' notes)."""
     if paths is not None:
         return list(store.rows_for_paths("notes", list(paths)))
     cols = store.column("notes", ["path", "source", "text", "file_hash", "updated_at"])
     return [dict(zip(cols, values, strict=True)) for values in zip(*cols.values(), strict=True)]
 
 
-def _indexed(store: Any) -> dict[str, tuple[str, str]]:
-    """{path: (hash, language)} of every indexed (not skipped) file."""
-    cols = store.column("files", ["path", "hash", "language", "skip"])
+def _indexed(store: Any, paths: Sequence[str] | None = None) -> dict[str, tuple[str, str]]:
+    """{path: (hash, language)} of every indexed (not skipped) file, or of these paths only."""
+    cols = store.column("files", ["path", "hash", "language", "skip"], paths)
     return {
         p: (h, lang)
         for p, h, lang, skip in zip(
             cols["path"], cols["hash"], cols["language"], cols["skip"], strict=True
         )
         if not skip and h
-    }
-
-
-def _empty(store: Any) -> set[str]:
-    """Indexed files with no content (nothing for a model to say)."""
-    cols = store.column("files", ["path", "size", "skip"])
-    return {
-        p
-        for p, size, skip in zip(cols["path"], cols["size"], cols["skip"], strict=True)
-        if not skip and size == 0
     }
 
 
@@ -208,8 +116,8 @@ def list_notes(
 
     if store is None:
         store = query.require_store(cfg)
-    rows = _notes_rows(store, paths)
-    current = _indexed(store)
+    rows = read_rows(store, paths)
+    current = _indexed(store, paths)
     return sorted((_to_note(r, current) for r in rows), key=_order)
 
 
@@ -265,7 +173,7 @@ def write_note(
         NotFoundError: the path does not exist.
         StoreError: no index yet, or the store is locked too long.
     """
-    from repomem.index import discovery, query
+    from repomem.index import query
 
     if source not in WRITTEN:
         raise InputError(f"Unknown note source `{source}`; use one of {', '.join(WRITTEN)}.")
@@ -278,431 +186,12 @@ def write_note(
         raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
     store = query.require_store(cfg)
     body, redacted = secrets.redact(body, extra_patterns=cfg.secrets.extra_patterns)
-    file_hash = ""
-    row = store.file(rel)
-    if row is not None and row["hash"]:
-        file_hash = str(row["hash"])
-    elif full.is_file() and not secrets.is_secret_file(rel):
-        with contextlib.suppress(OSError):
-            file_hash = discovery.content_hash(full.read_bytes())
+    # The indexed hash only: staleness compares with the index, so a hash of a file it skips
+    # would mark the note stale at once. (file_states reads three small columns, not the text.)
+    file_hash = store.file_states([rel]).get(rel, (0, 0, ""))[2]
     note = Note(rel, source, body, file_hash, time.time())
     with store.writing():
         if replace:
             store.delete_notes([rel], [source])
-        store.add("notes", [_row(note)])
+        store.add("notes", [note.as_row()])
     return note, redacted
-
-
-def _row(note: Note) -> dict[str, Any]:
-    return {
-        "path": note.path,
-        "source": note.source,
-        "text": note.text,
-        "file_hash": note.file_hash,
-        "updated_at": note.updated_at,
-    }
-
-
-# --------------------------------------------------------------------------- planning
-
-
-def excluded(path: str, patterns: Iterable[str]) -> bool:
-    """True if a glob matches the path, one of its parent folders, or its file name."""
-    parts = path.split("/")
-    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-    for raw in patterns:
-        pat = raw.strip().strip("/") if raw.strip() not in ("/", "") else ""
-        if not pat:
-            continue
-        if any(fnmatchcase(p, pat) for p in prefixes) or fnmatchcase(parts[-1], pat):
-            return True
-    return False
-
-
-def _select(current: dict[str, tuple[str, str]], cfg: Config, paths: Sequence[str]) -> list[str]:
-    if not paths:
-        return sorted(current)
-    chosen: set[str] = set()
-    for raw in paths:
-        rel = repo_path(cfg, raw)
-        if rel in current:
-            chosen.add(rel)
-            continue
-        inside = [p for p in current if p.startswith(rel + "/")]
-        if not inside:
-            raise NotFoundError(
-                f"`{rel}` is not an indexed file or folder; run `repomem index` or check the path."
-            )
-        chosen.update(inside)
-    return sorted(chosen)
-
-
-def _pending_batch(store: Any) -> dict[str, Any] | None:
-    raw = store.get_meta(BATCH_META)
-    if not raw:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        log.warning("unreadable pending notes batch in the store; forgetting it")
-        return None
-    return data if isinstance(data, dict) and data.get("id") else None
-
-
-def plan(
-    cfg: Config,
-    store: Any,
-    paths: Sequence[str] = (),
-    *,
-    model: str | None,
-    max_files: int | None = None,
-    estimate_all: bool = True,
-) -> NotesPlan:
-    """Decide what a run does, estimating tokens and cost; sends nothing.
-
-    `model` None plans an offline run (deterministic notes only). Empty files always get
-    offline notes. `estimate_all` also builds and counts the prompts of files beyond the
-    file cap (for `all_*` totals); a real run skips that work.
-
-    Raises:
-        NotFoundError: a path given is not indexed.
-    """
-    from repomem.llm import client as llm
-
-    current = _indexed(store)
-    targets = _select(current, cfg, paths)
-    result = NotesPlan(model=model, indexed=len(current))
-    generated: dict[str, dict[str, Any]] = {}
-    llm_by_hash: dict[str, str] = {}
-    for row in _notes_rows(store):
-        if row["source"] in GENERATED:
-            generated[row["path"]] = row
-            if row["source"] == GENERATED_LLM:
-                llm_by_hash[row["file_hash"]] = row["text"]
-    pending: set[str] = set()
-    batch = _pending_batch(store) if model else None
-    if batch is not None:
-        pending = {path for path, _hash in batch.get("items", {}).values()}
-
-    empty = _empty(store) if model else set()
-    wanted: list[str] = []  # files that need a model note
-    for path in targets:
-        file_hash = current[path][0]
-        note = generated.get(path)
-        fresh = note is not None and note["file_hash"] == file_hash
-        if model is None:
-            if fresh:
-                result.fresh += 1
-            else:
-                result.offline.append(path)
-        elif fresh and note is not None and note["source"] == GENERATED_LLM:
-            result.fresh += 1
-        elif path in pending:
-            result.pending.append(path)
-        elif path in empty:
-            if fresh:
-                result.fresh += 1
-            else:
-                result.offline.append(path)
-        elif excluded(path, cfg.llm.exclude):
-            result.excluded.append(path)
-            if fresh:
-                result.fresh += 1
-            else:
-                result.offline.append(path)
-        elif file_hash in llm_by_hash:
-            result.reuse[path] = llm_by_hash[file_hash]
-        else:
-            wanted.append(path)
-    if model is None or not wanted:
-        return result
-
-    result.price_known = llm.price_for(model)[1]
-    margin = cfg.pack.token_margin
-    system_tokens = llm.estimate_tokens(SYSTEM_PROMPT, 1.0)
-    out_tokens = cfg.llm.max_output_tokens
-    cap_files = cfg.llm.max_files_per_run if max_files is None else max_files
-    spent = 0.0
-    for i, planned in enumerate(_prompts(cfg, store, wanted, current)):
-        if not estimate_all and len(result.send) >= cap_files:
-            result.capped.extend(wanted[i:])  # beyond the file cap: not worth counting
-            break
-        tokens_in = math.ceil((system_tokens + planned.input_tokens) * margin)
-        planned = Planned(planned.path, planned.hash, planned.prompt, tokens_in)
-        cost = llm.estimate_cost(tokens_in, out_tokens, model)
-        result.all_input_tokens += tokens_in
-        result.all_output_tokens += out_tokens
-        result.all_cost_usd += cost
-        if len(result.send) < cap_files and spent + cost <= cfg.llm.max_cost_usd:
-            result.send.append(planned)
-            spent += cost
-        else:
-            result.capped.append(planned.path)
-    result.batch = 0 < cfg.llm.batch_threshold <= len(result.send)
-    if result.batch and len(result.send) > MAX_BATCH_REQUESTS:
-        # One batch per run, well under the API's limits (100,000 requests, 256 MB).
-        result.capped[:0] = [p.path for p in result.send[MAX_BATCH_REQUESTS:]]
-        del result.send[MAX_BATCH_REQUESTS:]
-    result.input_tokens = sum(p.input_tokens for p in result.send)
-    result.output_tokens = out_tokens * len(result.send)
-    result.cost_usd = llm.estimate_cost(
-        result.input_tokens, result.output_tokens, model, batch=result.batch
-    )
-    for path in result.capped:
-        note = generated.get(path)
-        if note is None or note["file_hash"] != current[path][0]:
-            result.offline.append(path)
-    return result
-
-
-def _prompts(
-    cfg: Config, store: Any, paths: list[str], current: dict[str, tuple[str, str]]
-) -> Iterator[Planned]:
-    """Prompts for these files with their raw cl100k counts, built lazily in chunks."""
-    for start in range(0, len(paths), 200):
-        chunk = paths[start : start + 200]
-        texts = store.texts(chunk)
-        symbols = _symbols(store, chunk)
-        written: dict[str, list[str]] = {}
-        for row in _notes_rows(store, chunk):
-            if row["source"] in WRITTEN:
-                written.setdefault(row["path"], []).append(row["text"])
-        for path in chunk:
-            file_hash, language = current[path]
-            prompt, n_tokens = build_prompt_counted(
-                path,
-                language,
-                texts.get(path, ""),
-                symbols.get(path, []),
-                written.get(path, []),
-                cfg.llm.max_input_tokens,
-            )
-            yield Planned(path, file_hash, prompt, n_tokens)
-
-
-def _symbols(store: Any, paths: list[str]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for row in store.rows_for_paths("symbols", paths):
-        out.setdefault(row["path"], []).append(row)
-    for rows in out.values():
-        rows.sort(key=lambda r: (r["start_line"], -r["end_line"]))
-    return out
-
-
-# --------------------------------------------------------------------------- running
-
-
-def generate(
-    cfg: Config,
-    paths: Sequence[str] = (),
-    *,
-    client: LLMClient | None,
-    max_files: int | None = None,
-    dry_run: bool = False,
-    progress: Progress | None = None,
-) -> NotesReport:
-    """Bring notes up to date: model notes with a client, deterministic notes without one.
-
-    An `LLMError` during sending stops the run after saving what was done; it is returned in
-    `report.error` (the files not reached keep or get offline notes).
-
-    Raises:
-        StoreError: no index yet, or the store is locked too long.
-        NotFoundError: a path given is not indexed.
-        LLMError: only while collecting an earlier batch fails.
-    """
-    from repomem.index import query
-
-    store = query.require_store(cfg)
-    model = client.model if client is not None else None
-    collected = 0
-    failed: dict[str, str] = {}
-    if client is not None and not dry_run:
-        collected, failed = _collect_pending(cfg, store, client, wait=0.0)
-    result = plan(cfg, store, paths, model=model, max_files=max_files, estimate_all=dry_run)
-    report = NotesReport(plan=result, dry_run=dry_run, collected=collected, failed=failed)
-    if dry_run:
-        return report
-
-    current = _indexed(store)
-    if result.offline:
-        written = _write_offline(cfg, store, result.offline, current, progress)
-        report.written_offline = written
-    if result.reuse:
-        now = time.time()
-        rows = [
-            _row(Note(p, GENERATED_LLM, t, current[p][0], now)) for p, t in result.reuse.items()
-        ]
-        _replace_generated(store, rows)
-        report.reused = len(rows)
-    if not paths:
-        report.removed = _prune(store, current)
-    if client is None or not result.send:
-        return report
-    start_requests = client.usage.requests
-    start_in, start_out = client.usage.input_tokens, client.usage.output_tokens
-    try:
-        if result.batch:
-            _send_batch(cfg, store, client, result.send, report)
-        else:
-            _send_each(cfg, store, client, result.send, report, progress)
-    except LLMError as exc:
-        report.error = str(exc)
-        # Files the run did not reach keep a generated note: give those without one an
-        # offline note now (they stay candidates for the next run with the model).
-        have = {
-            r["path"]: r["file_hash"]
-            for r in _notes_rows(store, [p.path for p in result.send])
-            if r["source"] in GENERATED
-        }
-        missing = [p.path for p in result.send if have.get(p.path) != p.hash]
-        if not report.batch_id:
-            report.written_offline += _write_offline(cfg, store, missing, current, None)
-    report.requests = client.usage.requests - start_requests
-    report.input_tokens = client.usage.input_tokens - start_in
-    report.output_tokens = client.usage.output_tokens - start_out
-    from repomem.llm.client import estimate_cost
-
-    report.cost_usd = estimate_cost(
-        report.input_tokens, report.output_tokens, client.model, batch=result.batch
-    )
-    return report
-
-
-def _write_offline(
-    cfg: Config,
-    store: Any,
-    paths: list[str],
-    current: dict[str, tuple[str, str]],
-    progress: Progress | None,
-) -> int:
-    written = 0
-    now = time.time()
-    for start in range(0, len(paths), 500):
-        chunk = paths[start : start + 500]
-        texts = store.texts(chunk)
-        symbols = _symbols(store, chunk)
-        rows = []
-        for path in chunk:
-            file_hash, language = current[path]
-            text = offline_note(path, language, texts.get(path, ""), symbols.get(path, []))
-            rows.append(_row(Note(path, GENERATED_OFFLINE, _clean_note(cfg, text), file_hash, now)))
-        _replace_generated(store, rows)
-        written += len(rows)
-        if progress is not None:
-            progress("offline notes", written, len(paths))
-    return written
-
-
-def _clean_note(cfg: Config, text: str) -> str:
-    cleaned, _ = secrets.redact(text.strip(), extra_patterns=cfg.secrets.extra_patterns)
-    return cleaned[:MAX_NOTE_CHARS]
-
-
-def _replace_generated(store: Any, rows: list[dict[str, Any]]) -> None:
-    """Write generated notes, replacing the path's earlier generated note (never people's)."""
-    if not rows:
-        return
-    with store.writing():
-        store.delete_notes([r["path"] for r in rows], list(GENERATED))
-        store.add("notes", rows)
-
-
-def _prune(store: Any, current: dict[str, tuple[str, str]]) -> int:
-    gone = sorted(
-        {r["path"] for r in _notes_rows(store) if r["source"] in GENERATED} - set(current)
-    )
-    if gone:
-        with store.writing():
-            store.delete_notes(gone, list(GENERATED))
-    return len(gone)
-
-
-def _send_each(
-    cfg: Config,
-    store: Any,
-    client: LLMClient,
-    send: list[Planned],
-    report: NotesReport,
-    progress: Progress | None,
-) -> None:
-    rows: list[dict[str, Any]] = []
-    try:
-        for i, item in enumerate(send, 1):
-            done = client.complete(SYSTEM_PROMPT, item.prompt, max_tokens=cfg.llm.max_output_tokens)
-            note = Note(
-                item.path, GENERATED_LLM, _clean_note(cfg, done.text), item.hash, time.time()
-            )
-            rows.append(_row(note))
-            if len(rows) >= FLUSH_EVERY:
-                _replace_generated(store, rows)
-                report.written_llm += len(rows)
-                rows = []
-            if progress is not None:
-                progress("model notes", i, len(send))
-    finally:
-        _replace_generated(store, rows)
-        report.written_llm += len(rows)
-
-
-def _custom_id(path: str) -> str:
-    return "n" + hashlib.sha1(path.encode()).hexdigest()[:32]
-
-
-def _send_batch(
-    cfg: Config, store: Any, client: LLMClient, send: list[Planned], report: NotesReport
-) -> None:
-    from repomem.llm.client import BatchItem
-
-    items = {_custom_id(p.path): p for p in send}
-    batch_id = client.submit_batch(
-        [
-            BatchItem(cid, SYSTEM_PROMPT, p.prompt, cfg.llm.max_output_tokens)
-            for cid, p in items.items()
-        ]
-    )
-    record = {
-        "id": batch_id,
-        "model": client.model,
-        "submitted_at": time.time(),
-        "items": {cid: [p.path, p.hash] for cid, p in items.items()},
-    }
-    with store.writing():
-        store.set_meta({BATCH_META: json.dumps(record)})
-    report.batch_id = batch_id
-    got, failed = _collect_pending(cfg, store, client, wait=cfg.llm.batch_wait)
-    report.written_llm += got
-    report.failed.update(failed)
-    report.batch_pending = _pending_batch(store) is not None
-
-
-def _collect_pending(
-    cfg: Config, store: Any, client: LLMClient, *, wait: float
-) -> tuple[int, dict[str, str]]:
-    """Write the notes of a finished batch from this or an earlier run.
-
-    Returns how many notes were written and {path: error} for failed requests.
-    """
-    batch = _pending_batch(store)
-    if batch is None:
-        return 0, {}
-    outcome = client.collect_batch(str(batch["id"]), wait=wait)
-    if not outcome.ended:
-        log.info("notes batch %s is still processing", batch["id"])
-        return 0, {}
-    now = time.time()
-    rows = []
-    items: dict[str, list[str]] = batch.get("items", {})
-    for cid, done in outcome.results.items():
-        if cid in items:
-            path, file_hash = items[cid]
-            rows.append(
-                _row(Note(path, GENERATED_LLM, _clean_note(cfg, done.text), file_hash, now))
-            )
-    failed = {items.get(cid, [cid])[0]: message for cid, message in outcome.errors.items()}
-    for path, message in failed.items():
-        log.warning("batch request for %s failed: %s", path, message)
-    _replace_generated(store, rows)
-    with store.writing():
-        store.set_meta({BATCH_META: ""})
-    return len(rows), failed

@@ -65,7 +65,7 @@ def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]
     for s in symbols:
         if not s.get("parent"):
             counts[s["kind"]] = counts.get(s["kind"], 0) + 1
-    n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    n_lines = line_count(text)
     if not counts:
         return f"{name or 'text'} file, {n_lines} lines."
     kinds = ", ".join(f"{n} {k}{'es' if k.endswith('s') and n != 1 else 's' if n != 1 else ''}"
@@ -228,6 +228,11 @@ def _public(name: str, language: str) -> bool:
     if language == "go":
         return name[0].isupper() or name == "main"
     return True
+
+
+def line_count(text: str) -> int:
+    """Lines in `text`, a last line without a line end included."""
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 def first_line(doc: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from repomem.llm.offline import first_line
+from repomem.llm.offline import first_line, line_count
 
 MAX_PROMPT_SYMBOLS = 60
 
@@ -25,18 +25,6 @@ Be specific to this file; do not guess beyond the source. Text shown as [REDACTE
 credential: never mention or reconstruct it. Notes from maintainers, when given, are facts."""
 
 
-def build_prompt(
-    path: str,
-    language: str,
-    text: str,
-    symbols: Sequence[dict[str, Any]],
-    people_notes: Sequence[str],
-    max_tokens: int,
-) -> str:
-    """The per-file prompt: path, symbols with docstrings, people's notes, truncated source."""
-    return build_prompt_counted(path, language, text, symbols, people_notes, max_tokens)[0]
-
-
 def build_prompt_counted(
     path: str,
     language: str,
@@ -45,7 +33,8 @@ def build_prompt_counted(
     people_notes: Sequence[str],
     max_tokens: int,
 ) -> tuple[str, int]:
-    """`build_prompt` and its cl100k token count (each part counted once)."""
+    """The per-file prompt (path, symbols with docstrings, people's notes, the source cut to
+    `max_tokens`) and its cl100k token count (each part counted once)."""
     parts = [f"File: {path}", f"Language: {language or 'text'}"]
     if symbols:
         parts.append("Symbols:")
@@ -67,9 +56,7 @@ def build_prompt_counted(
 
     head_tokens = tokens.count(head)
     source, cut, source_tokens = _truncate(text, max(200, max_tokens - head_tokens))
-    total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    shown = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
-    label = f"Source (lines 1-{shown} of {total}):" if cut else "Source:"
+    label = f"Source (lines 1-{line_count(source)} of {line_count(text)}):" if cut else "Source:"
     prompt = f"{head}\n{label}\n<source>\n{source.rstrip()}\n</source>\n"
     return prompt, head_tokens + source_tokens + tokens.count(label) + 12  # tags, line ends
 

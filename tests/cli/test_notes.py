@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -62,6 +64,26 @@ def test_dry_run_lists_files_tokens_and_cost_without_a_key(shop: Repo) -> None:
     assert "shop/cart.py" in out and "shop/tax.py" in out
     code, out, _ = run("-C", str(shop.root), "notes", "--show")
     assert "No notes" in out
+
+
+def test_dry_run_with_a_key_uses_the_model_and_sends_nothing(
+    shop: Repo, api_env: FakeAnthropic
+) -> None:
+    code, out, err = run("-C", str(shop.root), "notes", "--dry-run")
+    assert code == 0, err
+    assert "Model: claude-haiku-4-5" in out and "Would send 2 file(s): about" in out
+    assert api_env.requests == []
+    # an estimate builds no client, so the SDK is never imported
+    script = (
+        "import sys; from typer.testing import CliRunner; from repomem.cli import app; "
+        f"r = CliRunner().invoke(app, ['-C', {str(shop.root)!r}, 'notes', '--dry-run']); "
+        "print(r.exit_code, 'Would send' in r.stdout, 'anthropic' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == ["0", "True", "False"], done.stderr
+    code, out, err = run("-C", str(shop.root), "notes", "--dry-run", "--no-llm")
+    assert code == 0, err
+    assert "Model: none" in out and "Would send" not in out
 
 
 def test_llm_without_a_key_is_a_one_line_error(shop: Repo) -> None:
