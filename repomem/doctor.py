@@ -287,7 +287,6 @@ def repair(cfg: Config, checks: list[Check] | None = None) -> list[Check]:
     if "optimize" in fixes:
         store = indexer.open_store(cfg)
         with store.writing():
-            store.publish()  # readers move on before old versions are cleaned up
             store.optimize(cleanup_seconds=CLEANUP_SECONDS)
     if "hooks" in fixes:
         hooks.install(cfg)

@@ -142,15 +142,23 @@ def make_plan(
     return plan
 
 
-def _optimize_due(cfg: Config, runs: int, optimized_at: str | None) -> bool:
-    """Compact after `store.optimize_every` changing runs, and not within the cleanup window."""
-    if runs < max(1, cfg.store.optimize_every):
-        return False
+def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) -> bool:
+    """The compaction policy: after `store.optimize_every` changing runs, at most once per
+    cleanup window; or at once when many rows are missing from the full-text indexes (LanceDB
+    searches those by brute force)."""
     try:
         last = float(optimized_at or 0)
     except ValueError:
         last = 0.0
-    return time.time() - last >= OPTIMIZE_MIN_INTERVAL
+    if runs >= max(1, cfg.store.optimize_every) and time.time() - last >= OPTIMIZE_MIN_INTERVAL:
+        return True
+    return bool(store.indexes_lagging())
+
+
+def _compact(store: Any) -> dict[str, str]:
+    """Compact the store (publishing first); the meta that records it."""
+    store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+    return {"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"}
 
 
 # ------------------------------------------------------------------------- per-file work
@@ -380,15 +388,9 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         }
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
-        lagging = report.changed and store.indexes_lagging()
-        if not report.full and (
-            _optimize_due(cfg, runs, store.get_meta("optimized_at")) or lagging
-        ):
-            store.publish()  # readers move on before old versions are cleaned up
-            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-            runs = 0
-            meta["optimized_at"] = f"{time.time():.3f}"
         meta["runs_since_optimize"] = str(runs)
+        if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):
+            meta.update(_compact(store))
         store.publish(meta)
         _write_manifest(cfg, store, plan.head)
     report.seconds = time.monotonic() - t0
@@ -705,20 +707,16 @@ def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool
     if not (store.has_fts("files") and store.has_fts("symbols")):
         store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
-    done: dict[str, str] = {"indexed_at": f"{time.time():.3f}"}
-    if optimize and _optimize_due(cfg, runs, meta.get("optimized_at")):
-        store.publish()
-        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-        runs = 0
-        done["optimized_at"] = done["indexed_at"]
-    done["runs_since_optimize"] = str(runs)
+    done = {"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)}
+    if optimize and _optimize_due(cfg, store, runs, meta.get("optimized_at")):
+        done.update(_compact(store))
     store.publish(done)
     _drop_manifest(cfg)
 
 
 def optimize_if_due(cfg: Config) -> bool:
-    """Compact the store if `store.optimize_every` changing runs happened since the last
-    compaction and the cleanup window allows; True when it compacted.
+    """Compact the store if the compaction policy (`_optimize_due`) says so; True when it
+    compacted.
 
     Raises:
         StoreError: if the store is locked too long.
@@ -730,11 +728,9 @@ def optimize_if_due(cfg: Config) -> bool:
         except StoreError:
             return False
         runs = int(meta.get("runs_since_optimize") or 0)
-        if not _optimize_due(cfg, runs, meta.get("optimized_at")):
+        if not _optimize_due(cfg, store, runs, meta.get("optimized_at")):
             return False
-        store.publish()  # readers move on before old versions are cleaned up
-        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-        store.publish({"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"})
+        store.publish(_compact(store))
     return True
 
 
