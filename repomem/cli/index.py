@@ -125,18 +125,10 @@ def status(
     if data["indexed_at"]:
         import time
 
+        from repomem.doctor import ago
+
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(data["indexed_at"]))
-        typer.echo(f"Updated:    {when} ({_ago(data['age_seconds'])})")
-
-
-def _ago(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(seconds, 0):.0f} s ago"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min ago"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h ago"
-    return f"{seconds / 86400:.0f} days ago"
+        typer.echo(f"Updated:    {when} ({ago(data['age_seconds'])})")
 
 
 @app.command()
