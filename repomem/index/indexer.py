@@ -372,9 +372,6 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         t_plan = time.monotonic()
         _apply(cfg, store, plan, states, report, progress)
         t_apply = time.monotonic()
-        for reason, paths in plan.skipped.items():
-            report.skipped[reason] = report.skipped.get(reason, 0) + len(paths)
-            report.skipped_paths.setdefault(reason, []).extend(paths)
         store.ensure_indexes()
         t_indexes = time.monotonic()
         log.info(
@@ -582,6 +579,9 @@ def _apply(
     flush()
     if touched:
         _touch(store, touched)
+    for reason, skipped in plan.skipped.items():
+        report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
+        report.skipped_paths.setdefault(reason, []).extend(skipped)
 
 
 def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:
@@ -685,17 +685,11 @@ def update(
             before = store.current_versions()
             states = store.file_states(only)
             plan = make_plan(cfg, states, only=only, info=info)
-            if plan.head != info.head:
-                fallback = True
-            else:
-                report.files_seen = len(plan.current)
-                report.unchanged = plan.unchanged
-                _apply(cfg, store, plan, states, report, progress)
-                for reason, skipped in plan.skipped.items():
-                    report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
-                    report.skipped_paths.setdefault(reason, []).extend(skipped)
-                if store.current_versions() != before or store.published() != before:
-                    _finish_update(cfg, store, meta, optimize)
+            report.files_seen = len(plan.current)
+            report.unchanged = plan.unchanged
+            _apply(cfg, store, plan, states, report, progress)
+            if store.current_versions() != before or store.published() != before:
+                _finish_update(cfg, store, meta, optimize)
     if fallback:
         return run(cfg, progress=progress)
     report.seconds = time.monotonic() - t0
