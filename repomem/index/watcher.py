@@ -336,19 +336,12 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
-            except BrokenExecutor as exc:
-                # Ctrl-C in a terminal reaches the parse workers too: the store's journal
-                # covers the interrupted batch; when not stopping, it is retried like any error.
-                if self._stopping:
+            except (RepomemError, OSError, BrokenExecutor) as exc:
+                # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
+                # store's journal covers the interrupted batch.
+                if isinstance(exc, BrokenExecutor) and self._stopping:
                     log.info("batch interrupted while stopping: %s", exc)
                     return
-                failures += 1
-                self.errors += 1
-                self._requeue(taken)
-                if self.on_error is not None:
-                    self.on_error(exc)
-                continue
-            except (RepomemError, OSError) as exc:
                 failures += 1
                 self.errors += 1
                 log.warning("index update failed (retrying): %s", exc)
