@@ -83,12 +83,16 @@ class Batch:
     """What the watcher did with one batch of changes."""
 
     paths: list[str]  # repo-relative paths seen changing (sorted)
-    reconciled: bool  # a whole-tree incremental run instead of a path update
-    reason: str  # "paths", "large", "head", "folder", "ignore-rules", "retry"
+    reason: str  # "paths", else why the whole tree ran: "start", "large", "head", "folder", ...
     report: IndexReport
     seconds: float  # from taking the batch to the store being updated
     memory_changed: bool = False
     head: str | None = None
+
+    @property
+    def reconciled(self) -> bool:
+        """A whole-tree incremental run instead of a path update."""
+        return self.reason != "paths"
 
 
 @dataclass
@@ -426,7 +430,6 @@ class Watcher:
         memory = self.memory_rel in p.paths or reason == "start"
         batch = Batch(
             paths=sorted(p.paths),
-            reconciled=bool(reason),
             reason=reason or "paths",
             report=report,
             seconds=time.monotonic() - t0,
