@@ -289,7 +289,7 @@ def repair(cfg: Config, checks: list[Check] | None = None) -> list[Check]:
     if "optimize" in fixes:
         store = indexer.open_store(cfg)
         with store.writing():
-            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+            store.publish(indexer.compact(store, cleanup_seconds=CLEANUP_SECONDS))
     if "hooks" in fixes:
         hooks.install(cfg)
     for c in checks:

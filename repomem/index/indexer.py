@@ -155,9 +155,10 @@ def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) 
     return bool(store.indexes_lagging())
 
 
-def _compact(store: Any) -> dict[str, str]:
-    """Compact the store (publishing first); the meta that records it."""
-    store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+def compact(store: Any, cleanup_seconds: float = CLEANUP_SECONDS) -> dict[str, str]:
+    """Compact the store (publishing first); returns the meta that records it, to publish.
+    Hold the write lock."""
+    store.optimize(cleanup_seconds=cleanup_seconds)
     return {"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"}
 
 
@@ -387,7 +388,7 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
         meta["runs_since_optimize"] = str(runs)
         if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):
-            meta.update(_compact(store))
+            meta.update(compact(store))
         store.publish(meta)
         _write_manifest(cfg, store, plan.head)
     report.seconds = time.monotonic() - t0
@@ -703,7 +704,7 @@ def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool
     runs = int(meta.get("runs_since_optimize") or 0) + 1
     done = {"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)}
     if optimize and _optimize_due(cfg, store, runs, meta.get("optimized_at")):
-        done.update(_compact(store))
+        done.update(compact(store))
     store.publish(done)
     _drop_manifest(cfg)
 
@@ -724,7 +725,7 @@ def optimize_if_due(cfg: Config) -> bool:
         runs = int(meta.get("runs_since_optimize") or 0)
         if not _optimize_due(cfg, store, runs, meta.get("optimized_at")):
             return False
-        store.publish(_compact(store))
+        store.publish(compact(store))
     return True
 
 
