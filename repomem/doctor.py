@@ -163,7 +163,7 @@ def _data_checks(cfg: Config, store: Any, checks: list[Check]) -> None:
         )
     else:
         age = st["age_seconds"]
-        when = f"last updated {_ago(age)}" if age is not None else "never updated"
+        when = f"last updated {ago(age)}" if age is not None else "never updated"
         if st["fresh"]:
             checks.append(Check("fresh", "ok", f"Fresh ({when})."))
         else:
@@ -228,7 +228,9 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 240 else text[:237] + "..."
 
 
-def _ago(seconds: float) -> str:
+def ago(seconds: float) -> str:
+    """An age in words: `42 s ago`, `5 min ago`, `3.5 h ago`, `4 days ago`."""
+    seconds = max(0.0, seconds)
     if seconds < 90:
         return f"{seconds:.0f} s ago"
     if seconds < 5400:
@@ -287,8 +289,7 @@ def repair(cfg: Config, checks: list[Check] | None = None) -> list[Check]:
     if "optimize" in fixes:
         store = indexer.open_store(cfg)
         with store.writing():
-            store.publish()  # readers move on before old versions are cleaned up
-            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
+            store.publish(indexer.compact(store, cleanup_seconds=CLEANUP_SECONDS))
     if "hooks" in fixes:
         hooks.install(cfg)
     for c in checks:

@@ -34,6 +34,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import HookError
+from repomem.fsutil import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -257,10 +258,8 @@ def _install_script(path: Path, name: str, py: str) -> None:
                     f"of them away, then install again."
                 )
             os.replace(path, orig)  # keeps its bytes and mode
-    tmp = path.with_name(f".{name}.repomem.tmp")
-    tmp.write_text(script(name, py), encoding="utf-8")
-    tmp.chmod(0o755)
-    os.replace(tmp, path)
+    atomic_write(path, script(name, py))  # git never runs a half-written hook
+    path.chmod(0o755)
 
 
 def _install_block(path: Path, name: str, py: str) -> None:
@@ -274,7 +273,7 @@ def _install_block(path: Path, name: str, py: str) -> None:
     if not existed:
         text = CREATED
     new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
-    path.write_text(new, encoding="utf-8")
+    atomic_write(path.resolve(), new)  # a symlinked hook file stays a symlink
     mode = path.stat().st_mode
     path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
@@ -343,7 +342,7 @@ def _uninstall_block(path: Path) -> None:
     if rest == CREATED:
         path.unlink()
     else:
-        path.write_text(rest, encoding="utf-8")
+        atomic_write(path.resolve(), rest)
 
 
 def refresh(cfg: Config, marker: Path | None = None) -> Any:
@@ -402,7 +401,7 @@ def register_merge_driver(
         text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
         if line not in text.splitlines():
             sep = "" if not text or text.endswith("\n") else "\n"
-            attributes.write_text(f"{text}{sep}{line}\n", encoding="utf-8")
+            atomic_write(attributes.resolve(), f"{text}{sep}{line}\n")
     except OSError as exc:
         raise HookError(f"Cannot update `{attributes}` ({exc.strerror or exc}).") from exc
 
@@ -425,7 +424,7 @@ def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = Non
         if len(kept) == len(lines):
             return
         if kept:
-            attributes.write_text("".join(kept), encoding="utf-8")
+            atomic_write(attributes.resolve(), "".join(kept))
         else:
             attributes.unlink()
     except OSError as exc:

@@ -91,6 +91,9 @@ def test_piled_up_versions_are_compacted(repo: Repo, monkeypatch: pytest.MonkeyP
     assert by_name(doctor.diagnose(cfg))["versions"].status == "problem"
     doctor.repair(cfg)
     assert by_name(doctor.diagnose(cfg))["versions"].status == "ok"
+    store = indexer.open_store(cfg)  # the compaction is recorded like the indexer's own
+    assert store.get_meta("optimized_at") is not None
+    assert store.get_meta("runs_since_optimize") == "0"
 
 
 def test_damaged_hooks_are_reinstalled(repo: Repo) -> None:

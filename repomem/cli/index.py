@@ -22,18 +22,16 @@ def _run_index(full: bool, quiet: bool) -> Any:
     return cfg, report
 
 
+def change_counts(report: Any) -> list[str]:
+    """`2 added`, `1 renamed`, ... for each kind of change an index report holds."""
+    kinds = ("added", "modified", "deleted", "renamed")
+    return [f"{len(getattr(report, k))} {k}" for k in kinds if getattr(report, k)]
+
+
 def _print_report(report: Any) -> None:
     if not report.git:
         typer.echo("Note: not a git repository; indexing a plain folder (git features are off).")
-    parts = [f"{report.files_seen} files", f"{report.parsed} parsed"]
-    for label, items in (
-        ("added", report.added),
-        ("modified", report.modified),
-        ("deleted", report.deleted),
-        ("renamed", report.renamed),
-    ):
-        if items:
-            parts.append(f"{len(items)} {label}")
+    parts = [f"{report.files_seen} files", f"{report.parsed} parsed", *change_counts(report)]
     typer.echo(
         f"Indexed {', '.join(parts)} in {report.seconds:.2f}s"
         + (" (full build)" if report.full else "")
@@ -125,18 +123,10 @@ def status(
     if data["indexed_at"]:
         import time
 
+        from repomem.doctor import ago
+
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(data["indexed_at"]))
-        typer.echo(f"Updated:    {when} ({_ago(data['age_seconds'])})")
-
-
-def _ago(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(seconds, 0):.0f} s ago"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min ago"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h ago"
-    return f"{seconds / 86400:.0f} days ago"
+        typer.echo(f"Updated:    {when} ({ago(data['age_seconds'])})")
 
 
 @app.command()

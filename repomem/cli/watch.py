@@ -10,21 +10,13 @@ from typing import Annotated, Any
 import typer
 
 from repomem.cli._app import app, fail, load_config, state
+from repomem.cli.index import change_counts
 from repomem.errors import RepomemError
 
 
 def _status_line(batch: Any) -> str:
     r = batch.report
-    parts = []
-    for label, items in (
-        ("added", r.added),
-        ("modified", r.modified),
-        ("deleted", r.deleted),
-        ("renamed", r.renamed),
-    ):
-        if items:
-            parts.append(f"{len(items)} {label}")
-    what = ", ".join(parts) or "no index change"
+    what = ", ".join(change_counts(r)) or "no index change"
     how = f"whole tree ({batch.reason})" if batch.reconciled else f"{len(batch.paths)} path(s)"
     line = f"{time.strftime('%H:%M:%S')}  {how}: {what} in {batch.seconds * 1000:.0f} ms"
     if r.recovered:

@@ -142,15 +142,24 @@ def make_plan(
     return plan
 
 
-def _optimize_due(cfg: Config, runs: int, optimized_at: str | None) -> bool:
-    """Compact after `store.optimize_every` changing runs, and not within the cleanup window."""
-    if runs < max(1, cfg.store.optimize_every):
-        return False
+def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) -> bool:
+    """The compaction policy: after `store.optimize_every` changing runs, at most once per
+    cleanup window; or at once when many rows are missing from the full-text indexes (LanceDB
+    searches those by brute force)."""
     try:
         last = float(optimized_at or 0)
     except ValueError:
         last = 0.0
-    return time.time() - last >= OPTIMIZE_MIN_INTERVAL
+    if runs >= max(1, cfg.store.optimize_every) and time.time() - last >= OPTIMIZE_MIN_INTERVAL:
+        return True
+    return bool(store.indexes_lagging())
+
+
+def compact(store: Any, cleanup_seconds: float = CLEANUP_SECONDS) -> dict[str, str]:
+    """Compact the store (publishing first); returns the meta that records it, to publish.
+    Hold the write lock."""
+    store.optimize(cleanup_seconds=cleanup_seconds)
+    return {"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"}
 
 
 # ------------------------------------------------------------------------- per-file work
@@ -364,9 +373,6 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         t_plan = time.monotonic()
         _apply(cfg, store, plan, states, report, progress)
         t_apply = time.monotonic()
-        for reason, paths in plan.skipped.items():
-            report.skipped[reason] = report.skipped.get(reason, 0) + len(paths)
-            report.skipped_paths.setdefault(reason, []).extend(paths)
         store.ensure_indexes()
         t_indexes = time.monotonic()
         log.info(
@@ -380,15 +386,9 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         }
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
-        lagging = report.changed and store.indexes_lagging()
-        if not report.full and (
-            _optimize_due(cfg, runs, store.get_meta("optimized_at")) or lagging
-        ):
-            store.publish()  # readers move on before old versions are cleaned up
-            store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-            runs = 0
-            meta["optimized_at"] = f"{time.time():.3f}"
         meta["runs_since_optimize"] = str(runs)
+        if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):
+            meta.update(compact(store))
         store.publish(meta)
         _write_manifest(cfg, store, plan.head)
     report.seconds = time.monotonic() - t0
@@ -580,6 +580,9 @@ def _apply(
     flush()
     if touched:
         _touch(store, touched)
+    for reason, skipped in plan.skipped.items():
+        report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
+        report.skipped_paths.setdefault(reason, []).extend(skipped)
 
 
 def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:
@@ -683,17 +686,11 @@ def update(
             before = store.current_versions()
             states = store.file_states(only)
             plan = make_plan(cfg, states, only=only, info=info)
-            if plan.head != info.head:
-                fallback = True
-            else:
-                report.files_seen = len(plan.current)
-                report.unchanged = plan.unchanged
-                _apply(cfg, store, plan, states, report, progress)
-                for reason, skipped in plan.skipped.items():
-                    report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
-                    report.skipped_paths.setdefault(reason, []).extend(skipped)
-                if store.current_versions() != before or store.published() != before:
-                    _finish_update(cfg, store, meta, optimize)
+            report.files_seen = len(plan.current)
+            report.unchanged = plan.unchanged
+            _apply(cfg, store, plan, states, report, progress)
+            if store.current_versions() != before or store.published() != before:
+                _finish_update(cfg, store, meta, optimize)
     if fallback:
         return run(cfg, progress=progress)
     report.seconds = time.monotonic() - t0
@@ -705,20 +702,16 @@ def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool
     if not (store.has_fts("files") and store.has_fts("symbols")):
         store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
-    done: dict[str, str] = {"indexed_at": f"{time.time():.3f}"}
-    if optimize and _optimize_due(cfg, runs, meta.get("optimized_at")):
-        store.publish()
-        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-        runs = 0
-        done["optimized_at"] = done["indexed_at"]
-    done["runs_since_optimize"] = str(runs)
+    done = {"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)}
+    if optimize and _optimize_due(cfg, store, runs, meta.get("optimized_at")):
+        done.update(compact(store))
     store.publish(done)
     _drop_manifest(cfg)
 
 
 def optimize_if_due(cfg: Config) -> bool:
-    """Compact the store if `store.optimize_every` changing runs happened since the last
-    compaction and the cleanup window allows; True when it compacted.
+    """Compact the store if the compaction policy (`_optimize_due`) says so; True when it
+    compacted.
 
     Raises:
         StoreError: if the store is locked too long.
@@ -730,11 +723,9 @@ def optimize_if_due(cfg: Config) -> bool:
         except StoreError:
             return False
         runs = int(meta.get("runs_since_optimize") or 0)
-        if not _optimize_due(cfg, runs, meta.get("optimized_at")):
+        if not _optimize_due(cfg, store, runs, meta.get("optimized_at")):
             return False
-        store.publish()  # readers move on before old versions are cleaned up
-        store.optimize(cleanup_seconds=CLEANUP_SECONDS)
-        store.publish({"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"})
+        store.publish(compact(store))
     return True
 
 

@@ -381,9 +381,14 @@ class Store:
         return False
 
     def optimize(self, cleanup_seconds: float = 300.0) -> None:
-        """Compact the tables, fold new rows into indexes, and drop old versions."""
+        """Compact the tables, fold new rows into indexes, and drop old versions.
+
+        Publishes first: readers then move on to the latest versions before the ones they
+        were pinned to are cleaned up. Hold the write lock.
+        """
         from datetime import timedelta
 
+        self.publish()
         for name in TABLES:
             if name in self._names():
                 self.table(name).optimize(cleanup_older_than=timedelta(seconds=cleanup_seconds))

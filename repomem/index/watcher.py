@@ -83,12 +83,16 @@ class Batch:
     """What the watcher did with one batch of changes."""
 
     paths: list[str]  # repo-relative paths seen changing (sorted)
-    reconciled: bool  # a whole-tree incremental run instead of a path update
-    reason: str  # "paths", "large", "head", "folder", "ignore-rules", "retry"
+    reason: str  # "paths", else why the whole tree ran: "start", "large", "head", "folder", ...
     report: IndexReport
     seconds: float  # from taking the batch to the store being updated
     memory_changed: bool = False
     head: str | None = None
+
+    @property
+    def reconciled(self) -> bool:
+        """A whole-tree incremental run instead of a path update."""
+        return self.reason != "paths"
 
 
 @dataclass
@@ -336,19 +340,12 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
-            except BrokenExecutor as exc:
-                # Ctrl-C in a terminal reaches the parse workers too: the store's journal
-                # covers the interrupted batch; when not stopping, it is retried like any error.
-                if self._stopping:
+            except (RepomemError, OSError, BrokenExecutor) as exc:
+                # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
+                # store's journal covers the interrupted batch.
+                if isinstance(exc, BrokenExecutor) and self._stopping:
                     log.info("batch interrupted while stopping: %s", exc)
                     return
-                failures += 1
-                self.errors += 1
-                self._requeue(taken)
-                if self.on_error is not None:
-                    self.on_error(exc)
-                continue
-            except (RepomemError, OSError) as exc:
                 failures += 1
                 self.errors += 1
                 log.warning("index update failed (retrying): %s", exc)
@@ -433,7 +430,6 @@ class Watcher:
         memory = self.memory_rel in p.paths or reason == "start"
         batch = Batch(
             paths=sorted(p.paths),
-            reconciled=bool(reason),
             reason=reason or "paths",
             report=report,
             seconds=time.monotonic() - t0,

@@ -20,6 +20,20 @@ def read_lines(stream: object, out: queue.Queue[str]) -> None:
         out.put(line)
 
 
+def start_reader(proc: subprocess.Popen[str]) -> tuple[threading.Thread, queue.Queue[str]]:
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True)
+    reader.start()
+    return reader, lines
+
+
+def drain(reader: threading.Thread, lines: queue.Queue[str], seen: list[str]) -> None:
+    """Collect every line left once the process has exited (the reader stops at EOF)."""
+    reader.join(timeout=60)
+    while not lines.empty():
+        seen.append(lines.get())
+
+
 def expect(lines: queue.Queue[str], text: str, seen: list[str], timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     while True:
@@ -43,8 +57,7 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
         [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    reader, lines = start_reader(proc)
     seen: list[str] = []
     try:
         expect(lines, "Watching", seen)
@@ -59,9 +72,10 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        drain(reader, lines, seen)
         assert proc.stdout is not None
         proc.stdout.close()
-    assert not any("Traceback" in x for x in seen)
+    assert not any("Traceback" in x for x in seen), seen
 
 
 def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_store(
@@ -78,16 +92,13 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,
     )  # fmt: skip
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    reader, lines = start_reader(proc)
     seen: list[str] = []
     try:
         expect(lines, "Watching", seen)  # the catch-up run is under way now
         os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
         code = proc.wait(timeout=120)
-        time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
-        while not lines.empty():
-            seen.append(lines.get())
+        drain(reader, lines, seen)
         assert code == 0, "".join(seen)
         assert any(x.startswith("Stopped after") for x in seen), seen
     finally:
@@ -95,10 +106,8 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
             proc.kill()
             proc.wait()
         assert proc.stdout is not None
+        drain(reader, lines, seen)
         proc.stdout.close()
-    time.sleep(0.2)  # let the reader thread drain the pipe; nothing is asserted on time
-    while not lines.empty():
-        seen.append(lines.get())
     assert not any("Traceback" in x for x in seen), seen
     indexer.run(repo.config())
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)

@@ -402,3 +402,17 @@ def kill_mid_batch(proc: subprocess.Popen[bytes], journal: Path, what: str) -> N
         pytest.fail(f"{what} finished before it could be killed")
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config()  # optimize_every is far off: only the rows missing from the index count
+    indexer.run(cfg)
+    body = "".join(f"def many_{i}():\n    pass\n" for i in range(1200))
+    repo.write("pkg/many.py", body)
+    indexer.update(cfg, ["pkg/many.py"])
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") is not None
+    assert not store.indexes_lagging()
+    assert [h["path"] for h in query.search(cfg, "many_1100")][:1] == ["pkg/many.py"]
