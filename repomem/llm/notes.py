@@ -17,14 +17,13 @@ generated ones.
 
 from __future__ import annotations
 
-import posixpath
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from repomem import secrets
+from repomem import paths, secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 
@@ -139,27 +138,14 @@ def best_notes(cfg: Config, paths: Sequence[str], *, store: Any | None = None) -
 
 
 def repo_path(cfg: Config, raw: str | Path) -> str:
-    """A path given by a user as a repository-relative POSIX path.
+    """A file or folder given by a user as a repository-relative POSIX path.
 
     Absolute paths must lie inside the repository; relative ones are taken from its root.
 
     Raises:
-        InputError: if the path is outside the repository.
+        InputError: if the path is outside the repository, or names a credential file.
     """
-    p = Path(raw)
-    root = cfg.root.resolve()
-    if p.is_absolute():
-        try:
-            rel = p.resolve().relative_to(root).as_posix()
-        except ValueError:
-            raise InputError(
-                f"`{raw}` is outside the repository `{root}`; give a path inside it."
-            ) from None
-    else:
-        rel = posixpath.normpath(p.as_posix())
-    if rel in ("", ".") or rel == ".." or rel.startswith(("../", "/")):
-        raise InputError(f"`{raw}` is not a file or folder inside the repository `{root}`.")
-    return rel
+    return paths.confine(cfg, str(raw), allow_absolute=True)
 
 
 def write_note(
