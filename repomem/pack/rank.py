@@ -6,13 +6,17 @@ Signals (each normalised to 0..1, then weighted and summed):
 - `bm25_symbol`: full-text over symbols (names, qualified names, signatures, docs, paths);
 - `mention`: a file path, module path or stack-trace frame quoted in the task points at the file;
 - `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
+- `uses`: the file calls or imports a rarely used identifier quoted in the task (shared among
+  its users), which finds the caller or configuration consumer a change often lands in;
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
   loses its rank to what it references (aider's repo map does).
 
-Test files and text files (docs, changelogs, config) get a mild penalty unless the task names
-them: for a change request, the code to change is usually the implementation, while tests and
-docs remain good context.
+Test files, documentation and example code, and text files (docs, changelogs, config) get a
+mild penalty unless the task names them: for a change request, the code to change is usually the
+implementation, while tests and docs remain good context. Vendored copies of third-party
+libraries (`jquery-3.5.1.js`, `*.min.js`) get a strong one: they match every query and are never
+the code to change.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ WEIGHTS = {
     "bm25_symbol": 0.6,
     "mention": 1.5,
     "identifier": 0.8,
+    "uses": 0.3,
     "pagerank": 0.4,
     "memory": 0.8,
     "cochange": 0.6,
@@ -45,6 +50,8 @@ WEIGHTS = {
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
 TEXT_PENALTY = 0.7  # docs, changelogs and config rank below code unless named
+DOC_PENALTY = 0.6  # code under docs/ or examples/
+VENDOR_PENALTY = 0.1
 FTS_FILES = 400
 FTS_SYMBOLS = 600
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
@@ -53,6 +60,14 @@ COCHANGE_SEEDS = 5
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
     r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+)
+
+_DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
+# After GitHub linguist's vendor list: versioned or minified copies of web libraries.
+_VENDORED_FILE = re.compile(
+    r"[-.]v?\d+(\.\d+)+(\.min|\.slim)?\.(js|mjs|css)$|[.-]min\.(js|mjs|css)$"
+    r"|(^|/)(jquery|underscore|backbone|bootstrap|modernizr|html5shiv|respond|mootools|lodash"
+    r"|require|d3|angular|moment)([.-][^/]*)?\.(js|css)$"
 )
 
 
@@ -87,6 +102,7 @@ class Candidate:
             "bm25_symbol": "symbols match the task",
             "mention": "named in the task",
             "identifier": "defines identifiers named in the task",
+            "uses": "uses identifiers named in the task",
             "pagerank": "central to the matches (def/ref graph)",
             "memory": "cited by a relevant memory fact",
             "cochange": "changes together with the matches (git history)",
@@ -98,6 +114,20 @@ class Candidate:
 
 def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
+
+
+def penalty(path: str) -> float:
+    """How much a file's score is damped when the task does not name it."""
+    if _VENDORED_FILE.search(path):
+        return VENDOR_PENALTY
+    factor = 1.0
+    if is_test_path(path):
+        factor *= TEST_PENALTY
+    elif _DOC_PATH.search(path):
+        factor *= DOC_PENALTY
+    if not parser.supports(languages.detect(path)):
+        factor *= TEXT_PENALTY
+    return factor
 
 
 def rank(
@@ -128,6 +158,7 @@ def rank(
     global_rank = cache.ranks
     _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
+    _uses(signals, cand, cache.users)
     known = set(indexed)
     for path, strength in signals.cited.items():
         if path in known:
@@ -154,10 +185,7 @@ def rank(
     for c in cands.values():
         c.score = sum(WEIGHTS[k] * v for k, v in c.signals.items())
         if c.path not in named:
-            if is_test_path(c.path):
-                c.score *= TEST_PENALTY
-            elif not parser.supports(languages.detect(c.path)):
-                c.score *= TEXT_PENALTY
+            c.score *= penalty(c.path)
     ranked = sorted(cands.values(), key=lambda c: (-c.score, c.path))
     if len(ranked) < MIN_RANKED:
         # Too few files match: the rest follow by plain PageRank (importance in the repo).
@@ -294,3 +322,14 @@ def _identifiers(store: Any, signals: TaskSignals, cand: Any) -> None:
             c = cand(r["path"])
             c.signals["identifier"] = min(1.0, c.signals.get("identifier", 0.0) + weight)
             _add_symbol(c, r, 0.9, f"defines `{name}`, named in the task")
+
+
+def _uses(signals: TaskSignals, cand: Any, users: dict[str, dict[str, int]]) -> None:
+    for rank_i, name in enumerate(signals.identifiers[:40]):
+        found = users.get(name)
+        if not found:
+            continue
+        weight = (1.0 if rank_i < 10 else 0.7) / len(found) ** 0.5
+        for path in found:
+            c = cand(path)
+            c.signals["uses"] = min(1.0, c.signals.get("uses", 0.0) + weight)

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import pytest
+
+from repomem.index import indexer
+from repomem.pack import rank
+from repomem.pack import task as tasks
+from tests.conftest import Repo
+
+
+@pytest.mark.parametrize(
+    ("path", "vendored"),
+    [
+        ("sphinx/themes/basic/static/jquery-3.5.1.js", True),
+        ("static/underscore-1.13.1.js", True),
+        ("web/app.min.js", True),
+        ("web/theme.min.css", True),
+        ("lib/jquery.js", True),
+        ("sphinx/themes/basic/static/doctools.js", False),
+        ("src/app.js", False),
+        ("numpy_compat_1.py", False),
+    ],
+)
+def test_vendored_copies_of_web_libraries_are_damped_hardest(path: str, vendored: bool) -> None:
+    assert (rank.penalty(path) == rank.VENDOR_PENALTY) is vendored
+
+
+def test_tests_docs_and_text_rank_below_source_code() -> None:
+    assert rank.penalty("src/app.py") == 1.0
+    assert rank.penalty("tests/test_app.py") == rank.TEST_PENALTY
+    assert rank.penalty("doc/conf.py") == rank.DOC_PENALTY
+    assert rank.penalty("examples/plot_lines.py") == rank.DOC_PENALTY
+    assert rank.penalty("README.md") == rank.TEXT_PENALTY
+    assert rank.penalty("docs/usage.rst") == pytest.approx(rank.DOC_PENALTY * rank.TEXT_PENALTY)
+
+
+def _ranked(repo: Repo, text: str) -> list[rank.Candidate]:
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    return rank.rank(store, tasks.analyse(text), graph_cache=indexer.state_dir(cfg))
+
+
+def test_a_vendored_library_matching_every_word_stays_below_the_code(repo: Repo) -> None:
+    words = "render the toolbar button label when the theme changes"
+    repo.write("app/toolbar.py", 'def render_label(theme):\n    """The toolbar."""\n    return 1\n')
+    repo.write("app/static/jquery-3.5.1.js", f"// {words}\n" * 3)
+    repo.commit()
+    order = [c.path for c in _ranked(repo, f"The toolbar: {words}")]
+    assert order.index("app/toolbar.py") < order.index("app/static/jquery-3.5.1.js")
+
+
+def test_a_file_that_calls_a_named_function_ranks_with_reason(repo: Repo) -> None:
+    repo.write("core/settings.py", "def load_profile(name):\n    return {}\n")
+    repo.write("core/cli.py", "from core.settings import load_profile\n\n\ndef main():\n"
+               "    return load_profile('x')\n")  # fmt: skip
+    for i in range(8):
+        repo.write(f"other/mod_{i}.py", f"def helper_{i}():\n    return {i}\n")
+    repo.commit()
+    ranked = _ranked(repo, "`load_profile` is called with the wrong name at start-up")
+    by_path = {c.path: c for c in ranked}
+    assert by_path["core/cli.py"].signals.get("uses", 0) > 0
+    assert "uses identifiers named in the task" in by_path["core/cli.py"].reason
+    assert ranked[0].path == "core/settings.py"  # the definition still comes first
+    assert [c.path for c in ranked].index("core/cli.py") < len(ranked) - 8
+
+
+def test_a_name_used_everywhere_says_nothing_about_its_users(repo: Repo) -> None:
+    repo.write("core/util.py", "def log_event(x):\n    return x\n")
+    for i in range(45):
+        repo.write(f"pkg/m{i}.py", f"from core.util import log_event\n\n\ndef f{i}():\n"
+                   f"    return log_event({i})\n")  # fmt: skip
+    repo.commit()
+    ranked = _ranked(repo, "`log_event` drops its argument")
+    assert all(c.signals.get("uses", 0) == 0 for c in ranked)
