@@ -26,22 +26,59 @@ Full-text search uses LanceDB's native index over a `search` column that holds c
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import logging
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import lancedb
-import pyarrow as pa
-from lancedb.index import FTS, BTree
-
 from repomem.errors import StoreError
 from repomem.fsutil import FileLock
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
+
+
+def _defer_package_init(package: str) -> None:
+    """Register `package` without running its `__init__` until one of its names is used.
+
+    lancedb imports `lance_namespace`, which imports models from the REST client package
+    `lance_namespace_urllib3_client`; that package's `__init__` builds some sixty API classes
+    with pydantic validators (about 1.2 s of every CLI start on this machine) that a local
+    store never calls. Its submodules still import normally (the package keeps its path), and
+    the first use of a name defined in `__init__` runs it then.
+    """
+    if package in sys.modules:
+        return
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    ran: list[bool] = []
+
+    def load_on_use(name: str) -> Any:
+        if name.startswith("__") or ran:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        ran.append(True)
+        loader.exec_module(module)
+        return getattr(module, name)
+
+    module.__getattr__ = load_on_use  # type: ignore[method-assign]
+    sys.modules[package] = module
+
+
+_defer_package_init("lance_namespace_urllib3_client")
+
+import lancedb  # noqa: E402
+import pyarrow as pa  # noqa: E402
+from lancedb.index import FTS, BTree  # noqa: E402
 
 log = logging.getLogger(__name__)
 

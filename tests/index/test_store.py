@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from repomem.errors import StoreError
@@ -130,3 +133,17 @@ def test_readers_see_the_last_published_update_not_one_in_progress(repo: Repo) -
         reader.refresh()
         assert reader.count("files") == 1  # ...until it refreshes
         assert indexer.open_store(repo.config()).count("symbols") == 1
+
+
+def test_opening_the_store_skips_the_namespace_rest_client_until_it_is_used() -> None:
+    code = (
+        "import sys\n"
+        "import repomem.index.store\n"
+        "print('lance_namespace_urllib3_client.api' in sys.modules)\n"
+        "import lance_namespace_urllib3_client as client\n"
+        "print(client.ApiClient.__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "ApiClient"]
