@@ -8,6 +8,8 @@ Signals (each normalised to 0..1, then weighted and summed):
 - `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
 - `uses`: the file calls or imports a rarely used identifier quoted in the task (shared among
   its users), which finds the caller or configuration consumer a change often lands in;
+- `path`: words of the task name the file or its folders (`typehints.py` for a task about
+  `autodoc_typehints`), weighted by how rare each word is among the repository's paths;
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
   loses its rank to what it references (aider's repo map does).
@@ -22,6 +24,7 @@ the code to change.
 from __future__ import annotations
 
 import logging
+import math
 import posixpath
 import re
 from collections import defaultdict
@@ -42,6 +45,7 @@ WEIGHTS = {
     "mention": 1.5,
     "identifier": 0.8,
     "uses": 0.3,
+    "path": 0.4,
     "pagerank": 0.4,
     "memory": 0.8,
     "cochange": 0.6,
@@ -52,6 +56,8 @@ TEST_PENALTY = 0.6
 TEXT_PENALTY = 0.7  # docs, changelogs and config rank below code unless named
 DOC_PENALTY = 0.6  # code under docs/ or examples/
 VENDOR_PENALTY = 0.1
+# A mention this strong (the path itself, not one of many same-named files) lifts the penalties.
+NAMED = 0.5
 FTS_FILES = 400
 FTS_SYMBOLS = 600
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
@@ -103,6 +109,7 @@ class Candidate:
             "mention": "named in the task",
             "identifier": "defines identifiers named in the task",
             "uses": "uses identifiers named in the task",
+            "path": "its name matches words of the task",
             "pagerank": "central to the matches (def/ref graph)",
             "memory": "cited by a relevant memory fact",
             "cochange": "changes together with the matches (git history)",
@@ -159,6 +166,7 @@ def rank(
     _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
     _uses(signals, cand, cache.users)
+    _path_words(signals, indexed, cand)
     known = set(indexed)
     for path, strength in signals.cited.items():
         if path in known:
@@ -181,7 +189,7 @@ def rank(
             for path, value in pr.items():
                 if value / top > 0.01:
                     cand(path).signals["pagerank"] = value / top
-    named = {c.path for c in cands.values() if c.signals.get("mention", 0) > 0}
+    named = {c.path for c in cands.values() if c.signals.get("mention", 0) >= NAMED}
     for c in cands.values():
         c.score = sum(WEIGHTS[k] * v for k, v in c.signals.items())
         if c.path not in named:
@@ -333,3 +341,51 @@ def _uses(signals: TaskSignals, cand: Any, users: dict[str, dict[str, int]]) -> 
         for path in found:
             c = cand(path)
             c.signals["uses"] = min(1.0, c.signals.get("uses", 0.0) + weight)
+
+
+_PLAIN_STEMS = frozenset({"__init__", "index", "mod", "main", "__main__"})
+
+
+def _path_words(signals: TaskSignals, indexed: list[str], cand: Any) -> None:
+    """Files whose name (or folders) are words of the task, by the words' rarity in paths."""
+    if not WEIGHTS.get("path"):
+        return
+    focus = set(tok.tokens(" ".join([signals.title, *signals.identifiers[:20]])))
+    words = set(tok.tokens(signals.text)) | focus
+    stems: dict[str, list[str]] = {}
+    folders: dict[str, list[str]] = {}
+    df: dict[str, int] = defaultdict(int)
+    for path in indexed:
+        if _VENDORED_FILE.search(path):
+            continue
+        parts = path.split("/")
+        stem = parts[-1].split(".", 1)[0]
+        stem_words = [] if stem in _PLAIN_STEMS else tok.tokens(stem)
+        folder_words = tok.tokens(" ".join(parts[:-1]))
+        stems[path] = stem_words
+        folders[path] = folder_words
+        for w in set(stem_words) | set(folder_words):
+            df[w] += 1
+    n = len(stems) or 1
+
+    def weight(w: str) -> float:
+        return math.log(n / df[w]) * (1.0 if w in focus else 0.5)
+
+    scores: dict[str, float] = {}
+    for path, stem_words in stems.items():
+        # the whole stem must be named (all its parts), folders count half
+        stem_score = (
+            sum(weight(w) for w in set(stem_words)) / len(set(stem_words))
+            if stem_words and all(w in words for w in stem_words)
+            else 0.0
+        )
+        folder_score = 0.5 * max((weight(w) for w in folders[path] if w in words), default=0.0)
+        value = stem_score + folder_score
+        if value > 0:
+            scores[path] = value
+    top = max(scores.values(), default=0.0)
+    if top <= 0:
+        return
+    for path, value in scores.items():
+        if value / top > 0.2:
+            cand(path).signals["path"] = value / top

@@ -73,3 +73,20 @@ def test_a_name_used_everywhere_says_nothing_about_its_users(repo: Repo) -> None
     repo.commit()
     ranked = _ranked(repo, "`log_event` drops its argument")
     assert all(c.signals.get("uses", 0) == 0 for c in ranked)
+
+
+def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Repo) -> None:
+    repo.write("docs_tool/ext/autodoc/__init__.py", "def setup(app):\n    return {}\n")
+    repo.write("docs_tool/ext/autodoc/typehints.py", "def merge(app, node):\n    return node\n")
+    repo.write("docs_tool/ext/autodoc/mock.py", "def mock(modnames):\n    return []\n")
+    for i in range(6):
+        repo.write(f"docs_tool/util/part_{i}.py", f"def helper_{i}():\n    return {i}\n")
+    repo.commit()
+    ranked = _ranked(repo, "`autodoc_typehints = 'description'` puts a return type on classes")
+    by_path = {c.path: c for c in ranked}
+    assert by_path["docs_tool/ext/autodoc/typehints.py"].signals["path"] == 1.0
+    assert by_path["docs_tool/ext/autodoc/mock.py"].signals.get("path", 0) < 0.5
+    assert "docs_tool/util/part_0.py" not in by_path or not by_path[
+        "docs_tool/util/part_0.py"
+    ].signals.get("path")
+    assert ranked[0].path == "docs_tool/ext/autodoc/typehints.py"
