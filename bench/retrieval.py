@@ -80,6 +80,10 @@ def main() -> None:
         help="take the results of a retriever already in --out (an interrupted run, or one run "
         "in parallel on the same tasks and checkouts) instead of running it again",
     )  # fmt: skip
+    ap.add_argument(
+        "--variants", help="also rank these ranking-constant variants (pack_retriever.py "
+        "--variants); score them with bench/ablate.py on OUT/ranks.jsonl",
+    )  # fmt: skip
     a = ap.parse_args()
     out = Path(a.out or tempfile.mkdtemp(prefix="repomem-retrieval-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -87,11 +91,12 @@ def main() -> None:
     if not a.reuse:
         log.unlink(missing_ok=True)
     budgets = [int(b) for b in a.budgets.split(",")]
+    extra = f" --variants {a.variants} --rank-log {out / 'ranks.jsonl'}" if a.variants else ""
     results = {
         "repomem": run_eval(
             "repomem",
             f"{sys.executable} {HERE / 'pack_retriever.py'} {{repo}} {{query_file}} {{task_id}} "
-            f"--tasks {a.tasks} --log {log} --budgets {a.budgets}",
+            f"--tasks {a.tasks} --log {log} --budgets {a.budgets}{extra}",
             a, out,
         ),
         "bm25": run_eval(
