@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 
 def gold_files(tasks: str, task_id: str) -> list[str]:
@@ -26,6 +27,38 @@ def gold_files(tasks: str, task_id: str) -> list[str]:
             if row.get("instance_id", row.get("id")) == task_id:
                 return list(row["gold_files"])
     return []
+
+
+def apply(rank: Any, name: str, value: Any) -> None:
+    """Override one ranking constant (WEIGHTS takes a dict of weights to update)."""
+    if name == "WEIGHTS":
+        rank.WEIGHTS.update(value)
+    else:
+        old = getattr(rank, name)
+        setattr(rank, name, type(old)(value))
+
+
+def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
+    """The file ranking (top 20) with `settings` applied, restored afterwards."""
+    import copy
+
+    from repomem.index import indexer
+    from repomem.pack import history, memory, rank
+    from repomem.pack import task as tasks
+
+    saved = {name: copy.deepcopy(getattr(rank, name)) for name in settings}
+    try:
+        for name, value in settings.items():
+            apply(rank, name, value)
+        store = indexer.open_store(cfg)
+        signals = tasks.analyse(task)
+        signals.cited = memory.select(cfg, store, task).cited
+        state = indexer.state_dir(cfg)
+        ranked = rank.rank(store, signals, graph_cache=state, history=history.load(cfg.root, state))
+        return [c.path for c in ranked[:20]]
+    finally:
+        for name, value in saved.items():
+            setattr(rank, name, value)
 
 
 def main() -> None:
@@ -43,6 +76,12 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="ablation: override a constant of repomem.pack.rank, e.g. FOCUS_SHARE=0",
     )
+    ap.add_argument(
+        "--variants",
+        help="ablation: a JSON file {name: {NAME: VALUE, ...}}; each variant's ranking (top 20) "
+        "is appended to --rank-log, computed on the same index in the same process",
+    )
+    ap.add_argument("--rank-log", help="where --variants rankings go (JSON lines)")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     gold = gold_files(a.tasks, a.task_id)
@@ -54,10 +93,7 @@ def main() -> None:
 
     for setting in a.set:
         name, _, value = setting.partition("=")
-        if name == "WEIGHTS":
-            rank.WEIGHTS.update(json.loads(value))
-        else:
-            setattr(rank, name, type(getattr(rank, name))(value))
+        apply(rank, name, json.loads(value) if name == "WEIGHTS" else value)
 
     t_index = time.perf_counter()
     cfg = config.load(a.repo)
@@ -78,6 +114,15 @@ def main() -> None:
             first = pack.render("json")
     with open(a.log, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\n")
+    if a.variants and a.rank_log:
+        with open(a.variants, encoding="utf-8") as fh:
+            variants = json.load(fh)
+        rows = [
+            {"task_id": a.task_id, "variant": name, "ranking": rank_only(cfg, task, settings)}
+            for name, settings in variants.items()
+        ]
+        with open(a.rank_log, "a", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r) + "\n" for r in rows)
     print(f'#timing {{"index_s": {index_s:.3f}, "query_s": {query_s:.3f}}}', file=sys.stderr)
     sys.stdout.write(first or "{}")
 
