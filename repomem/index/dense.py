@@ -6,7 +6,7 @@ its top-level symbols' signatures with the first line of their docs (then member
 version, the path and the file's content hash, so a run embeds only files whose content (or
 path) is new to the store: unchanged files, reverts and checkouts back and forth cost nothing.
 Vectors of files no longer present are kept as a cache until they outnumber a quarter of the
-live ones, then dropped.
+live ones (and PRUNE_MIN), then dropped.
 
 Embedding runs after the index's own update is published and writes under the write lock one
 batch at a time, so readers and the default (BM25) path never wait for it. Per-symbol vectors
@@ -32,6 +32,7 @@ CARD_VERSION = 1
 CARD_CHARS = 1600  # about 400 BERT tokens of code: the tokenizer cuts to max_tokens anyway
 BATCH_FILES = 64  # files embedded (and written) per batch
 PRUNE_SHARE = 0.25
+PRUNE_MIN = 50
 _PY_DOC = re.compile(r'\A(?:\s*#[^\n]*\n|\s*\n)*\s*[rRbBuU]{0,2}("""|\'\'\'|"|\')(.*?)\1', re.S)
 _COMMENT = re.compile(r"^\s*(#|//|/\*+|\*|--|;+)\s?")
 _LICENSE = re.compile(r"licen[cs]e|copyright|spdx", re.I)
@@ -164,7 +165,7 @@ def refresh(
         if progress:
             progress("embed", report.embedded, len(todo))
     orphans = sorted(stored - set(live))
-    if len(orphans) > PRUNE_SHARE * len(live):
+    if len(orphans) > max(PRUNE_MIN, PRUNE_SHARE * len(live)):
         with store.writing():
             store.delete_vectors(orphans)
         report.pruned = len(orphans)
@@ -183,7 +184,7 @@ def similar_files(store: Any, embedder: embed.Embedder, query: str, limit: int) 
         return {}
     vector = embedder.embed_one(query)
     # Stale versions of a file (cached for checkouts) may crowd the top: ask for more.
-    found = store.nearest(vector, int(limit * (1 + PRUNE_SHARE)) + 8)
+    found = store.nearest(vector, int(limit * (1 + PRUNE_SHARE)) + PRUNE_MIN)
     if not found:
         return {}
     current = store.column("files", ["path", "hash"], sorted({p for p, _h, _c in found}))
