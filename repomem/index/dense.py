@@ -1,12 +1,12 @@
 """Optional dense vectors of source files (`[embed] enabled`), kept up to date incrementally.
 
-Each indexed source file gets one "card": its path, its module docstring or leading comment, and
-its top-level symbols' signatures with the first line of their docs (then member names), cut to
-`embed.max_tokens` tokens. A card's vector is stored under a key hashed from the model, the card
-version, the path and the file's content hash, so a run embeds only files whose content (or
-path) is new to the store: unchanged files, reverts and checkouts back and forth cost nothing.
-Vectors of files no longer present are kept as a cache until they outnumber a quarter of the
-live ones (and PRUNE_MIN), then dropped.
+Each indexed source file (tests excepted) gets one "card": its path, its module docstring or
+leading comment, and its top-level symbols' signatures with the first line of their docs (then
+member names), cut to `embed.max_tokens` tokens. A card's vector is stored under a key hashed
+from the model, the card version, the path and the file's content hash, so a run embeds only
+files whose content (or path) is new to the store: unchanged files, reverts and checkouts back
+and forth cost nothing. Vectors of files no longer present are kept as a cache until they
+outnumber a quarter of the live ones (and PRUNE_MIN), then dropped.
 
 Embedding runs after the index's own update is published and writes under the write lock one
 batch at a time, so readers and the default (BM25) path never wait for it. Per-symbol vectors
@@ -72,8 +72,14 @@ def key(path: str, file_hash: str) -> str:
 
 
 def wanted(path: str, language: str) -> bool:
-    """Whether a file gets a card: source code the parser understands."""
-    return parser.supports(language or languages.detect(path))
+    """Whether a file gets a card: source code the parser understands, tests excluded.
+
+    Tests are a large share of most repositories (44% of sympy's Python files) and rarely the
+    code a task is about; BM25 and the graph still find them.
+    """
+    from repomem.pack.rank import is_test_path  # the one definition of a test path
+
+    return parser.supports(language or languages.detect(path)) and not is_test_path(path)
 
 
 def head_doc(text: str) -> str:

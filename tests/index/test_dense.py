@@ -40,6 +40,7 @@ def make_project(repo: Repo) -> None:
     repo.write("web/cookies.py", '"""Cookie jar."""\n\ndef parse_cookie(header):\n    return {}\n')
     repo.write("web/forms.py", "def validate_form(data):\n    return bool(data)\n")
     repo.write("README.md", "# A project\n")
+    repo.write("tests/test_geo.py", "def test_great_circle():\n    assert True\n")
     repo.commit()
 
 
@@ -86,7 +87,7 @@ def test_only_new_or_changed_source_files_are_embedded(repo: Repo) -> None:
     make_project(repo)
     cfg = on(repo)
     first = indexer.run(cfg)
-    assert first.embedded == 3  # the three source files; README.md is text
+    assert first.embedded == 3  # the three source files; README.md is text, tests are left out
     store = indexer.open_store(cfg)
     assert store.count("vectors") == 3
     assert indexer.run(cfg).embedded == 0  # nothing changed
