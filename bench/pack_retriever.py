@@ -42,7 +42,7 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
     """The file ranking (top 20) with `settings` applied, restored afterwards."""
     import copy
 
-    from repomem.index import indexer
+    from repomem.index import dense, indexer
     from repomem.pack import history, memory, rank
     from repomem.pack import task as tasks
 
@@ -54,7 +54,10 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
         signals = tasks.analyse(task)
         signals.cited = memory.select(cfg, store, task).cited
         state = indexer.state_dir(cfg)
-        ranked = rank.rank(store, signals, graph_cache=state, history=history.load(cfg.root, state))
+        ranked = rank.rank(
+            store, signals, graph_cache=state, history=history.load(cfg.root, state),
+            embedder=dense.embedder_for(cfg),
+        )  # fmt: skip
         return [c.path for c in ranked[:20]]
     finally:
         for name, value in saved.items():
@@ -97,8 +100,11 @@ def main() -> None:
 
     t_index = time.perf_counter()
     cfg = config.load(a.repo)
-    indexer.run(cfg)
+    report = indexer.run(cfg)
     index_s = time.perf_counter() - t_index
+    record["index_s"] = round(index_s, 3)
+    record["embedded"] = report.embedded
+    record["embed_s"] = round(report.embed_seconds, 3)
     with open(a.query_file, encoding="utf-8", errors="replace") as fh:
         task = fh.read()
     query_s = 0.0
@@ -117,10 +123,12 @@ def main() -> None:
     if a.variants and a.rank_log:
         with open(a.variants, encoding="utf-8") as fh:
             variants = json.load(fh)
-        rows = [
-            {"task_id": a.task_id, "variant": name, "ranking": rank_only(cfg, task, settings)}
-            for name, settings in variants.items()
-        ]
+        rows = []
+        for name, settings in variants.items():
+            t0 = time.perf_counter()
+            ranking = rank_only(cfg, task, settings)
+            rows.append({"task_id": a.task_id, "variant": name, "ranking": ranking,
+                         "seconds": round(time.perf_counter() - t0, 3)})  # fmt: skip
         with open(a.rank_log, "a", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r) + "\n" for r in rows)
     print(f'#timing {{"index_s": {index_s:.3f}, "query_s": {query_s:.3f}}}', file=sys.stderr)

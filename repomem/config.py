@@ -152,6 +152,16 @@ class ServerSection:
     read_only: bool = False
 
 
+@dataclass
+class EmbedSection:
+    """`[embed]`: optional dense embeddings of files (needs `pip install 'repomem[embed]'`)."""
+
+    enabled: bool = False
+    threads: int = 1
+    max_tokens: int = 256
+    batch_size: int = 16
+
+
 SECTIONS: dict[str, type[Any]] = {
     "index": IndexSection,
     "store": StoreSection,
@@ -161,6 +171,7 @@ SECTIONS: dict[str, type[Any]] = {
     "llm": LLMSection,
     "watch": WatchSection,
     "server": ServerSection,
+    "embed": EmbedSection,
 }
 
 
@@ -178,6 +189,7 @@ class Config:
     llm: LLMSection = field(default_factory=LLMSection)
     watch: WatchSection = field(default_factory=WatchSection)
     server: ServerSection = field(default_factory=ServerSection)
+    embed: EmbedSection = field(default_factory=EmbedSection)
 
     def section(self, name: str) -> Any:
         return getattr(self, name)

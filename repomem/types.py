@@ -76,6 +76,8 @@ class IndexReport:
     seconds: float = 0.0
     git: bool = True
     full: bool = False
+    embedded: int = 0  # files given a dense vector (`embed.enabled`)
+    embed_seconds: float = 0.0
 
     @property
     def changed(self) -> int:

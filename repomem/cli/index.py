@@ -42,6 +42,8 @@ def _print_report(report: Any) -> None:
         typer.echo(f"Skipped: {skipped}.")
     if report.redactions:
         typer.echo(f"Redacted {report.redactions} secret(s) before storing.")
+    if report.embedded:
+        typer.echo(f"Embedded {report.embedded} file(s) in {report.embed_seconds:.1f}s.")
     if report.recovered:
         typer.echo(f"Completed an interrupted run ({report.recovered} files re-indexed).")
     if report.parse_errors:

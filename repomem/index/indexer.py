@@ -26,6 +26,7 @@ from typing import Any
 from repomem import secrets, vcs
 from repomem.config import Config
 from repomem.errors import StoreError
+from repomem.fsutil import atomic_write
 from repomem.index import discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
@@ -336,6 +337,7 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
     t0 = time.monotonic()
     early = None if full else _check_manifest(cfg)
     if early is not None and early.report is not None:
+        _embed(cfg, None, early.report, progress, early.files_version)
         early.report.seconds = time.monotonic() - t0
         return early.report
     store = open_store(cfg)
@@ -391,8 +393,37 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
             meta.update(compact(store))
         store.publish(meta)
         _write_manifest(cfg, store, plan.head)
+    _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
+
+
+def _embed(
+    cfg: Config, store: Any, report: IndexReport, progress: Progress | None,
+    files_version: int | None = None,
+) -> None:  # fmt: skip
+    """Optional dense vectors, after the update is published (see `repomem.index.dense`).
+
+    A marker file records the `files` version whose vectors are complete, so a run that
+    changed nothing opens no database for them either.
+    """
+    if not cfg.embed.enabled:
+        return
+    from repomem.index import dense
+
+    marker = state_dir(cfg) / "embedded.json"
+    stamp = {"files_version": files_version, "uri": store_uri(cfg), "card": dense.key("", "")}
+    if files_version is not None:
+        with contextlib.suppress(OSError, ValueError):
+            if json.loads(marker.read_text(encoding="utf-8")) == stamp:
+                return
+    store = store or open_store(cfg)
+    done = dense.refresh(cfg, store, progress=progress)
+    report.embedded = done.embedded
+    report.embed_seconds = done.seconds
+    stamp["files_version"] = int(store.table("files").version)
+    with contextlib.suppress(OSError):
+        atomic_write(marker, json.dumps(stamp))
 
 
 MANIFEST_VERSION = 1
@@ -693,6 +724,8 @@ def update(
                 _finish_update(cfg, store, meta, optimize)
     if fallback:
         return run(cfg, progress=progress)
+    if report.changed:
+        _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
 

@@ -8,6 +8,7 @@ language, written to a shared capture convention (see `repomem/index/parser.py`)
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -222,3 +223,14 @@ def query_source(language: str) -> str:
         path = QUERY_DIR / f"{name}.scm"
         parts.append(path.read_text(encoding="utf-8"))
     return "\n".join(parts)
+
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
+    r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a path is a test file (`tests/`, `test_x.py`, `x_test.go`, `a.spec.ts`)."""
+    return bool(_TEST_PATH.search(path))

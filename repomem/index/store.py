@@ -7,6 +7,9 @@ Tables
     notes    per-file notes (generated or written by people/assistants), room for later issues
     memory   the project memory file's entries (search tokens in `text`, JSON in `data`)
     meta     key/value: schema version, indexed commit, timestamps
+    vectors  optional dense embeddings of file cards (`embed.enabled`), keyed by a hash of the
+             model, card version, path and file content: a cache kept across rebuilds and
+             checkouts, created on first use (see `repomem.index.dense`)
 
 Readers see whole updates only. A writer commits several versions per table while it works;
 when it is done it *publishes* the versions of the derived tables in `meta` (key `published`).
@@ -146,6 +149,15 @@ MEMORY = pa.schema(
     ]
 )
 META = pa.schema([pa.field("key", pa.string()), pa.field("value", pa.string())])
+VECTOR_DIM = 384
+VECTORS = pa.schema(
+    [
+        pa.field("key", pa.string()),
+        pa.field("path", pa.string()),
+        pa.field("hash", pa.string()),
+        pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM)),
+    ]
+)
 
 TABLES: dict[str, pa.Schema] = {
     "files": FILES,
@@ -426,7 +438,7 @@ class Store:
         from datetime import timedelta
 
         self.publish()
-        for name in TABLES:
+        for name in [*TABLES, "vectors"]:
             if name in self._names():
                 self.table(name).optimize(cleanup_older_than=timedelta(seconds=cleanup_seconds))
 
@@ -689,6 +701,52 @@ class Store:
             ]
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
+
+    # ----------------------------------------------------------------- dense vectors
+    def has_vectors(self) -> bool:
+        """Whether the optional `vectors` table exists (embeddings were enabled once)."""
+        return "vectors" in self._names()
+
+    def vector_keys(self) -> set[str]:
+        """The keys of every stored vector."""
+        if not self.has_vectors():
+            return set()
+        return set(self.table("vectors").search().select(["key"]).limit(None).to_arrow()["key"]
+                   .to_pylist())  # fmt: skip
+
+    def add_vectors(self, rows: list[dict[str, Any]]) -> None:
+        """Store vectors ({key, path, hash, vector}); a key already stored is kept. Hold the
+        write lock."""
+        if not rows:
+            return
+        data = pa.Table.from_pylist(rows, schema=VECTORS)
+        if not self.has_vectors():
+            self._tables["vectors"] = self._db.create_table("vectors", schema=VECTORS)
+        self.table("vectors").merge_insert("key").when_not_matched_insert_all().execute(data)
+
+    def delete_vectors(self, keys: Sequence[str]) -> None:
+        """Remove these vectors. Hold the write lock."""
+        if not keys or not self.has_vectors():
+            return
+        for start in range(0, len(keys), 500):
+            self.table("vectors").delete(in_list("key", keys[start : start + 500]))
+
+    def nearest(self, vector: Sequence[float], limit: int) -> list[tuple[str, str, float]]:
+        """The stored vectors closest to a unit `vector`: (path, file hash, cosine), best first.
+
+        A flat (exact) search: LanceDB needs no vector index below about 100k rows.
+        """
+        if not self.has_vectors():
+            return []
+        rows = (
+            self.table("vectors")
+            .search(list(vector), vector_column_name="vector")
+            .distance_type("cosine")
+            .select(["path", "hash", "_distance"])
+            .limit(limit)
+            .to_list()
+        )
+        return [(r["path"], r["hash"], 1.0 - float(r["_distance"])) for r in rows]
 
     # ----------------------------------------------------------------- project memory
     def replace_memory(self, rows: list[dict[str, Any]]) -> None:

@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
-from repomem.index import indexer, languages
+from repomem.index import dense, indexer, languages
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -169,7 +169,10 @@ def build(
     selection = pmemory.select(cfg, store, text)
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
-    ranked = rank(store, signals, graph_cache=state, history=githistory.load(cfg.root, state))
+    ranked = rank(
+        store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
+        embedder=dense.embedder_for(cfg),
+    )  # fmt: skip
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
         commit=commit, pending=pending, indexed_at=indexed_at,

@@ -50,6 +50,7 @@ WEIGHTS = {
     "memory": 0.8,
     "cochange": 0.6,
     "recent": 0.2,
+    "dense": 0.5,  # only with `embed.enabled` (an embedder passed to `rank`)
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
@@ -62,11 +63,9 @@ FTS_FILES = 400
 FTS_SYMBOLS = 600
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
+DENSE_FILES = 50
+DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
-    r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
-)
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
 # After GitHub linguist's vendor list: versioned or minified copies of web libraries.
@@ -114,13 +113,10 @@ class Candidate:
             "memory": "cited by a relevant memory fact",
             "cochange": "changes together with the matches (git history)",
             "recent": "changed recently",
+            "dense": "similar in meaning to the task (embeddings)",
         }
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
         return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_PATH.search(path))
 
 
 def penalty(path: str) -> float:
@@ -143,18 +139,20 @@ def _kind(path: str) -> tuple[bool, bool, bool, bool]:
     """(vendored, test, docs or examples, text without a parser) for a path."""
     return (
         bool(_VENDORED_FILE.search(path)),
-        is_test_path(path),
+        languages.is_test_path(path),
         bool(_DOC_PATH.search(path)),
         not parser.supports(languages.detect(path)),
     )
 
 
 def rank(
-    store: Any, signals: TaskSignals, *, graph_cache: Any = None, history: History | None = None
-) -> list[Candidate]:
+    store: Any, signals: TaskSignals, *, graph_cache: Any = None, history: History | None = None,
+    embedder: Any = None,
+) -> list[Candidate]:  # fmt: skip
     """Files ranked for the task, best first, with their relevant symbols.
 
-    `history` (git) adds co-change with the best direct matches and a small recency signal.
+    `history` (git) adds co-change with the best direct matches and a small recency signal;
+    `embedder` (`repomem.index.embed.Embedder`) the similarity of file vectors to the task.
     """
     cands: dict[str, Candidate] = {}
 
@@ -179,6 +177,7 @@ def rank(
     _identifiers(store, signals, cand)
     _uses(signals, cand, cache.users)
     _path_words(signals, indexed, cand)
+    _dense(store, signals, cand, embedder)
     known = set(indexed)
     for path, strength in signals.cited.items():
         if path in known:
@@ -220,6 +219,22 @@ def rank(
 
 def _direct(c: Candidate) -> float:
     return sum(WEIGHTS[k] * v for k, v in c.signals.items() if k != "pagerank")
+
+
+def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
+    """Cosine of the task's vector to each file's card vector, the best files scaled to 0..1
+    between the lowest and highest of them."""
+    if embedder is None or WEIGHTS.get("dense", 0) <= 0:
+        return
+    from repomem.index import dense
+
+    query = f"{signals.title}\n{signals.text}"[:DENSE_QUERY_CHARS]
+    sims = dense.similar_files(store, embedder, query, DENSE_FILES)
+    if not sims:
+        return
+    low, high = min(sims.values()), max(sims.values())
+    for path, cos in sims.items():
+        cand(path).signals["dense"] = (cos - low) / (high - low) if high > low else 1.0
 
 
 def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
