@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import logging
 import math
-import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from repomem.index import graph as graphs
@@ -125,16 +125,28 @@ def is_test_path(path: str) -> bool:
 
 def penalty(path: str) -> float:
     """How much a file's score is damped when the task does not name it."""
-    if _VENDORED_FILE.search(path):
+    vendored, test, doc, text = _kind(path)
+    if vendored:
         return VENDOR_PENALTY
     factor = 1.0
-    if is_test_path(path):
+    if test:
         factor *= TEST_PENALTY
-    elif _DOC_PATH.search(path):
+    elif doc:
         factor *= DOC_PENALTY
-    if not parser.supports(languages.detect(path)):
+    if text:
         factor *= TEXT_PENALTY
     return factor
+
+
+@lru_cache(maxsize=100_000)
+def _kind(path: str) -> tuple[bool, bool, bool, bool]:
+    """(vendored, test, docs or examples, text without a parser) for a path."""
+    return (
+        bool(_VENDORED_FILE.search(path)),
+        is_test_path(path),
+        bool(_DOC_PATH.search(path)),
+        not parser.supports(languages.detect(path)),
+    )
 
 
 def rank(
@@ -273,15 +285,22 @@ def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> N
         )
 
 
-def _mentions(
-    store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
-    modules: dict[str, list[str]],
-) -> None:  # fmt: skip
+@lru_cache(maxsize=4)
+def _suffix_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozenset[str]]:
+    """Every path suffix (`b/c.py`, `c.py`) -> the files ending with it, and the files."""
     by_suffix: dict[str, list[str]] = defaultdict(list)
     for path in indexed:
         parts = path.split("/")
         for i in range(len(parts)):
             by_suffix["/".join(parts[i:])].append(path)
+    return dict(by_suffix), frozenset(indexed)
+
+
+def _mentions(
+    store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
+    modules: dict[str, list[str]],
+) -> None:  # fmt: skip
+    by_suffix, known = _suffix_index(tuple(indexed))
     for mentioned in signals.paths:
         parts = mentioned.strip("/").split("/")
         # the longest suffix of the mentioned path that names files in the repository
@@ -304,14 +323,16 @@ def _mentions(
                     c = cand(path)
                     c.signals["mention"] = max(c.signals.get("mention", 0.0), 0.8 / len(found))
                 break
-    frames = {posixpath.basename(f.path): f for f in signals.frames}
-    for path in indexed:
-        frame = frames.get(posixpath.basename(path))
-        if frame is not None and frame.path.endswith(path):
-            c = cand(path)
+    for frame in signals.frames:
+        parts = frame.path.replace("\\", "/").strip("/").split("/")
+        # the indexed file the frame's path ends with (its longest such suffix)
+        tail = next(("/".join(parts[i:]) for i in range(len(parts))
+                     if "/".join(parts[i:]) in known), None)  # fmt: skip
+        if tail is not None:
+            c = cand(tail)
             c.signals["mention"] = 1.0
             for r in store.symbols_named(frame.function)[:20] if frame.function else []:
-                if r["path"] == path:
+                if r["path"] == tail:
                     _add_symbol(
                         c, r, 1.0, f"in a stack frame quoted in the task (line {frame.line})"
                     )
@@ -346,12 +367,11 @@ def _uses(signals: TaskSignals, cand: Any, users: dict[str, dict[str, int]]) -> 
 _PLAIN_STEMS = frozenset({"__init__", "index", "mod", "main", "__main__"})
 
 
-def _path_words(signals: TaskSignals, indexed: list[str], cand: Any) -> None:
-    """Files whose name (or folders) are words of the task, by the words' rarity in paths."""
-    if not WEIGHTS.get("path"):
-        return
-    focus = set(tok.tokens(" ".join([signals.title, *signals.identifiers[:20]])))
-    words = set(tok.tokens(signals.text)) | focus
+@lru_cache(maxsize=4)
+def _path_index(
+    indexed: tuple[str, ...],
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, int]]:
+    """Each path's stem words and folder words, and in how many paths each word occurs."""
     stems: dict[str, list[str]] = {}
     folders: dict[str, list[str]] = {}
     df: dict[str, int] = defaultdict(int)
@@ -366,6 +386,16 @@ def _path_words(signals: TaskSignals, indexed: list[str], cand: Any) -> None:
         folders[path] = folder_words
         for w in set(stem_words) | set(folder_words):
             df[w] += 1
+    return stems, folders, dict(df)
+
+
+def _path_words(signals: TaskSignals, indexed: list[str], cand: Any) -> None:
+    """Files whose name (or folders) are words of the task, by the words' rarity in paths."""
+    if not WEIGHTS.get("path"):
+        return
+    focus = set(tok.tokens(" ".join([signals.title, *signals.identifiers[:20]])))
+    words = set(tok.tokens(signals.text)) | focus
+    stems, folders, df = _path_index(tuple(indexed))
     n = len(stems) or 1
 
     def weight(w: str) -> float:
