@@ -63,6 +63,7 @@ FTS_SYMBOLS = 600
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
 COCHANGE_SEEDS = 5
+MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
     r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
@@ -307,12 +308,12 @@ def _mentions(
         for i in range(len(parts)):
             hits = by_suffix.get("/".join(parts[i:]))
             if hits:
+                if len(hits) > MAX_MENTIONED:
+                    break  # `__init__.py`, `conf.py`: names no file in particular
                 strength = 1.0 if i == 0 or len(parts) - i > 1 else 0.6
-                for path in hits[:5]:
+                for path in hits:
                     c = cand(path)
-                    c.signals["mention"] = max(
-                        c.signals.get("mention", 0.0), strength / len(hits[:5])
-                    )
+                    c.signals["mention"] = max(c.signals.get("mention", 0.0), strength / len(hits))
                 break
     for dotted in signals.dotted:
         parts = dotted.split(".")

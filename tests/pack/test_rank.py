@@ -90,3 +90,14 @@ def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Rep
         "docs_tool/util/part_0.py"
     ].signals.get("path")
     assert ranked[0].path == "docs_tool/ext/autodoc/typehints.py"
+
+
+def test_a_file_name_shared_by_many_files_names_none_of_them(repo: Repo) -> None:
+    for pkg in "abcdefg":
+        repo.write(f"{pkg}/__init__.py", f"NAME = {pkg!r}\n")
+    repo.write("a/core.py", "def run():\n    return 1\n")
+    repo.commit()
+    ranked = _ranked(repo, "My package's `mypkg/__init__.py` imports a/core.py and fails")
+    by_path = {c.path: c for c in ranked}
+    assert by_path["a/core.py"].signals["mention"] == 1.0
+    assert all(by_path[f"{p}/__init__.py"].signals.get("mention", 0) == 0 for p in "abcdefg")
