@@ -311,9 +311,11 @@ def _mentions(
                 if len(hits) > MAX_MENTIONED:
                     break  # `__init__.py`, `conf.py`: names no file in particular
                 strength = 1.0 if i == 0 or len(parts) - i > 1 else 0.6
-                for path in hits:
+                for path in hits[:5]:
                     c = cand(path)
-                    c.signals["mention"] = max(c.signals.get("mention", 0.0), strength / len(hits))
+                    c.signals["mention"] = max(
+                        c.signals.get("mention", 0.0), strength / len(hits[:5])
+                    )
                 break
     for dotted in signals.dotted:
         parts = dotted.split(".")

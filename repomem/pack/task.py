@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 MAX_TASK_CHARS = 60_000
+SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
+CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
@@ -84,7 +86,7 @@ def analyse(text: str) -> TaskSignals:
         idents[name] = max(idents.get(name, 0), weight)
 
     # File paths and URLs are not identifiers: `docs/index.rst` names no `index` or `rst`.
-    code = _URL.sub(" ", _PATH.sub(" ", text))
+    code = _URL.sub(" ", _PATH.sub(" ", text)) if SKIP_PATH_WORDS else text
     for m in _BACKTICK.finditer(code):
         inner = m.group(1).strip()
         for word in _DOTTED.findall(inner):
@@ -97,7 +99,7 @@ def analyse(text: str) -> TaskSignals:
         if re.search(r"\.(?:com|org|io|net)$", word):
             continue  # a domain name
         # `Expression.compile`: a method of a class, both named
-        on_class = parts[-2][:1].isupper() and parts[-2][1:2].islower()
+        on_class = CLASS_OF_METHOD and parts[-2][:1].isupper() and parts[-2][1:2].islower()
         if any(_CODE_LIKE.search(p) for p in parts) or len(parts) > 2 or on_class:
             sig.dotted.append(word)
             add(parts[-1], 2)
