@@ -30,7 +30,12 @@ def gold_files(tasks: str, task_id: str) -> list[str]:
 
 
 def apply(rank: Any, name: str, value: Any) -> None:
-    """Override one ranking constant (WEIGHTS takes a dict of weights to update)."""
+    """Override one ranking constant (WEIGHTS takes a dict of weights to update); `task.NAME`
+    names a constant of repomem.pack.task instead."""
+    if name.startswith("task."):
+        from repomem.pack import task
+
+        rank, name = task, name.removeprefix("task.")
     if name == "WEIGHTS":
         rank.WEIGHTS.update(value)
     else:
@@ -46,7 +51,13 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
     from repomem.pack import history, memory, rank
     from repomem.pack import task as tasks
 
-    saved = {name: copy.deepcopy(getattr(rank, name)) for name in settings}
+    def owner(name: str) -> Any:
+        return tasks if name.startswith("task.") else rank
+
+    def attr(name: str) -> str:
+        return name.removeprefix("task.")
+
+    saved = {name: copy.deepcopy(getattr(owner(name), attr(name))) for name in settings}
     try:
         for name, value in settings.items():
             apply(rank, name, value)
@@ -61,7 +72,7 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
         return [c.path for c in ranked[:20]]
     finally:
         for name, value in saved.items():
-            setattr(rank, name, value)
+            setattr(owner(name), attr(name), value)
 
 
 def main() -> None:

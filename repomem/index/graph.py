@@ -19,8 +19,6 @@ Graph = dict[str, dict[str, float]]
 
 # Names defined in more files than this say little about which file is meant (`get`, `run`).
 MAX_DEFINERS = 25
-# Names used in more files than this are too common to point at any of them.
-MAX_USERS = 40
 IMPORT_WEIGHT = 2.0
 _SOURCE_EXTS = (
     ".py",
@@ -50,21 +48,18 @@ def build(store: Any) -> Graph:
     return _read(store)[0]
 
 
-def _read(store: Any) -> tuple[Graph, dict[str, dict[str, int]], list[str]]:
-    """The graph, the users of each name ({name: {path: count}}, for names used in at most
-    MAX_USERS files; imports of modules left out) and the indexed paths, in one read."""
+def _read(store: Any) -> tuple[Graph, list[str]]:
+    """The graph and the indexed paths, in one read."""
     symbols = store.column("symbols", ["path", "name"])
     refs = store.column("refs", ["path", "name", "kind", "count"])
     files = store.column("files", ["path", "skip"])
     paths = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
-    rows = list(zip(refs["path"], refs["name"], refs["kind"], refs["count"], strict=True))
-    graph = from_rows(zip(symbols["path"], symbols["name"], strict=True), rows, paths)
-    users: dict[str, dict[str, int]] = defaultdict(dict)
-    for path, name, kind, count in rows:
-        if kind != "import":
-            per = users[name]
-            per[path] = per.get(path, 0) + int(count)
-    return graph, {n: u for n, u in users.items() if len(u) <= MAX_USERS}, paths
+    graph = from_rows(
+        zip(symbols["path"], symbols["name"], strict=True),
+        zip(refs["path"], refs["name"], refs["kind"], refs["count"], strict=True),
+        paths,
+    )
+    return graph, paths
 
 
 def from_rows(
@@ -227,20 +222,18 @@ class Cached:
     compiled: Compiled
     modules: dict[str, list[str]]
     nodes: list[str]
-    users: dict[str, dict[str, int]]  # name -> {path: uses}, names used in few files only
 
 
 _MEMO: dict[str, tuple[str, Cached]] = {}
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 def compute(store: Any) -> Cached:
-    """The def/ref graph of the indexed files, its plain PageRank, arrays, module index and
-    the users of rarely used names."""
-    graph, users, nodes = _read(store)
+    """The def/ref graph of the indexed files, its plain PageRank, arrays and module index."""
+    graph, nodes = _read(store)
     compiled = compile_graph(graph, nodes)
     ranks = pagerank(graph, compiled=compiled)
-    return Cached(graph, ranks, compiled, dict(module_index(nodes)), nodes, users)
+    return Cached(graph, ranks, compiled, dict(module_index(nodes)), nodes)
 
 
 def cached(store: Any, cache_dir: Any) -> Cached:

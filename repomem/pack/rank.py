@@ -6,8 +6,6 @@ Signals (each normalised to 0..1, then weighted and summed):
 - `bm25_symbol`: full-text over symbols (names, qualified names, signatures, docs, paths);
 - `mention`: a file path, module path or stack-trace frame quoted in the task points at the file;
 - `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
-- `uses`: the file calls or imports a rarely used identifier quoted in the task (shared among
-  its users), which finds the caller or configuration consumer a change often lands in;
 - `path`: words of the task name the file or its folders (`typehints.py` for a task about
   `autodoc_typehints`), weighted by how rare each word is among the repository's paths;
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
@@ -44,9 +42,8 @@ WEIGHTS = {
     "bm25_symbol": 0.6,
     "mention": 1.5,
     "identifier": 0.8,
-    "uses": 0.3,
-    "path": 0.4,
-    "pagerank": 0.4,
+    "path": 0.8,
+    "pagerank": 0.2,
     "memory": 0.8,
     "cochange": 0.6,
     "recent": 0.2,
@@ -66,6 +63,7 @@ MIN_RANKED = 30
 DENSE_FILES = 50
 DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
+MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
 # After GitHub linguist's vendor list: versioned or minified copies of web libraries.
@@ -107,7 +105,6 @@ class Candidate:
             "bm25_symbol": "symbols match the task",
             "mention": "named in the task",
             "identifier": "defines identifiers named in the task",
-            "uses": "uses identifiers named in the task",
             "path": "its name matches words of the task",
             "pagerank": "central to the matches (def/ref graph)",
             "memory": "cited by a relevant memory fact",
@@ -175,7 +172,6 @@ def rank(
     global_rank = cache.ranks
     _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
-    _uses(signals, cand, cache.users)
     _path_words(signals, indexed, cand)
     _dense(store, signals, cand, embedder)
     known = set(indexed)
@@ -322,6 +318,8 @@ def _mentions(
         for i in range(len(parts)):
             hits = by_suffix.get("/".join(parts[i:]))
             if hits:
+                if len(hits) > MAX_MENTIONED:
+                    break  # `__init__.py`, `conf.py`: names no file in particular
                 strength = 1.0 if i == 0 or len(parts) - i > 1 else 0.6
                 for path in hits[:5]:
                     c = cand(path)
@@ -366,17 +364,6 @@ def _identifiers(store: Any, signals: TaskSignals, cand: Any) -> None:
             c = cand(r["path"])
             c.signals["identifier"] = min(1.0, c.signals.get("identifier", 0.0) + weight)
             _add_symbol(c, r, 0.9, f"defines `{name}`, named in the task")
-
-
-def _uses(signals: TaskSignals, cand: Any, users: dict[str, dict[str, int]]) -> None:
-    for rank_i, name in enumerate(signals.identifiers[:40]):
-        found = users.get(name)
-        if not found:
-            continue
-        weight = (1.0 if rank_i < 10 else 0.7) / len(found) ** 0.5
-        for path in found:
-            c = cand(path)
-            c.signals["uses"] = min(1.0, c.signals.get("uses", 0.0) + weight)
 
 
 _PLAIN_STEMS = frozenset({"__init__", "index", "mod", "main", "__main__"})

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 MAX_TASK_CHARS = 60_000
+SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
+CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
@@ -19,6 +21,7 @@ _PATH = re.compile(
 )
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
+_URL = re.compile(r"\b(?:https?|ftp)://\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,120})`")
 _DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
 _IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
@@ -82,23 +85,30 @@ def analyse(text: str) -> TaskSignals:
             return
         idents[name] = max(idents.get(name, 0), weight)
 
-    for m in _BACKTICK.finditer(text):
+    # File paths and URLs are not identifiers: `docs/index.rst` names no `index` or `rst`.
+    code = _URL.sub(" ", _PATH.sub(" ", text)) if SKIP_PATH_WORDS else text
+    for m in _BACKTICK.finditer(code):
         inner = m.group(1).strip()
         for word in _DOTTED.findall(inner):
             sig.dotted.append(word)
             add(word.rsplit(".", 1)[-1], 3)
         for word in _IDENT.findall(inner):
             add(word, 3)
-    for word in _DOTTED.findall(text):
+    for word in _DOTTED.findall(code):
         parts = word.split(".")
-        if any(_CODE_LIKE.search(p) for p in parts) or len(parts) > 2:
-            if not re.search(r"\.(?:py|js|ts|txt|md|rst|com|org|io)$", word):
-                sig.dotted.append(word)
+        if re.search(r"\.(?:com|org|io|net)$", word):
+            continue  # a domain name
+        # `Expression.compile`: a method of a class, both named
+        on_class = CLASS_OF_METHOD and parts[-2][:1].isupper() and parts[-2][1:2].islower()
+        if any(_CODE_LIKE.search(p) for p in parts) or len(parts) > 2 or on_class:
+            sig.dotted.append(word)
             add(parts[-1], 2)
+        if on_class:
+            add(parts[-2], 2)
     for frame in sig.frames:
         if frame.function:
             add(frame.function, 3)
-    for word in _IDENT.findall(text):
+    for word in _IDENT.findall(code):
         if _CODE_LIKE.search(word):
             add(word, 2 if ("_" in word or not word.islower()) else 1)
         elif word.endswith("()"):

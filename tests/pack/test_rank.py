@@ -50,31 +50,6 @@ def test_a_vendored_library_matching_every_word_stays_below_the_code(repo: Repo)
     assert order.index("app/toolbar.py") < order.index("app/static/jquery-3.5.1.js")
 
 
-def test_a_file_that_calls_a_named_function_ranks_with_reason(repo: Repo) -> None:
-    repo.write("core/settings.py", "def load_profile(name):\n    return {}\n")
-    repo.write("core/cli.py", "from core.settings import load_profile\n\n\ndef main():\n"
-               "    return load_profile('x')\n")  # fmt: skip
-    for i in range(8):
-        repo.write(f"other/mod_{i}.py", f"def helper_{i}():\n    return {i}\n")
-    repo.commit()
-    ranked = _ranked(repo, "`load_profile` is called with the wrong name at start-up")
-    by_path = {c.path: c for c in ranked}
-    assert by_path["core/cli.py"].signals.get("uses", 0) > 0
-    assert "uses identifiers named in the task" in by_path["core/cli.py"].reason
-    assert ranked[0].path == "core/settings.py"  # the definition still comes first
-    assert [c.path for c in ranked].index("core/cli.py") < len(ranked) - 8
-
-
-def test_a_name_used_everywhere_says_nothing_about_its_users(repo: Repo) -> None:
-    repo.write("core/util.py", "def log_event(x):\n    return x\n")
-    for i in range(45):
-        repo.write(f"pkg/m{i}.py", f"from core.util import log_event\n\n\ndef f{i}():\n"
-                   f"    return log_event({i})\n")  # fmt: skip
-    repo.commit()
-    ranked = _ranked(repo, "`log_event` drops its argument")
-    assert all(c.signals.get("uses", 0) == 0 for c in ranked)
-
-
 def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Repo) -> None:
     repo.write("docs_tool/ext/autodoc/__init__.py", "def setup(app):\n    return {}\n")
     repo.write("docs_tool/ext/autodoc/typehints.py", "def merge(app, node):\n    return node\n")
@@ -90,3 +65,14 @@ def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Rep
         "docs_tool/util/part_0.py"
     ].signals.get("path")
     assert ranked[0].path == "docs_tool/ext/autodoc/typehints.py"
+
+
+def test_a_file_name_shared_by_many_files_names_none_of_them(repo: Repo) -> None:
+    for pkg in "abcdefg":
+        repo.write(f"{pkg}/__init__.py", f"NAME = {pkg!r}\n")
+    repo.write("a/core.py", "def run():\n    return 1\n")
+    repo.commit()
+    ranked = _ranked(repo, "My package's `mypkg/__init__.py` imports a/core.py and fails")
+    by_path = {c.path: c for c in ranked}
+    assert by_path["a/core.py"].signals["mention"] == 1.0
+    assert all(by_path[f"{p}/__init__.py"].signals.get("mention", 0) == 0 for p in "abcdefg")

@@ -42,3 +42,20 @@ def test_dotted_names_and_file_paths_are_collected() -> None:
 def test_an_empty_text_has_no_signals() -> None:
     sig = analyse("")
     assert not (sig.identifiers or sig.paths or sig.frames or sig.dotted)
+
+
+def test_file_paths_and_urls_are_not_taken_for_identifiers() -> None:
+    sig = analyse(
+        "With `docs/index.rst` and `conf.py` set up, see https://example.org/some_page/x_y.html "
+        "and run `make html`: `autodoc_typehints` is ignored."
+    )
+    assert "autodoc_typehints" in sig.identifiers
+    for fragment in ("docs", "index", "rst", "conf", "some_page", "x_y"):
+        assert fragment not in sig.identifiers
+    assert sig.paths == ["docs/index.rst", "conf.py"]
+
+
+def test_the_class_of_a_dotted_call_is_named_too() -> None:
+    sig = analyse('Short reproducer:\n```py\n>>> Expression.compile("False")\n```\n')
+    assert "Expression" in sig.identifiers
+    assert "compile" in sig.identifiers
