@@ -224,7 +224,7 @@ class Filter:
             return "ignored"
         if rel == self.memory_file:
             return "memory"
-        if PurePosixPath(rel).suffix.lower() in BINARY_EXTENSIONS:
+        if os.path.splitext(parts[-1])[1].lower() in BINARY_EXTENSIONS:
             return "binary"
         if self.cfg.index.skip_generated and _generated_name(parts[-1]):
             return "generated"
@@ -335,7 +335,7 @@ def stat_file(cfg: Config, rel: str, filt: Filter | None = None) -> os.stat_resu
     Raises:
         Skip: for vanished, unreadable, symlinked-away or non-regular files.
     """
-    abspath = cfg.root / rel
+    abspath = os.path.join(cfg.root, rel)  # a str: pathlib costs more than the lstat here
     try:
         st = os.lstat(abspath)
     except FileNotFoundError as exc:
@@ -343,7 +343,7 @@ def stat_file(cfg: Config, rel: str, filt: Filter | None = None) -> os.stat_resu
     except OSError as exc:
         raise Skip("unreadable") from exc
     if stat.S_ISLNK(st.st_mode):
-        why = (filt or Filter(cfg)).symlink_reason(abspath)
+        why = (filt or Filter(cfg)).symlink_reason(Path(abspath))
         if why:
             raise Skip(why)
         try:
