@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from repomem.config import Config
@@ -134,14 +136,19 @@ def test_deleted_files_vectors_are_dropped_once_they_are_many(
     assert indexer.open_store(cfg).count("vectors") == 1
 
 
-@needs_model
-def test_similar_files_skips_vectors_of_old_contents(repo: Repo) -> None:
+def indexed_with_vectors(repo: Repo) -> tuple[Config, Any, Any]:
+    """The sample project indexed with embeddings on: its config, store and embedder."""
     make_project(repo)
     cfg = on(repo)
     indexer.run(cfg)
     emb = dense.embedder_for(cfg)
     assert emb is not None
-    store = indexer.open_store(cfg)
+    return cfg, indexer.open_store(cfg), emb
+
+
+@needs_model
+def test_similar_files_skips_vectors_of_old_contents(repo: Repo) -> None:
+    cfg, store, emb = indexed_with_vectors(repo)
     found = dense.similar_files(store, emb, "distance between two cities on the globe", 2)
     assert list(found)[0] == "geo/sphere.py"
     repo.write("geo/sphere.py", "def nothing():\n    pass\n")
@@ -154,12 +161,8 @@ def test_similar_files_skips_vectors_of_old_contents(repo: Repo) -> None:
 
 @needs_model
 def test_the_dense_signal_finds_a_file_no_word_of_the_task_matches(repo: Repo) -> None:
-    make_project(repo)
-    cfg = on(repo)
-    indexer.run(cfg)
-    store = indexer.open_store(cfg)
+    _, store, emb = indexed_with_vectors(repo)
     signals = tasks.analyse("How far apart are two towns on the planet? The answer looks wrong.")
-    emb = dense.embedder_for(cfg)
     ranked = ranking.rank(store, signals, embedder=emb)
     top = ranked[0]
     assert top.path == "geo/sphere.py"
