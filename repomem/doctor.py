@@ -34,6 +34,7 @@ from repomem import hooks, vcs
 from repomem.config import Config
 from repomem.errors import LockTimeoutError, RepomemError
 from repomem.index import indexer, schema
+from repomem.index.query import ago
 
 log = logging.getLogger(__name__)
 
@@ -226,18 +227,6 @@ def _short(exc: BaseException) -> str:
     """The first clause of an error (LanceDB's carry a Rust backtrace)."""
     text = str(exc).split(", /rustc/")[0].strip()
     return text if len(text) <= 240 else text[:237] + "..."
-
-
-def ago(seconds: float) -> str:
-    """An age in words: `42 s ago`, `5 min ago`, `3.5 h ago`, `4 days ago`."""
-    seconds = max(0.0, seconds)
-    if seconds < 90:
-        return f"{seconds:.0f} s ago"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min ago"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h ago"
-    return f"{seconds / 86400:.0f} days ago"
 
 
 def _hooks_check(cfg: Config) -> Check:

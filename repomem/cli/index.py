@@ -125,7 +125,7 @@ def status(
     if data["indexed_at"]:
         import time
 
-        from repomem.doctor import ago
+        from repomem.index.query import ago
 
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(data["indexed_at"]))
         typer.echo(f"Updated:    {when} ({ago(data['age_seconds'])})")

@@ -160,3 +160,15 @@ def _references(store: Any, name: str, limit: int) -> list[dict[str, Any]]:
         {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
         for r in sorted(rows, key=lambda r: (r["path"], r["line"]))
     ]
+
+
+def ago(seconds: float) -> str:
+    """An age in words: `42 s ago`, `5 min ago`, `3.5 h ago`, `4 days ago`."""
+    seconds = max(0.0, seconds)
+    if seconds < 90:
+        return f"{seconds:.0f} s ago"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min ago"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h ago"
+    return f"{seconds / 86400:.0f} days ago"

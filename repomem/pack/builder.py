@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
-from repomem.index import dense, indexer, languages
+from repomem.index import dense, indexer, languages, query
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -373,22 +373,11 @@ def _fence(path: str) -> str:
     return {"cpp": "cpp", "csharp": "csharp", "tsx": "tsx"}.get(lang, lang)
 
 
-def _ago(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    if seconds < 90:
-        return f"{seconds:.0f} s ago"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min ago"
-    if seconds < 172800:
-        return f"{seconds / 3600:.0f} h ago"
-    return f"{seconds / 86400:.0f} days ago"
-
-
 def _render_md(pack: Pack) -> str:
     first = pack.task.splitlines()[0][:120]
     state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
     if pack.indexed_at is not None:
-        state += f", updated {_ago(time.time() - pack.indexed_at)}"
+        state += f", updated {query.ago(time.time() - pack.indexed_at)}"
     out = [
         f"# Context pack: {first}",
         f"Repository `{pack.repository}` at {(pack.commit or 'no commit')[:12]} (index {state}); "
