@@ -46,13 +46,15 @@ def _close_clients() -> Iterator[None]:
         _clients.pop().close()
 
 
-def setup_repo(repo: Repo, files: dict[str, str] = FILES) -> Config:
+def setup_repo(repo: Repo, files: dict[str, str] = FILES, settings: str = "") -> Config:
+    """The sample files committed and indexed; then `settings` go into `.repomem` (unindexed)."""
     for rel, text in files.items():
         repo.write(rel, text)
     repo.commit()
-    cfg = repo.config()
-    indexer.run(cfg)
-    return cfg
+    indexer.run(repo.config())
+    if settings:
+        repo.write(".repomem", settings)
+    return repo.config()
 
 
 def client_for(cfg: Config) -> LLMClient | None:
@@ -293,9 +295,7 @@ def test_a_file_whose_credential_survives_redaction_is_skipped_not_the_whole_run
 def test_excluded_paths_are_never_sent_and_get_offline_notes(
     repo: Repo, api_env: FakeAnthropic
 ) -> None:
-    cfg = setup_repo(repo)
-    repo.write(".repomem", '[llm]\nexclude = ["web", "*.md"]\n')
-    cfg = repo.config()
+    cfg = setup_repo(repo, settings='[llm]\nexclude = ["web", "*.md"]\n')
     report = run(cfg)
     assert sorted(report.plan.excluded) == ["README.md", "web/main.js"]
     assert report.requests == len(FILES) - 2
@@ -345,9 +345,7 @@ def test_deleted_files_lose_generated_notes_but_keep_people_notes(
 def test_a_persistent_overload_stops_the_run_with_bounded_retries(
     repo: Repo, api_env: FakeAnthropic
 ) -> None:
-    cfg = setup_repo(repo)
-    repo.write(".repomem", "[llm]\nmax_retries = 2\n")
-    cfg = repo.config()
+    cfg = setup_repo(repo, settings="[llm]\nmax_retries = 2\n")
     api_env.script(*[OVERLOADED] * 3)  # more than max_retries allows
     report = run(cfg)
     assert report.error is not None and "overloaded (529)" in report.error
