@@ -29,18 +29,23 @@ def gold_files(tasks: str, task_id: str) -> list[str]:
     return []
 
 
-def apply(rank: Any, name: str, value: Any) -> None:
-    """Override one ranking constant (WEIGHTS takes a dict of weights to update); `task.NAME`
-    names a constant of repomem.pack.task instead."""
-    if name.startswith("task."):
-        from repomem.pack import task
+def target(name: str) -> tuple[Any, str]:
+    """The module and attribute a setting names: `task.NAME` is repomem.pack.task's, any
+    other NAME repomem.pack.rank's."""
+    from repomem.pack import rank, task
 
-        rank, name = task, name.removeprefix("task.")
-    if name == "WEIGHTS":
-        rank.WEIGHTS.update(value)
+    if name.startswith("task."):
+        return task, name.removeprefix("task.")
+    return rank, name
+
+
+def apply(name: str, value: Any) -> None:
+    """Override one ranking constant (WEIGHTS takes a dict of weights to update)."""
+    module, attr = target(name)
+    if attr == "WEIGHTS":
+        module.WEIGHTS.update(value)
     else:
-        old = getattr(rank, name)
-        setattr(rank, name, type(old)(value))
+        setattr(module, attr, type(getattr(module, attr))(value))
 
 
 def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
@@ -51,16 +56,10 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
     from repomem.pack import history, memory, rank
     from repomem.pack import task as tasks
 
-    def owner(name: str) -> Any:
-        return tasks if name.startswith("task.") else rank
-
-    def attr(name: str) -> str:
-        return name.removeprefix("task.")
-
-    saved = {name: copy.deepcopy(getattr(owner(name), attr(name))) for name in settings}
+    saved = {name: copy.deepcopy(getattr(*target(name))) for name in settings}
     try:
         for name, value in settings.items():
-            apply(rank, name, value)
+            apply(name, value)
         store = indexer.open_store(cfg)
         signals = tasks.analyse(task)
         signals.cited = memory.select(cfg, store, task).cited
@@ -72,7 +71,7 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
         return [c.path for c in ranked[:20]]
     finally:
         for name, value in saved.items():
-            setattr(owner(name), attr(name), value)
+            setattr(*target(name), value)
 
 
 def main() -> None:
@@ -103,11 +102,15 @@ def main() -> None:
     record: dict[str, object] = {"task_id": a.task_id, "gold": gold}
     from repomem import config
     from repomem.index import indexer
-    from repomem.pack import builder, rank
+    from repomem.pack import builder
 
     for setting in a.set:
         name, _, value = setting.partition("=")
-        apply(rank, name, json.loads(value) if name == "WEIGHTS" else value)
+        try:
+            parsed = json.loads(value)  # numbers, true/false, {"weights": ...}
+        except json.JSONDecodeError:
+            parsed = value
+        apply(name, parsed)
 
     t_index = time.perf_counter()
     cfg = config.load(a.repo)
