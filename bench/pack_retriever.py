@@ -50,6 +50,11 @@ def apply(name: str, value: Any) -> None:
 
 def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
     """The file ranking (top 20) with `settings` applied, restored afterwards."""
+    return [c.path for c in ranked_with(cfg, task, settings)[:20]]
+
+
+def ranked_with(cfg: Any, task: str, settings: dict[str, Any]) -> list[Any]:
+    """Every ranked candidate with `settings` applied, restored afterwards."""
     import copy
 
     from repomem.index import dense, indexer
@@ -68,7 +73,7 @@ def rank_only(cfg: Any, task: str, settings: dict[str, Any]) -> list[str]:
             store, signals, graph_cache=state, history=history.load(cfg.root, state),
             embedder=dense.embedder_for(cfg),
         )  # fmt: skip
-        return [c.path for c in ranked[:20]]
+        return list(ranked)
     finally:
         for name, value in saved.items():
             setattr(*target(name), value)
@@ -95,6 +100,11 @@ def main() -> None:
         "is appended to --rank-log, computed on the same index in the same process",
     )
     ap.add_argument("--rank-log", help="where --variants rankings go (JSON lines)")
+    ap.add_argument(
+        "--features",
+        help="append every candidate's ranking features to this file (JSON lines; see "
+        "bench/rank_features.py)",
+    )
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     gold = gold_files(a.tasks, a.task_id)
@@ -145,6 +155,15 @@ def main() -> None:
                          "seconds": round(time.perf_counter() - t0, 3)})  # fmt: skip
         with open(a.rank_log, "a", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r) + "\n" for r in rows)
+    if a.features:
+        import rank_features
+
+        t0 = time.perf_counter()
+        feats = rank_features.features(cfg, task, lambda s: ranked_with(cfg, task, s))
+        row = {"task_id": a.task_id, "gold": gold, "seconds": round(time.perf_counter() - t0, 2),
+               "cands": feats}  # fmt: skip
+        with open(a.features, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
     print(f'#timing {{"index_s": {index_s:.3f}, "query_s": {query_s:.3f}}}', file=sys.stderr)
     sys.stdout.write(first or "{}")
 
