@@ -59,3 +59,22 @@ def test_the_class_of_a_dotted_call_is_named_too() -> None:
     sig = analyse('Short reproducer:\n```py\n>>> Expression.compile("False")\n```\n')
     assert "Expression" in sig.identifiers
     assert "compile" in sig.identifiers
+
+
+def test_calls_and_names_in_quoted_code_are_identifiers() -> None:
+    sig = analyse(
+        "When calc Rational('0.5', '100'), the value is wrong.\n\n"
+        "```python\nexpr = lambdify(args, body)\n```\n"
+        ">>> inspect.getsource(g)\n"
+        "Plain prose with Words stays out.\n"
+    )
+    for name in ("Rational", "lambdify", "expr", "body", "getsource"):
+        assert name in sig.identifiers
+    # called names rank above the plain words of quoted code
+    assert sig.identifiers.index("Rational") < sig.identifiers.index("body")
+    assert "Words" not in sig.identifiers and "Plain" not in sig.identifiers
+
+
+def test_prose_in_parentheses_is_not_a_call() -> None:
+    sig = analyse("It fails (sometimes) on large inputs.")
+    assert "sometimes" not in sig.identifiers
