@@ -27,7 +27,7 @@ from repomem import secrets, vcs
 from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.fsutil import atomic_write
-from repomem.index import discovery, languages, schema
+from repomem.index import chunks, discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
 from repomem.types import IndexReport
@@ -170,6 +170,7 @@ SYMBOL_COLUMNS = (
     "start_line", "end_line", "file_hash", "search",
 )  # fmt: skip
 REF_COLUMNS = ("path", "name", "kind", "scope", "line", "count")
+CHUNK_COLUMNS = ("path", "start_line", "end_line", "file_hash", "search")
 
 
 @dataclass
@@ -184,6 +185,7 @@ class Parsed:
     file_row: dict[str, Any] | None = None
     symbols: list[tuple[Any, ...]] = field(default_factory=list)  # in SYMBOL_COLUMNS order
     refs: list[tuple[Any, ...]] = field(default_factory=list)  # in REF_COLUMNS order
+    chunks: list[tuple[Any, ...]] = field(default_factory=list)  # in CHUNK_COLUMNS order
     redactions: int = 0
     has_error: bool = False
     parse_error: str = ""
@@ -255,6 +257,11 @@ def process_file(
                 f"{tok.query(sym.name)} {' '.join(words)} {ptoks}",
             )
         )
+    functions = [(y.start_line, y.end_line) for y in symbols if y.kind in ("function", "method")]
+    for start, end, body in chunks.split(text, functions):
+        doc = tok.document(body)
+        if doc:
+            out.chunks.append((rel, start, end, fd.hash, doc))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     out.file_row = {
         "path": rel,
@@ -506,6 +513,7 @@ class _Batch:
         self.files: list[dict[str, Any]] = []
         self.symbols: list[tuple[Any, ...]] = []
         self.refs: list[tuple[Any, ...]] = []
+        self.chunks: list[tuple[Any, ...]] = []
         self.replace: list[str] = []  # paths whose old rows go first
         self.bytes = 0
 
@@ -514,6 +522,7 @@ class _Batch:
         self.files.append(p.file_row)
         self.symbols.extend(p.symbols)
         self.refs.extend(p.refs)
+        self.chunks.extend(p.chunks)
         self.bytes += p.size
 
     def __len__(self) -> int:
@@ -555,6 +564,7 @@ def _apply(
             store.delete_paths(batch.replace)
         store.add_columns("symbols", _columns(SYMBOL_COLUMNS, batch.symbols))
         store.add_columns("refs", _columns(REF_COLUMNS, batch.refs))
+        store.add_columns("chunks", _columns(CHUNK_COLUMNS, batch.chunks))
         store.add("files", batch.files)  # last: a file row marks its file complete
         store.clear_journal()
         batch = _Batch()
@@ -655,6 +665,9 @@ def _copy_rows(store: Any, batch: _Batch, source: str, p: Parsed) -> None:
     for ref in store.rows_for_path("refs", source):
         ref["path"] = p.path
         batch.refs.append(tuple(ref[k] for k in REF_COLUMNS))
+    for chunk in store.rows_for_path("chunks", source):
+        chunk["path"] = p.path
+        batch.chunks.append(tuple(chunk[k] for k in CHUNK_COLUMNS))
 
 
 def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
@@ -732,7 +745,7 @@ def update(
 
 def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool) -> None:
     """Indexes, publication, periodic compaction and the manifest after a path update."""
-    if not (store.has_fts("files") and store.has_fts("symbols")):
+    if not all(store.has_fts(name) for name in ("files", "symbols", "chunks")):
         store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
     done = {"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)}

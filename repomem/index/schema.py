@@ -4,4 +4,4 @@ from __future__ import annotations
 
 # Bump when a table's columns or their meaning change; add a migration in `store.MIGRATIONS`
 # from the previous version, or let the derived tables be rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the `chunks` table

@@ -120,6 +120,15 @@ SYMBOLS = pa.schema(
         pa.field("search", pa.string()),
     ]
 )
+CHUNKS = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("start_line", pa.int32()),
+        pa.field("end_line", pa.int32()),
+        pa.field("file_hash", pa.string()),
+        pa.field("search", pa.large_string()),
+    ]
+)
 REFS = pa.schema(
     [
         pa.field("path", pa.string()),
@@ -162,15 +171,16 @@ VECTORS = pa.schema(
 TABLES: dict[str, pa.Schema] = {
     "files": FILES,
     "symbols": SYMBOLS,
+    "chunks": CHUNKS,
     "refs": REFS,
     "notes": NOTES,
     "memory": MEMORY,
     "meta": META,
 }
 # Tables rebuilt from the working tree; `notes` and `memory` are kept across rebuilds.
-DERIVED = ("files", "symbols", "refs")
-FTS_COLUMNS = {"files": "search", "symbols": "search"}
-PATH_INDEXED = ("files", "symbols", "refs", "notes")
+DERIVED = ("files", "symbols", "chunks", "refs")
+FTS_COLUMNS = {"files": "search", "symbols": "search", "chunks": "search"}
+PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
 
 # Upgrades from an older schema version: {from_version: function(store)}. A version without an
 # entry is rebuilt from the working tree (the index is derived data).

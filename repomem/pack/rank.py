@@ -4,6 +4,8 @@ Signals (each normalised to 0..1, then weighted and summed):
 
 - `bm25_file`: full-text (BM25) over whole files with code-aware tokens;
 - `bm25_symbol`: full-text over symbols (names, qualified names, signatures, docs, paths);
+- `bm25_chunk`: full-text over function-sized chunks of the files' text, a file scoring its best
+  chunk (a long file matches through one function, which whole-file BM25 dilutes);
 - `mention`: a file path, module path or stack-trace frame quoted in the task points at the file;
 - `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
 - `path`: words of the task name the file or its folders (`typehints.py` for a task about
@@ -40,6 +42,7 @@ log = logging.getLogger(__name__)
 WEIGHTS = {
     "bm25_file": 1.0,
     "bm25_symbol": 0.6,
+    "bm25_chunk": 0.0,
     "mention": 1.5,
     "identifier": 0.8,
     "path": 0.8,
@@ -58,6 +61,7 @@ VENDOR_PENALTY = 0.1
 NAMED = 0.5
 FTS_FILES = 400
 FTS_SYMBOLS = 600
+FTS_CHUNKS = 1000
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
 DENSE_FILES = 50
@@ -103,6 +107,7 @@ class Candidate:
         labels = {
             "bm25_file": "text matches the task",
             "bm25_symbol": "symbols match the task",
+            "bm25_chunk": "a function of it matches the task",
             "mention": "named in the task",
             "identifier": "defines identifiers named in the task",
             "path": "its name matches words of the task",
@@ -167,6 +172,7 @@ def rank(
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
+            _bm25_chunks(store, q, cand, share)
     cache = graphs.cached(store, graph_cache) if graph_cache is not None else graphs.compute(store)
     indexed = cache.nodes
     global_rank = cache.ranks
@@ -249,6 +255,28 @@ def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
     for r in rows:
         c = cand(r["path"])
         c.signals["bm25_file"] = c.signals.get("bm25_file", 0.0) + share * r["_score"] / top
+
+
+def _bm25_chunks(store: Any, query: str, cand: Any, share: float) -> None:
+    """Each file's best chunk, relative to the best chunk of all."""
+    if not WEIGHTS.get("bm25_chunk") or not store.has_fts("chunks"):
+        return
+    rows = (
+        store.table("chunks")
+        .search(query, query_type="fts")
+        .select(["path", "_score"])
+        .limit(FTS_CHUNKS)
+        .to_list()
+    )
+    best: dict[str, float] = {}
+    for r in rows:
+        best[r["path"]] = max(best.get(r["path"], 0.0), float(r["_score"]))
+    top = max(best.values(), default=0.0)
+    if top <= 0:
+        return
+    for path, value in best.items():
+        c = cand(path)
+        c.signals["bm25_chunk"] = c.signals.get("bm25_chunk", 0.0) + share * value / top
 
 
 def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:
