@@ -27,14 +27,16 @@ import numpy as np
 
 SIGNALS = [
     "bm25_file_full", "bm25_file_focus", "bm25_symbol_full", "bm25_symbol_focus", "mention",
-    "identifier", "path", "pagerank", "memory", "cochange", "recent", "dense", "chunk_full",
+    "identifier", "path", "pagerank", "memory", "cochange", "recent", "dense", "bm25_chunk_full",
+    "bm25_chunk_focus", "chunk_full",
     "chunk_focus", "global_pr", "log_lines", "log_indeg",
 ]  # fmt: skip
 PENALTIES = ["test", "doc", "text", "vendor"]
 SHIPPED: dict[str, float] = {
     "bm25_file_full": 0.5, "bm25_file_focus": 0.5, "bm25_symbol_full": 0.3,
     "bm25_symbol_focus": 0.3, "mention": 1.5, "identifier": 0.8, "path": 0.8, "pagerank": 0.2,
-    "memory": 0.8, "cochange": 0.6, "recent": 0.2, "dense": 0.5, "chunk_full": 0.0,
+    "memory": 0.8, "cochange": 0.6, "recent": 0.2, "dense": 0.5, "bm25_chunk_full": 0.0,
+    "bm25_chunk_focus": 0.0, "chunk_full": 0.0,
     "chunk_focus": 0.0, "global_pr": 0.0, "log_lines": 0.0, "log_indeg": 0.0,
     "test": 0.6, "doc": 0.6, "text": 0.7, "vendor": 0.1,
 }  # fmt: skip

@@ -5,8 +5,10 @@ ranking considered, with each signal (the full-text signals also split into the 
 and the focus query's), its penalty kinds and static facts about it (lines, symbols, global
 PageRank, in-degree), plus experimental signals computed here rather than in repomem:
 
-- `chunk_full` / `chunk_focus`: BM25 (bm25s) over function-sized chunks of every file's text
-  (each function or method, and the rest in 80-line windows), a file scoring its best chunk.
+- `chunk_full` / `chunk_focus` (with `BM25S_CHUNKS`): BM25 (bm25s) over function-sized chunks
+  of every file's text (each function or method, the rest in 80-line windows), a file scoring
+  its best chunk. This experiment led to repomem's own `chunks` table and `bm25_chunk` signal,
+  which is logged (split like the other full-text signals) even while its weight is 0.
 
 Fit and score them with `bench/fit_rank.py`.
 """
@@ -18,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 WINDOW = 80
+BM25S_CHUNKS = False  # the bm25s chunk experiment (repomem now has its own chunk index)
 
 
 def chunks_of(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -96,9 +99,11 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
     from repomem.pack import rank
     from repomem.pack import task as tasks
 
-    base = rank_with({})
-    full = {c.path: c for c in rank_with({"FOCUS_SHARE": 0.0})}
-    focus = {c.path: c for c in rank_with({"FOCUS_SHARE": 1.0})}
+    # bm25_chunk is computed only when weighted: a weight too small to reorder logs it
+    on = {"WEIGHTS": {"bm25_chunk": max(rank.WEIGHTS["bm25_chunk"], 1e-6)}}
+    base = rank_with(on)
+    full = {c.path: c for c in rank_with({**on, "FOCUS_SHARE": 0.0})}
+    focus = {c.path: c for c in rank_with({**on, "FOCUS_SHARE": 1.0})}
     store = indexer.open_store(cfg)
     cache = graphs.cached(store, indexer.state_dir(cfg))
     top_pr = max(cache.ranks.values(), default=0.0) or 1.0
@@ -114,7 +119,9 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
     signals = tasks.analyse(task)
     query = " ".join(tok.query(signals.text).split()[: rank.MAX_QUERY_TOKENS])
     focus_q = tok.query(" ".join([signals.title, *signals.identifiers[:20], *signals.dotted]))
-    chunks = chunk_scores(store, {"chunk_full": query, "chunk_focus": focus_q})
+    chunks = (
+        chunk_scores(store, {"chunk_full": query, "chunk_focus": focus_q}) if BM25S_CHUNKS else {}
+    )
     paths = {c.path for c in base}
     for scores in chunks.values():
         paths |= {p for p, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:300]}
@@ -125,7 +132,7 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
         c = by_path.get(path)
         row: dict[str, float] = dict(c.signals) if c else {}
         row["score"] = c.score if c else 0.0
-        for key in ("bm25_file", "bm25_symbol"):
+        for key in ("bm25_file", "bm25_symbol", "bm25_chunk"):
             row[key + "_full"] = full[path].signals.get(key, 0.0) if path in full else 0.0
             row[key + "_focus"] = focus[path].signals.get(key, 0.0) if path in focus else 0.0
         for name, scores in chunks.items():
