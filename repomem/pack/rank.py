@@ -62,6 +62,7 @@ NAMED = 0.5
 FTS_FILES = 400
 FTS_SYMBOLS = 600
 FTS_CHUNKS = 1000
+CHUNK_SYMBOLS = 20  # the functions of this many best chunks become the files' relevant symbols
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
 DENSE_FILES = 50
@@ -264,7 +265,7 @@ def _bm25_chunks(store: Any, query: str, cand: Any, share: float) -> None:
     rows = (
         store.table("chunks")
         .search(query, query_type="fts")
-        .select(["path", "_score"])
+        .select(["path", "start_line", "_score"])
         .limit(FTS_CHUNKS)
         .to_list()
     )
@@ -277,6 +278,15 @@ def _bm25_chunks(store: Any, query: str, cand: Any, share: float) -> None:
     for path, value in best.items():
         c = cand(path)
         c.signals["bm25_chunk"] = c.signals.get("bm25_chunk", 0.0) + share * value / top
+    # The functions of the best chunks are relevant symbols (their bodies match the task).
+    rows.sort(key=lambda r: -float(r["_score"]))
+    starts = {(r["path"], int(r["start_line"])): float(r["_score"]) / top
+              for r in rows[:CHUNK_SYMBOLS]}  # fmt: skip
+    for path, syms in store.file_symbols(sorted({p for p, _ in starts})).items():
+        for sym in syms:
+            score = starts.get((path, int(sym["start_line"])))
+            if score is not None and sym["kind"] in ("function", "method"):
+                _add_symbol(cand(path), sym, score, "has a body that matches the task")
 
 
 def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:

@@ -76,3 +76,29 @@ def test_a_file_name_shared_by_many_files_names_none_of_them(repo: Repo) -> None
     by_path = {c.path: c for c in ranked}
     assert by_path["a/core.py"].signals["mention"] == 1.0
     assert all(by_path[f"{p}/__init__.py"].signals.get("mention", 0) == 0 for p in "abcdefg")
+
+
+def test_the_best_chunk_scores_its_file_and_names_its_function(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rank.WEIGHTS, "bm25_chunk", 1.0)
+    filler = "".join(f"def step_{i}(data):\n    return data + {i}\n\n" for i in range(40))
+    body = "    # renew the expired certificate chain before the handshake\n    return chain\n"
+    repo.write("pkg/big.py", f"{filler}def refresh(chain):\n{body}\n{filler}")
+    repo.write("pkg/other.py", "def certificate_path():\n    return 'x'\n")
+    repo.commit()
+    ranked = {c.path: c for c in _ranked(repo, "Renewing an expired certificate chain fails")}
+    big = ranked["pkg/big.py"]
+    assert big.signals["bm25_chunk"] == pytest.approx(1.0)
+    (hit,) = [h for h in big.symbols.values() if h.name == "refresh"]
+    assert hit.reason == "has a body that matches the task"
+    assert hit.start_line == 121
+
+
+def test_no_chunk_search_while_its_weight_is_zero(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rank.WEIGHTS, "bm25_chunk", 0.0)
+    repo.write("pkg/a.py", "def refresh(chain):\n    return 'renew expired certificate chain'\n")
+    repo.commit()
+    assert all("bm25_chunk" not in c.signals for c in _ranked(repo, "renew expired certificate"))
