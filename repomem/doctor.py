@@ -153,7 +153,8 @@ def _data_checks(cfg: Config, store: Any, checks: list[Check]) -> None:
         checks.append(Check("rows", "problem", "; ".join(problems[:3]) + more + ".", fix="rebuild"))
     else:
         files = store.count("files")
-        checks.append(Check("rows", "ok", f"{files} file rows agree with symbols and refs."))
+        agree = f"{files} file rows agree with symbols, chunks and refs."
+        checks.append(Check("rows", "ok", agree))
     try:
         from repomem.index import query
 
@@ -206,16 +207,17 @@ def _row_problems(store: Any) -> list[str]:
     wrong += sorted(p for p, n in recorded.items() if n and p not in per_path)
     if wrong:
         out.append(f"{len(wrong)} file(s) whose symbols do not match, e.g. `{wrong[0]}`")
-    ref_paths = set(store.column("refs", ["path"])["path"])
-    ref_orphans = sorted(ref_paths - set(recorded))
-    if ref_orphans:
-        out.append(f"references of {len(ref_orphans)} unstored file(s), e.g. `{ref_orphans[0]}`")
+    for table, what in (("refs", "references"), ("chunks", "chunks")):
+        paths = set(store.column(table, ["path"])["path"])
+        stray = sorted(paths - set(recorded))
+        if stray:
+            out.append(f"{what} of {len(stray)} unstored file(s), e.g. `{stray[0]}`")
     return out
 
 
 def _version_counts(store: Any) -> dict[str, int]:
     out: dict[str, int] = {}
-    for name in ("files", "symbols", "refs"):
+    for name in ("files", "symbols", "chunks", "refs"):
         try:
             out[name] = len(store.table(name).list_versions())
         except (RepomemError, OSError, ValueError, RuntimeError):

@@ -55,10 +55,13 @@ def test_rows_that_disagree_are_found_and_rebuilt_from_the_files(repo: Repo) -> 
         store.delete_rows("symbols", ["pkg/mod_0.py"])
         store.add_columns("refs", {"path": ["ghost.py"], "name": ["x"], "kind": ["call"],
                                    "scope": [""], "line": [1], "count": [1]})  # fmt: skip
+        store.add_columns("chunks", {"path": ["spook.py"], "start_line": [1], "end_line": [2],
+                                     "file_hash": ["h"], "search": ["boo"]})  # fmt: skip
         store.publish()
     rows = by_name(doctor.diagnose(repo.config()))["rows"]
     assert rows.status == "problem"
     assert "symbols do not match" in rows.message and "ghost.py" in rows.message
+    assert "chunks of 1 unstored file(s), e.g. `spook.py`" in rows.message
     doctor.repair(repo.config())
     assert by_name(doctor.diagnose(repo.config()))["rows"].status == "ok"
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
