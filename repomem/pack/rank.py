@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 WEIGHTS = {
     "bm25_file": 1.0,
     "bm25_symbol": 0.6,
-    "bm25_chunk": 0.0,
+    "bm25_chunk": 1.0,
     "mention": 1.5,
     "identifier": 0.8,
     "path": 0.8,
