@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 MAX_TASK_CHARS = 60_000
 SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
 CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
-CODE_NAMES = True  # calls `f(` anywhere, and the names in quoted code (fences, `>>>` sessions)
+CALL_NAMES = False  # `f(` anywhere names `f` (measured: see bench/README.md)
+QUOTED_CODE_NAMES = False  # the names in quoted code (fences, `>>>` sessions) (measured: worse)
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
@@ -115,9 +116,10 @@ def analyse(text: str) -> TaskSignals:
     for word in _IDENT.findall(code):
         if _CODE_LIKE.search(word):
             add(word, 2 if ("_" in word or not word.islower()) else 1)
-    if CODE_NAMES:
+    if CALL_NAMES:
         for word in _CALL.findall(code):
             add(word, 2)  # `Rational('0.5', '100')`: called, so code, even in prose
+    if QUOTED_CODE_NAMES:
         for block in quoted_code(code):
             for word in _IDENT.findall(block):
                 add(word, 1)

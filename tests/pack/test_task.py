@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import pytest
+
+from repomem.pack import task
 from repomem.pack.task import analyse
 
 
@@ -61,7 +64,9 @@ def test_the_class_of_a_dotted_call_is_named_too() -> None:
     assert "compile" in sig.identifiers
 
 
-def test_calls_and_names_in_quoted_code_are_identifiers() -> None:
+def test_calls_and_names_in_quoted_code_are_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(task, "CALL_NAMES", True)
+    monkeypatch.setattr(task, "QUOTED_CODE_NAMES", True)
     sig = analyse(
         "When calc Rational('0.5', '100'), the value is wrong.\n\n"
         "```python\nexpr = lambdify(args, body)\n```\n"
@@ -75,6 +80,13 @@ def test_calls_and_names_in_quoted_code_are_identifiers() -> None:
     assert "Words" not in sig.identifiers and "Plain" not in sig.identifiers
 
 
-def test_prose_in_parentheses_is_not_a_call() -> None:
-    sig = analyse("It fails (sometimes) on large inputs.")
+def test_prose_in_parentheses_is_not_a_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(task, "CALL_NAMES", True)
+    sig = analyse("It fails (sometimes) on large inputs, but compute(x) is a call.")
     assert "sometimes" not in sig.identifiers
+    assert "compute" in sig.identifiers
+
+
+def test_by_default_calls_and_quoted_code_name_nothing() -> None:
+    sig = analyse("When calc Rational('0.5', '100'), it breaks.\n>>> lambdify(args, body)\n")
+    assert not {"Rational", "lambdify", "body"} & set(sig.identifiers)
