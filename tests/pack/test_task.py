@@ -64,29 +64,18 @@ def test_the_class_of_a_dotted_call_is_named_too() -> None:
     assert "compile" in sig.identifiers
 
 
-def test_calls_and_names_in_quoted_code_are_identifiers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(task, "CALL_NAMES", True)
-    monkeypatch.setattr(task, "QUOTED_CODE_NAMES", True)
-    sig = analyse(
-        "When calc Rational('0.5', '100'), the value is wrong.\n\n"
-        "```python\nexpr = lambdify(args, body)\n```\n"
-        ">>> inspect.getsource(g)\n"
-        "Plain prose with Words stays out.\n"
-    )
-    for name in ("Rational", "lambdify", "expr", "body", "getsource"):
-        assert name in sig.identifiers
-    # called names rank above the plain words of quoted code
-    assert sig.identifiers.index("Rational") < sig.identifiers.index("body")
-    assert "Words" not in sig.identifiers and "Plain" not in sig.identifiers
-
-
-def test_prose_in_parentheses_is_not_a_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(task, "CALL_NAMES", True)
+def test_prose_in_parentheses_is_not_a_call() -> None:
     sig = analyse("It fails (sometimes) on large inputs, but compute(x) is a call.")
     assert "sometimes" not in sig.identifiers
     assert "compute" in sig.identifiers
 
 
-def test_by_default_calls_and_quoted_code_name_nothing() -> None:
+def test_called_names_are_identifiers_and_their_arguments_are_not() -> None:
     sig = analyse("When calc Rational('0.5', '100'), it breaks.\n>>> lambdify(args, body)\n")
-    assert not {"Rational", "lambdify", "body"} & set(sig.identifiers)
+    assert {"Rational", "lambdify"} <= set(sig.identifiers)
+    assert not {"args", "body"} & set(sig.identifiers)
+
+
+def test_calls_can_be_switched_off_for_ablations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(task, "CALL_NAMES", False)
+    assert "Rational" not in analyse("When calc Rational('0.5', '100'), it breaks.").identifiers
