@@ -1,9 +1,9 @@
 """What a task text points at: identifiers, file paths and stack-trace frames.
 
 Issue texts name code in a few recognisable ways: `backticked` names, CamelCase and snake_case
-identifiers, dotted paths (`pkg.mod.func`), file paths (`src/app.py`), and traceback frames
-(`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`). These become exact-hit signals
-for ranking, on top of full-text search.
+identifiers, calls (`Rational(0.5)`), dotted paths (`pkg.mod.func`), file paths (`src/app.py`),
+and traceback frames (`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`). These become
+exact-hit signals for ranking, on top of full-text search.
 """
 
 from __future__ import annotations
