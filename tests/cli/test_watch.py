@@ -20,6 +20,12 @@ def read_lines(stream: object, out: queue.Queue[str]) -> None:
         out.put(line)
 
 
+def ctrl_c_reaches_it() -> None:
+    """In the child: take Ctrl-C by default. A shell that runs the tests in the background
+    (`pytest &` without job control) ignores SIGINT, and a child would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_reader(proc: subprocess.Popen[str]) -> tuple[threading.Thread, queue.Queue[str]]:
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True)
@@ -56,6 +62,7 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
     proc = subprocess.Popen(
         [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=ctrl_c_reaches_it,
     )  # fmt: skip
     reader, lines = start_reader(proc)
     seen: list[str] = []
@@ -90,6 +97,7 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
     proc = subprocess.Popen(
         [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=ctrl_c_reaches_it,
         start_new_session=True,
     )  # fmt: skip
     reader, lines = start_reader(proc)
