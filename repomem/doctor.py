@@ -217,7 +217,7 @@ def _row_problems(store: Any) -> list[str]:
 
 def _version_counts(store: Any) -> dict[str, int]:
     out: dict[str, int] = {}
-    for name in ("files", "symbols", "chunks", "refs"):
+    for name in schema.DERIVED:
         try:
             out[name] = len(store.table(name).list_versions())
         except (RepomemError, OSError, ValueError, RuntimeError):

@@ -745,7 +745,7 @@ def update(
 
 def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool) -> None:
     """Indexes, publication, periodic compaction and the manifest after a path update."""
-    if not all(store.has_fts(name) for name in ("files", "symbols", "chunks")):
+    if not store.fts_ready():
         store.ensure_indexes()  # the store was empty when it was built
     runs = int(meta.get("runs_since_optimize") or 0) + 1
     done = {"indexed_at": f"{time.time():.3f}", "runs_since_optimize": str(runs)}

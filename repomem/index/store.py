@@ -177,8 +177,7 @@ TABLES: dict[str, pa.Schema] = {
     "memory": MEMORY,
     "meta": META,
 }
-# Tables rebuilt from the working tree; `notes` and `memory` are kept across rebuilds.
-DERIVED = ("files", "symbols", "chunks", "refs")
+DERIVED = _schema.DERIVED
 FTS_COLUMNS = {"files": "search", "symbols": "search", "chunks": "search"}
 PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
 
@@ -783,6 +782,10 @@ class Store:
             return []
         found = tbl.search(q, query_type="fts").limit(limit).to_list()
         return [(r, float(r["_score"])) for r in found]
+
+    def fts_ready(self) -> bool:
+        """Whether every table searched by full text has its index."""
+        return all(self.has_fts(name) for name in FTS_COLUMNS)
 
     def has_fts(self, name: str) -> bool:
         """Whether a table has its full-text index (an empty table has none)."""
