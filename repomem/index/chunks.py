@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+KINDS = ("function", "method")  # the symbol kinds that make a chunk of their own
 WINDOW = 80
 MAX_CHUNK_LINES = 400  # a longer function is searched in windows of this size
 

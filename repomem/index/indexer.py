@@ -257,7 +257,7 @@ def process_file(
                 f"{tok.query(sym.name)} {' '.join(words)} {ptoks}",
             )
         )
-    functions = [(y.start_line, y.end_line) for y in symbols if y.kind in ("function", "method")]
+    functions = [(y.start_line, y.end_line) for y in symbols if y.kind in chunks.KINDS]
     for start, end, body in chunks.split(text, functions):
         doc = tok.document(body)
         if doc:

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from repomem.index import chunks, languages, parser
 from repomem.index import graph as graphs
-from repomem.index import languages, parser
 from repomem.index import tokens as tok
 from repomem.pack.history import History
 from repomem.pack.task import TaskSignals
@@ -242,16 +242,18 @@ def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
         cand(path).signals["dense"] = (cos - low) / (high - low) if high > low else 1.0
 
 
-def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
-    if not store.has_fts("files"):
-        return
-    rows = (
-        store.table("files")
-        .search(query, query_type="fts")
-        .select(["path", "_score"])
-        .limit(FTS_FILES)
-        .to_list()
+def _search(store: Any, table: str, query: str, columns: list[str], limit: int) -> list[Any]:
+    """The best rows of a table for a full-text query, with `_score` ([] without an index)."""
+    if not store.has_fts(table):
+        return []
+    found = (
+        store.table(table).search(query, query_type="fts").select([*columns, "_score"]).limit(limit)
     )
+    return list(found.to_list())
+
+
+def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
+    rows = _search(store, "files", query, ["path"], FTS_FILES)
     top = max((r["_score"] for r in rows), default=0.0)
     if top <= 0:
         return
@@ -263,15 +265,9 @@ def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
 def _bm25_chunks(store: Any, query: str, cand: Any, share: float, best: dict[Any, float]) -> None:
     """Each file's best chunk, relative to the best chunk of all; `best` collects the
     (path, first line) of the best chunks with their relative scores."""
-    if not WEIGHTS.get("bm25_chunk") or not store.has_fts("chunks"):
+    if not WEIGHTS.get("bm25_chunk"):
         return
-    rows = (
-        store.table("chunks")
-        .search(query, query_type="fts")
-        .select(["path", "start_line", "_score"])
-        .limit(FTS_CHUNKS)
-        .to_list()
-    )
+    rows = _search(store, "chunks", query, ["path", "start_line"], FTS_CHUNKS)
     per_file: dict[str, float] = {}
     for r in rows:
         per_file[r["path"]] = max(per_file.get(r["path"], 0.0), float(r["_score"]))
@@ -294,21 +290,13 @@ def _chunk_symbols(store: Any, best: dict[Any, float], cand: Any) -> None:
     for path, syms in store.file_symbols(sorted({p for p, _ in best})).items():
         for sym in syms:
             score = best.get((path, int(sym["start_line"])))
-            if score is not None and sym["kind"] in ("function", "method"):
+            if score is not None and sym["kind"] in chunks.KINDS:
                 _add_symbol(cand(path), sym, score, "has a body that matches the task")
 
 
 def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:
-    if not store.has_fts("symbols"):
-        return
-    cols = ["path", "name", "qualname", "kind", "signature", "start_line", "end_line", "_score"]
-    rows = (
-        store.table("symbols")
-        .search(query, query_type="fts")
-        .select(cols)
-        .limit(FTS_SYMBOLS)
-        .to_list()
-    )
+    cols = ["path", "name", "qualname", "kind", "signature", "start_line", "end_line"]
+    rows = _search(store, "symbols", query, cols, FTS_SYMBOLS)
     top = max((r["_score"] for r in rows), default=0.0)
     if top <= 0:
         return
