@@ -5,13 +5,13 @@ from tests.conftest import Repo
 
 
 def test_each_outermost_function_is_a_chunk_and_the_rest_goes_in_windows() -> None:
-    got = [(s, e) for s, e, _ in chunks.spans(200, [(10, 20), (12, 15), (30, 40)])]
-    # the nested function (12-15) stays inside its outer one; lines 1-9, 21-29, 41-... are rest
-    assert (10, 20) in got and (30, 40) in got and (12, 15) not in got
-    rest = [(s, e) for s, e in got if (s, e) not in ((10, 20), (30, 40))]
-    lines = [n for s, e, ns in chunks.spans(200, [(10, 20), (30, 40)]) for n in ns]
+    got = chunks.spans(200, [(10, 20), (12, 15), (30, 40)])
+    # the nested function (12-15) stays inside its outer one
+    assert [(s, e) for s, e, _ in got] == [(1, 102), (10, 20), (30, 40), (103, 182), (183, 200)]
+    assert got[0][2] == [*range(1, 10), *range(21, 30), *range(41, 103)][: chunks.WINDOW]
+    lines = [n for _s, _e, ns in got for n in ns]
     assert sorted(lines) == list(range(1, 201))  # every line in exactly one chunk
-    assert all(len(ns) <= chunks.WINDOW for s, e, ns in chunks.spans(200, []) if (s, e) in rest)
+    assert [(s, e) for s, e, _ in chunks.spans(200, [])] == [(1, 80), (81, 160), (161, 200)]
 
 
 def test_a_very_long_function_is_split_and_spans_past_the_end_are_clipped() -> None:
