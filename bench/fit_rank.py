@@ -7,7 +7,8 @@ Rescores every task's logged candidates with repomem's formula (a weighted sum o
 times the penalty of tests, docs, text and vendored files unless the task names them) and
 reports Recall@1/3/5/10 and MRR like ../shared/eval/run_eval.py. PageRank stays as logged
 (its seeds came from the shipped weights), so the rescoring is an approximation that the
-first row (the shipped weights) checks against the logged order.
+first row (repomem's current weights, read from `repomem.pack.rank`) matches the logged order
+when the log was written with those weights.
 
 - default: coordinate search over the weights, maximising mean R@5 + MRR on all tasks;
 - `--cv`: leave one repository out: fit on the others, score the held-out one, so the gain
@@ -32,14 +33,24 @@ SIGNALS = [
     "chunk_focus", "global_pr", "log_lines", "log_indeg",
 ]  # fmt: skip
 PENALTIES = ["test", "doc", "text", "vendor"]
-SHIPPED: dict[str, float] = {
-    "bm25_file_full": 0.5, "bm25_file_focus": 0.5, "bm25_symbol_full": 0.3,
-    "bm25_symbol_focus": 0.3, "mention": 1.5, "identifier": 0.8, "path": 0.8, "pagerank": 0.2,
-    "memory": 0.8, "cochange": 0.6, "recent": 0.2, "dense": 0.5, "bm25_chunk_full": 0.0,
-    "bm25_chunk_focus": 0.0, "chunk_full": 0.0,
-    "chunk_focus": 0.0, "global_pr": 0.0, "log_lines": 0.0, "log_indeg": 0.0,
-    "test": 0.6, "doc": 0.6, "text": 0.7, "vendor": 0.1,
-}  # fmt: skip
+
+
+def shipped() -> dict[str, float]:
+    """repomem's own weights in this file's terms: the full-text signals split by query."""
+    from repomem.pack import rank
+
+    w = rank.WEIGHTS
+    out = dict.fromkeys(SIGNALS, 0.0)
+    out.update({k: v for k, v in w.items() if k in out})
+    for key in ("bm25_file", "bm25_symbol", "bm25_chunk"):
+        out[f"{key}_full"] = w[key] * (1 - rank.FOCUS_SHARE)
+        out[f"{key}_focus"] = w[key] * rank.FOCUS_SHARE
+    out.update(test=rank.TEST_PENALTY, doc=rank.DOC_PENALTY, text=rank.TEXT_PENALTY,
+               vendor=rank.VENDOR_PENALTY)  # fmt: skip
+    return out
+
+
+SHIPPED = shipped()
 KS = (1, 3, 5, 10)
 
 

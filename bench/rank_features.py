@@ -19,35 +19,14 @@ import math
 from collections import defaultdict
 from typing import Any
 
-WINDOW = 80
 BM25S_CHUNKS = False  # the bm25s chunk experiment (repomem now has its own chunk index)
-
-
-def chunks_of(text: str, spans: list[tuple[int, int]]) -> list[str]:
-    """The file's functions (1-based inclusive line spans) and the rest in windows."""
-    lines = text.split("\n")
-    covered = [False] * (len(lines) + 1)
-    out = []
-    for start, end in spans:
-        out.append("\n".join(lines[start - 1 : end]))
-        for i in range(start, min(end, len(lines)) + 1):
-            covered[i] = True
-    rest: list[str] = []
-    for i, line in enumerate(lines, 1):
-        if not covered[i]:
-            rest.append(line)
-            if len(rest) >= WINDOW:
-                out.append("\n".join(rest))
-                rest = []
-    if any(r.strip() for r in rest):
-        out.append("\n".join(rest))
-    return out
 
 
 def chunk_scores(store: Any, queries: dict[str, str]) -> dict[str, dict[str, float]]:
     """{query name: {path: best chunk's BM25 / best of all}} over every indexed file."""
     import bm25s
 
+    from repomem.index import chunks
     from repomem.index import tokens as tok
 
     syms = store.column("symbols", ["path", "kind", "start_line", "end_line"])
@@ -55,7 +34,7 @@ def chunk_scores(store: Any, queries: dict[str, str]) -> dict[str, dict[str, flo
     for path, kind, s, e in zip(
         syms["path"], syms["kind"], syms["start_line"], syms["end_line"], strict=True
     ):
-        if kind in ("function", "method"):
+        if kind in chunks.KINDS:
             spans[path].append((int(s), int(e)))
     files = store.column("files", ["path", "text", "skip"])
     owners: list[str] = []
@@ -63,13 +42,7 @@ def chunk_scores(store: Any, queries: dict[str, str]) -> dict[str, dict[str, flo
     for path, text, skip in zip(files["path"], files["text"], files["skip"], strict=True):
         if skip or not text:
             continue
-        # nested functions: keep the outermost spans only
-        outer: list[tuple[int, int]] = []
-        for s, e in sorted(spans.get(path, [])):
-            if outer and s <= outer[-1][1]:
-                continue
-            outer.append((s, e))
-        for chunk in chunks_of(text, outer):
+        for _start, _end, chunk in chunks.split(text, spans.get(path, [])):
             words = tok.tokens(chunk)
             if words:
                 owners.append(path)
