@@ -42,6 +42,8 @@ def run_eval(name: str, retriever: str, args: argparse.Namespace, out: Path) -> 
         cmd += ["--source", src]
     if args.limit:
         cmd += ["--limit", str(args.limit)]
+    if args.timeout:
+        cmd += ["--timeout", str(args.timeout)]
     print(f"== {name}: {retriever}", file=sys.stderr)
     subprocess.run(cmd, check=True, stdout=sys.stderr)
     return json.loads((out / f"{name}.summary.json").read_text(encoding="utf-8"))
@@ -83,6 +85,10 @@ def main() -> None:
     ap.add_argument(
         "--variants", help="also rank these ranking-constant variants (pack_retriever.py "
         "--variants); score them with bench/ablate.py on OUT/ranks.jsonl",
+    )  # fmt: skip
+    ap.add_argument(
+        "--timeout", type=float, default=0.0,
+        help="seconds per task (run_eval.py's default: 600; a first embedding run needs more)",
     )  # fmt: skip
     a = ap.parse_args()
     out = Path(a.out or tempfile.mkdtemp(prefix="repomem-retrieval-"))
