@@ -71,6 +71,32 @@ def test_the_budget_is_a_hard_ceiling(repo: Repo) -> None:
             assert pack.tokens <= budget
 
 
+def test_fitting_the_rendered_pack_drops_only_what_it_must() -> None:
+    # 60 small symbols: the packing's estimate of their headings is low, so the rendered pack
+    # is over the budget and the least valuable items go, several at a time.
+    from repomem.config import PackSection
+
+    code = [
+        builder.Item("symbol", f"pkg/mod_{i}.py", f"helper_{i}", 1, 3, 0, 1.0 - i / 100,
+                     "function that matches the task text with a long explanation of why",
+                     f"def helper_{i}(x):\n    return x + {i}\n", exact=False)
+        for i in range(60)
+    ]  # fmt: skip
+    for fmt in ("md", "json", "xml"):
+        pack = builder.Pack("task", 1200, 0, True, "repo", None, 0)
+        items = [builder.Item(**vars(i)) for i in code]
+        builder._fill(pack, [], items, [], 1200, 1.0, PackSection(), fmt)
+        assert pack.tokens <= 1200
+        kept = {i.symbol for i in pack.items}
+        dropped = [i for i in items if i.symbol not in kept]
+        assert kept and dropped, fmt
+        # the most valuable dropped item does not fit back in: nothing went needlessly
+        best = max(dropped, key=lambda i: i.score)
+        assert all(best.score < i.score for i in pack.items), fmt
+        pack.items.append(best)
+        assert tokens.count(pack.render(fmt)) > 1200, fmt
+
+
 def test_items_never_repeat_code(repo: Repo) -> None:
     make_project(repo)
     pack = builder.build(repo.config(), "Invoice total apply_tax", budget=6000)
