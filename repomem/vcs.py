@@ -114,16 +114,19 @@ def list_files(
 
 
 def _ls(repo: Any, untracked: bool, specs: list[str]) -> list[str]:
-    args = ["-z", "--cached"]
+    # One git call: with -t each entry is tagged, and files deleted from the work tree come
+    # twice, as tracked ("H", or "S"/"M" for skip-worktree and unmerged) and as removed ("R").
+    args = ["-z", "-t", "--cached", "--deleted"]
     if untracked:
         args += ["--others", "--exclude-standard"]
     tail = ["--", *specs] if specs else []
     out: str = repo.git.ls_files(*args, *tail)
-    deleted: str = repo.git.ls_files("-z", "--deleted", *tail)
-    gone = set(deleted.split("\0")) if deleted else set()
+    entries = [e for e in out.split("\0") if len(e) > 2]
+    gone = {e[2:] for e in entries if e[0] == "R"}
     seen: dict[str, None] = {}
-    for path in out.split("\0"):
-        if path and path not in gone:
+    for entry in entries:
+        path = entry[2:]
+        if entry[0] != "R" and path not in gone:
             seen.setdefault(path, None)
     return list(seen)
 

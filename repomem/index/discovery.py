@@ -194,6 +194,12 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+_SPECS: dict[
+    tuple[object, ...], tuple[pathspec.GitIgnoreSpec, pathspec.GitIgnoreSpec, dict[str, str | None]]
+] = {}
+_MAX_VERDICTS = 250_000  # paths remembered per settings (~25 MB at most)
+
+
 class Filter:
     """Path-level decisions (no I/O on the file itself beyond `lstat` for symlinks)."""
 
@@ -209,12 +215,36 @@ class Filter:
                 patterns += ignore.read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError as exc:
                 log.warning("cannot read %s: %s", ignore, exc)
-        self.ignore = pathspec.GitIgnoreSpec.from_lines(patterns)
-        self.secret_globs = pathspec.GitIgnoreSpec.from_lines(cfg.secrets.skip_files)
         self.memory_file = PurePosixPath(cfg.memory.file.strip() or "REPOMEM.md").as_posix()
+        # A path's verdict depends on these settings only: verdicts are kept per settings, so a
+        # long-lived process (the server, the watcher, packs in a loop) matches each path once.
+        key = (
+            tuple(patterns), tuple(sorted(self.vendor)), tuple(cfg.secrets.skip_files),
+            self.memory_file, cfg.index.skip_generated,
+        )  # fmt: skip
+        cached = _SPECS.get(key)
+        if cached is None:
+            if len(_SPECS) >= 8:
+                _SPECS.clear()
+            cached = _SPECS[key] = (
+                pathspec.GitIgnoreSpec.from_lines(patterns),
+                pathspec.GitIgnoreSpec.from_lines(cfg.secrets.skip_files),
+                {},
+            )
+        self.ignore, self.secret_globs, self._verdicts = cached
 
     def reason(self, rel: str) -> str | None:
         """Why `rel` is not indexed, or None if it is a candidate."""
+        try:
+            return self._verdicts[rel]
+        except KeyError:
+            pass
+        if len(self._verdicts) >= _MAX_VERDICTS:
+            self._verdicts.clear()
+        why = self._verdicts[rel] = self._reason(rel)
+        return why
+
+    def _reason(self, rel: str) -> str | None:
         parts = rel.split("/")
         if any(p in self.vendor for p in parts[:-1]):
             return "vendored"

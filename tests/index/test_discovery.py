@@ -75,6 +75,20 @@ def test_gitignore_and_repomemignore_are_respected(repo: Repo) -> None:
         query.symbol(repo.config(), "built")
 
 
+def test_an_edited_repomemignore_takes_effect_in_the_same_process(repo: Repo) -> None:
+    # path verdicts are remembered per settings: a changed ignore file is a new setting
+    repo.write("docs/guide.md", "# Guide\n")
+    repo.write("src/a.py", "def a():\n    pass\n")
+    assert "ignored" not in skipped(repo)
+    repo.write(".repomemignore", "docs/\n")
+    assert skipped(repo)["ignored"] == ["docs/guide.md"]
+    assert skipped(repo, **{"index.exclude": ["src/"]})["ignored"] == [
+        "docs/guide.md", "src/a.py",
+    ]  # fmt: skip
+    repo.write(".repomemignore", "")
+    assert "ignored" not in skipped(repo)
+
+
 def test_config_exclude_globs_are_respected(repo: Repo) -> None:
     repo.write("tests/test_x.py", "def test_x():\n    pass\n")
     repo.write("src/x.py", "def x():\n    pass\n")
