@@ -45,6 +45,7 @@ def shipped() -> dict[str, float]:
     for key in ("bm25_file", "bm25_symbol", "bm25_chunk"):
         out[f"{key}_full"] = w[key] * (1 - rank.FOCUS_SHARE)
         out[f"{key}_focus"] = w[key] * rank.FOCUS_SHARE
+    out["log_indeg"] = -rank.HUB_WEIGHT  # the hub damping, clamped at 0 like repomem's
     out.update(test=rank.TEST_PENALTY, doc=rank.DOC_PENALTY, text=rank.TEXT_PENALTY,
                vendor=rank.VENDOR_PENALTY)  # fmt: skip
     return out
@@ -71,7 +72,7 @@ class Task:
 
 def scores(task: Task, params: dict[str, float]) -> np.ndarray:
     w = np.array([params.get(f, 0.0) for f in SIGNALS])
-    s = task.x @ w
+    s = np.maximum(task.x @ w, 0.0)
     test, doc, text, vendor = task.kinds.T
     factor = np.where(test, params["test"], np.where(doc, params["doc"], 1.0))
     factor = factor * np.where(text, params["text"], 1.0)

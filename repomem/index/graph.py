@@ -222,10 +222,11 @@ class Cached:
     compiled: Compiled
     modules: dict[str, list[str]]
     nodes: list[str]
+    indegree: dict[str, int]  # how many files reference each file
 
 
 _MEMO: dict[str, tuple[str, Cached]] = {}
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 
 
 def compute(store: Any) -> Cached:
@@ -233,7 +234,12 @@ def compute(store: Any) -> Cached:
     graph, nodes = _read(store)
     compiled = compile_graph(graph, nodes)
     ranks = pagerank(graph, compiled=compiled)
-    return Cached(graph, ranks, compiled, dict(module_index(nodes)), nodes)
+    indegree: dict[str, int] = {}
+    for src, edges in graph.items():
+        for target in edges:
+            if target != src:
+                indegree[target] = indegree.get(target, 0) + 1
+    return Cached(graph, ranks, compiled, dict(module_index(nodes)), nodes, indegree)
 
 
 def cached(store: Any, cache_dir: Any) -> Cached:

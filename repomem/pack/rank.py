@@ -65,6 +65,18 @@ FTS_CHUNKS = 300  # the best chunks (1000 take 2.5x as long on sympy: 63 against
 CHUNK_SYMBOLS = 20  # the functions of this many best chunks become the files' relevant symbols
 MAX_QUERY_TOKENS = 3000  # distinct tokens; BM25's IDF sorts out noise such as pasted logs
 MIN_RANKED = 30
+# Hub files (referenced by many: `application.py`, `core/dataset.py`) match most tasks a little
+# and crowded out the module a fix was in. A file loses this times log(1 + the number of files
+# referencing it) before the penalties (fitted on the dev split, held out by repository).
+HUB_WEIGHT = 0.12
+# English function words left out of the queries (they make up a third of a task's terms and
+# half of the full-text search time); off while measured.
+DROP_STOPWORDS = False
+STOPWORDS = frozenset(
+    "a an and are as at be but by for from has have i if in into is it its of on or that the "
+    "their then there these this those to was were will with we you your can not do does did "
+    "which what when how should would could also just so than some any all one been being".split()
+)
 DENSE_FILES = 50
 DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
@@ -167,8 +179,10 @@ def rank(
 
     # Two queries: the whole text, and its focus (the title and the code it quotes), which a
     # long text full of logs or listings would otherwise drown.
-    query = " ".join(tok.query(signals.text).split()[:MAX_QUERY_TOKENS])
-    focus = tok.query(" ".join([signals.title, *signals.identifiers[:20], *signals.dotted]))
+    query = " ".join(_terms(tok.query(signals.text))[:MAX_QUERY_TOKENS])
+    focus = " ".join(
+        _terms(tok.query(" ".join([signals.title, *signals.identifiers[:20], *signals.dotted])))
+    )
     best_chunks: dict[tuple[str, int], float] = {}
     for q, share in ((query, 1 - FOCUS_SHARE), (focus, FOCUS_SHARE)):
         if q:
@@ -206,8 +220,11 @@ def rank(
                 if value / top > 0.01:
                     cand(path).signals["pagerank"] = value / top
     named = {c.path for c in cands.values() if c.signals.get("mention", 0) >= NAMED}
+    indegree = cache.indegree
     for c in cands.values():
         c.score = sum(WEIGHTS[k] * v for k, v in c.signals.items())
+        if HUB_WEIGHT:
+            c.score = max(0.0, c.score - HUB_WEIGHT * math.log1p(indegree.get(c.path, 0)))
         if c.path not in named:
             c.score *= penalty(c.path)
     ranked = sorted(cands.values(), key=lambda c: (-c.score, c.path))
@@ -220,6 +237,13 @@ def rank(
                 Candidate(path, 0.01 * global_rank.get(path, 0.0) / top, {"pagerank": 0.0})
             )
     return ranked
+
+
+def _terms(query: str) -> list[str]:
+    terms = query.split()
+    if DROP_STOPWORDS:
+        terms = [t for t in terms if t not in STOPWORDS]
+    return terms
 
 
 def _direct(c: Candidate) -> float:
