@@ -29,7 +29,7 @@ from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
-from repomem.pack.rank import Candidate, rank
+from repomem.pack.rank import Candidate, file_symbols, rank
 
 log = logging.getLogger(__name__)
 
@@ -169,9 +169,10 @@ def build(
     selection = pmemory.select(cfg, store, text)
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
+    symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
     ranked = rank(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
-        embedder=dense.embedder_for(cfg),
+        embedder=dense.embedder_for(cfg), symbols=symbols,
     )  # fmt: skip
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
@@ -188,7 +189,7 @@ def build(
     ]  # fmt: skip
     candidates = _code_items(store, ranked[:CODE_FILES], margin)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
-    map_items = _map_items(store, ranked[:MAP_FILES], margin)
+    map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
@@ -253,9 +254,11 @@ def _note_items(cfg: Config, store: Any, ranked: list[Candidate], margin: float)
     return items
 
 
-def _map_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
+def _map_items(
+    store: Any, ranked: list[Candidate], margin: float, known: dict[str, list[dict[str, Any]]]
+) -> list[Item]:
     paths = [c.path for c in ranked if c.score > 0]
-    symbols = store.file_symbols(paths)
+    symbols = file_symbols(store, paths, known)
     items = []
     for c in ranked:
         rows = [r for r in symbols.get(c.path, []) if r["kind"] not in ("variable", "field")]

@@ -162,12 +162,14 @@ def _kind(path: str) -> tuple[bool, bool, bool, bool]:
 
 def rank(
     store: Any, signals: TaskSignals, *, graph_cache: Any = None, history: History | None = None,
-    embedder: Any = None,
+    embedder: Any = None, symbols: dict[str, list[dict[str, Any]]] | None = None,
 ) -> list[Candidate]:  # fmt: skip
     """Files ranked for the task, best first, with their relevant symbols.
 
     `history` (git) adds co-change with the best direct matches and a small recency signal;
     `embedder` (`repomem.index.embed.Embedder`) the similarity of file vectors to the task.
+    `symbols` keeps the symbols of the files read while ranking (`store.file_symbols`), for
+    the caller to reuse.
     """
     cands: dict[str, Candidate] = {}
 
@@ -189,7 +191,7 @@ def rank(
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
             _bm25_chunks(store, q, cand, share, best_chunks)
-    _chunk_symbols(store, best_chunks, cand)
+    _chunk_symbols(store, best_chunks, cand, {} if symbols is None else symbols)
     cache = graphs.cached(store, graph_cache) if graph_cache is not None else graphs.compute(store)
     indexed = cache.nodes
     global_rank = cache.ranks
@@ -307,15 +309,27 @@ def _bm25_chunks(store: Any, query: str, cand: Any, share: float, best: dict[Any
         best[key] = max(best.get(key, 0.0), float(r["_score"]) / top)
 
 
-def _chunk_symbols(store: Any, best: dict[Any, float], cand: Any) -> None:
+def _chunk_symbols(
+    store: Any, best: dict[Any, float], cand: Any, symbols: dict[str, list[dict[str, Any]]]
+) -> None:
     """The functions of the best chunks are relevant symbols: their bodies match the task."""
     if not best:
         return
-    for path, syms in store.file_symbols(sorted({p for p, _ in best})).items():
+    for path, syms in file_symbols(store, sorted({p for p, _ in best}), symbols).items():
         for sym in syms:
             score = best.get((path, int(sym["start_line"])))
             if score is not None and sym["kind"] in chunks.KINDS:
                 _add_symbol(cand(path), sym, score, "has a body that matches the task")
+
+
+def file_symbols(
+    store: Any, paths: list[str], known: dict[str, list[dict[str, Any]]]
+) -> dict[str, list[dict[str, Any]]]:
+    """`store.file_symbols(paths)`, reading only the paths not in `known` (which it extends)."""
+    missing = [p for p in paths if p not in known]
+    if missing:
+        known.update(store.file_symbols(missing))
+    return {p: known[p] for p in paths}
 
 
 def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:
