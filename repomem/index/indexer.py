@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -78,6 +79,29 @@ def open_store(cfg: Config) -> Any:
     from repomem.index.store import Store
 
     return Store(store_uri(cfg), state_dir(cfg), lock_timeout=cfg.index.lock_timeout)
+
+
+_READERS: dict[tuple[str, str, float], Any] = {}
+_READERS_LOCK = threading.Lock()
+
+
+def reader(cfg: Config) -> Any:
+    """The repository's Store for reading, kept for the life of the process (a server, the
+    watcher, packs in a loop) and brought up to date with what was published since
+    (`Store.renew`); a fresh one when that fails (the store was deleted or rebuilt)."""
+    key = (store_uri(cfg), str(state_dir(cfg)), cfg.index.lock_timeout)
+    with _READERS_LOCK:
+        store = _READERS.get(key)
+        if store is not None:
+            try:
+                store.renew()
+                return store
+            except (StoreError, ValueError, OSError, RuntimeError) as exc:
+                log.debug("reopening the store %s: %s", key[0], exc)
+        if len(_READERS) >= 8:
+            _READERS.clear()
+        store = _READERS[key] = open_store(cfg)
+        return store
 
 
 # ------------------------------------------------------------------------- planning

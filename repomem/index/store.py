@@ -259,7 +259,9 @@ class Store:
         self._tables: dict[str, Any] = {}
         self._fts_ready: set[str] = set()
         self._writing = False
+        self._wrote = False
         self._published: dict[str, int] | None = None
+        self._stamp = ""
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -296,7 +298,7 @@ class Store:
     def _pin(self, name: str, tbl: Any) -> None:
         """Read a derived table at its published version (the last finished update)."""
         if self._published is None:
-            self._published = self.published()
+            self._published, self._stamp = self._publication()
         version = self._published.get(name)
         if version is None or version == tbl.version:
             return
@@ -307,14 +309,22 @@ class Store:
 
     def published(self) -> dict[str, int]:
         """The versions of the derived tables that the last finished update published."""
+        return self._publication()[0]
+
+    def _publication(self) -> tuple[dict[str, int], str]:
+        """The published versions, and when the last index run finished (versions alone do
+        not tell a store deleted and built again from the one before)."""
         if "meta" not in self._names():
-            return {}
-        raw = self.get_meta("published")
+            return {}, ""
+        meta = self.all_meta()
+        raw, stamp = meta.get("published"), meta.get("indexed_at", "")
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
-            return {}
-        return {k: int(v) for k, v in data.items()} if isinstance(data, dict) else {}
+            return {}, stamp
+        if not isinstance(data, dict):
+            return {}, stamp
+        return {k: int(v) for k, v in data.items()}, stamp
 
     def current_versions(self) -> dict[str, int]:
         """The latest versions of the derived tables."""
@@ -331,6 +341,21 @@ class Store:
         self._tables.clear()
         self._published = None
         self._fts_ready.clear()
+        self._wrote = False
+
+    def renew(self) -> None:
+        """Catch up with what was published since the tables were opened, for a reader kept
+        across calls: its open tables keep their full-text indexes loaded (the first search
+        of a freshly opened table costs ~30 ms more on a large index), so they are kept
+        while nothing changed, and forgotten when anything did."""
+        if self._wrote or self._published is None:
+            self.refresh()
+            return
+        for name, tbl in self._tables.items():
+            if name not in DERIVED:
+                tbl.checkout_latest()  # meta, memory, notes: read at their latest
+        if self._publication() != (self._published, self._stamp):
+            self.refresh()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[WriteLock]:
@@ -343,6 +368,7 @@ class Store:
                 yield lock
             finally:
                 self._writing = False
+                self._wrote = True
 
     def ensure_schema(self) -> bool:
         """Create missing tables, migrate or rebuild old ones. Must hold the write lock.

@@ -148,11 +148,11 @@ def build(
             f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
         )
     refresh = cfg.pack.refresh if refresh is None else refresh
-    store = indexer.open_store(cfg)
+    store = indexer.reader(cfg)
     refreshed = not store.exists() or refresh
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
-        store = indexer.open_store(cfg)
+        store = indexer.reader(cfg)
     commit = store.get_meta("indexed_commit") or None
     try:
         indexed_at: float | None = float(store.get_meta("indexed_at") or "")

@@ -137,6 +137,39 @@ def test_readers_see_the_last_published_update_not_one_in_progress(repo: Repo) -
         assert indexer.open_store(repo.config()).count("symbols") == 1
 
 
+def test_a_kept_reader_follows_published_updates_only(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    indexer.run(repo.config())
+    reader = indexer.reader(repo.config())
+    assert reader.symbols_named("first") and reader.count("files") == 1
+    assert indexer.reader(repo.config()) is reader  # kept, nothing changed
+    # another writer, half-way through an update: the kept reader does not see it
+    writer = indexer.open_store(repo.config())
+    with writer.writing():
+        writer.delete_paths(["a.py"])
+        assert indexer.reader(repo.config()).count("files") == 1
+    # a whole index run, published: the same reader now sees it, including its memory table
+    repo.write("a.py", "def first():\n    pass\n\n\ndef second():\n    pass\n")
+    repo.write("REPOMEM.md", "")
+    indexer.run(repo.config())
+    again = indexer.reader(repo.config())
+    assert again is reader
+    assert again.symbols_named("second") and again.count("files") == 1
+
+
+def test_a_kept_reader_survives_its_store_being_deleted_and_rebuilt(repo: Repo) -> None:
+    import shutil
+
+    repo.write("a.py", "def first():\n    pass\n")
+    indexer.run(repo.config())
+    assert indexer.reader(repo.config()).symbols_named("first")
+    shutil.rmtree(repo.root / ".git" / "repomem")
+    repo.write("a.py", "def renamed():\n    pass\n")
+    indexer.run(repo.config())
+    reader = indexer.reader(repo.config())
+    assert reader.symbols_named("renamed") and not reader.symbols_named("first")
+
+
 def test_opening_the_store_skips_the_namespace_rest_client_until_it_is_used() -> None:
     code = (
         "import sys\n"
