@@ -41,7 +41,7 @@ def require_store(cfg: Config) -> Any:
     Raises:
         StoreError: if there is no index yet.
     """
-    store = indexer.open_store(cfg)
+    store = indexer.reader(cfg)
     if not store.exists():
         raise StoreError(f"No index for `{cfg.root}` yet; run `repomem index` first.")
     return store

@@ -112,10 +112,10 @@ def recall(
     """
     from repomem.index import indexer
 
-    store = indexer.open_store(cfg)
+    store = indexer.reader(cfg)
     if not store.exists():
         indexer.run(cfg)
-        store = indexer.open_store(cfg)
+        store = indexer.reader(cfg)
     ensure_synced(cfg, store)
     out: list[tuple[Fact | Session | HistoryEntry, float]] = []
     for row, score in store.search_memory(query, limit=limit * 2):
