@@ -351,7 +351,7 @@ class Store:
         if self._wrote or self._published is None:
             self.refresh()
             return
-        for name, tbl in self._tables.items():
+        for name, tbl in list(self._tables.items()):
             if name not in DERIVED:
                 tbl.checkout_latest()  # meta, memory, notes: read at their latest
         if self._publication() != (self._published, self._stamp):
@@ -362,7 +362,7 @@ class Store:
         """The write lock; hold it for every write. Inside it, tables are read at their latest."""
         with WriteLock(self.lock_path, self.lock_timeout) as lock:
             self._writing = True
-            for tbl in self._tables.values():
+            for tbl in list(self._tables.values()):
                 tbl.checkout_latest()  # a pinned or stale handle cannot be written
             try:
                 yield lock
