@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from repomem.index import indexer
@@ -102,3 +104,23 @@ def test_no_chunk_search_while_its_weight_is_zero(
     repo.write("pkg/a.py", "def refresh(chain):\n    return 'renew expired certificate chain'\n")
     repo.commit()
     assert all("bm25_chunk" not in c.signals for c in _ranked(repo, "renew expired certificate"))
+
+
+def test_a_file_referenced_by_many_loses_by_how_many(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "def parse_config(path):\n    '''Read the settings file.'''\n    return path\n"
+    repo.write("pkg/hub.py", text)
+    repo.write("pkg/leaf.py", text.replace("parse_config", "load_config"))
+    for i in range(15):  # 15 modules use the hub
+        repo.write(f"pkg/user_{i}.py", f"from pkg.hub import parse_config\n\nX{i} = parse_config\n")
+    repo.write("pkg/caller.py", "from pkg.leaf import load_config\n\nY = load_config\n")
+    repo.commit()
+    task = "Reading the settings file fails"
+    monkeypatch.setattr(rank, "HUB_WEIGHT", 0.0)
+    plain = {c.path: c.score for c in _ranked(repo, task)}
+    monkeypatch.setattr(rank, "HUB_WEIGHT", 0.12)
+    damped = {c.path: c.score for c in _ranked(repo, task)}
+    assert plain["pkg/hub.py"] - damped["pkg/hub.py"] == pytest.approx(0.12 * math.log(16))
+    assert plain["pkg/leaf.py"] - damped["pkg/leaf.py"] == pytest.approx(0.12 * math.log(2))
+    assert all(score >= 0 for score in damped.values())
