@@ -80,10 +80,7 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
     store = indexer.open_store(cfg)
     cache = graphs.cached(store, indexer.state_dir(cfg))
     top_pr = max(cache.ranks.values(), default=0.0) or 1.0
-    indeg: dict[str, int] = defaultdict(int)
-    for edges in cache.graph.values():
-        for target in edges:
-            indeg[target] += 1
+    indeg = cache.indegree
     files = store.column("files", ["path", "lines", "symbols"])
     facts = {
         p: (int(n), int(s))
