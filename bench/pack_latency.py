@@ -44,7 +44,7 @@ from repomem.pack import builder
 imports = time.perf_counter() - t0
 root, budgets, files = sys.argv[1], [int(b) for b in sys.argv[2].split(",")], sys.argv[3:]
 cfg = config.load(root)
-out = {"imports": imports, "packs": []}
+out = {"imports": imports, "packs": [], "code": builder.__file__}
 for f in files:
     text = open(f, encoding="utf-8").read()
     for b in budgets:
@@ -96,6 +96,10 @@ def main() -> None:
     ap.add_argument("--no-aider", action="store_true")
     ap.add_argument("--aider-python", default="/work/bench-venv/bin/python")
     ap.add_argument("--keep", help="work in this directory (kept; reused if it has a clone)")
+    ap.add_argument(
+        "--code", help="time the repomem package found in this directory instead (a checkout of "
+        "another commit, for an A/B on the same machine state)",
+    )  # fmt: skip
     a = ap.parse_args()
     name = a.name or Path(a.repo).resolve().parent.name.split("+")[-1]
     if name == "repo":
@@ -116,16 +120,20 @@ def main() -> None:
         files.append(str(f))
     env = {k: v for k, v in os.environ.items() if not k.startswith("REPOMEM_")}
     env["REPOMEM_HOME"] = str(work / "home")
+    if a.code:
+        env["PYTHONPATH"] = str(Path(a.code).resolve())
+    inside = {"env": env, "cwd": str(work)}  # not the caller's folder: `-c` puts it on the path
     busy0 = cpu_busy()
-    t_index = run([sys.executable, "-m", "repomem", "-C", str(root), "index"], env=env)
+    t_index = run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
     print(f"{name}: {len(texts)} tasks; index (CLI, cold unless --keep reused it) {t_index:.1f} s")
 
     out = subprocess.run(
         [sys.executable, "-c", INPROC, str(root), a.budgets, *files],
-        check=True, capture_output=True, text=True, env=env,
+        check=True, capture_output=True, text=True, **inside,
     )  # fmt: skip
     inproc = json.loads(out.stdout.strip().splitlines()[-1])
     packs = inproc["packs"]
+    print(f"repomem timed: {Path(inproc['code']).parent.parent}")
     first, rest = packs[0], packs[1:]
     rows: list[tuple[str, str]] = [
         ("in process: imports (once per process)", f"{inproc['imports']:.2f} s"),
@@ -158,7 +166,7 @@ def main() -> None:
                     "--out",
                     str(target),
                 ],
-                env=env,
+                **inside,
             )  # fmt: skip
         )
     cli_median = statistics.median(cli)
