@@ -123,4 +123,6 @@ def test_a_file_referenced_by_many_loses_by_how_many(
     damped = {c.path: c.score for c in _ranked(repo, task)}
     assert plain["pkg/hub.py"] - damped["pkg/hub.py"] == pytest.approx(0.12 * math.log(16))
     assert plain["pkg/leaf.py"] - damped["pkg/leaf.py"] == pytest.approx(0.12 * math.log(2))
-    assert all(score >= 0 for score in damped.values())
+    monkeypatch.setattr(rank, "HUB_WEIGHT", 10.0)  # more than any file's score: floored at 0
+    floored = {c.path: c.score for c in _ranked(repo, task)}
+    assert floored["pkg/hub.py"] == 0.0 and plain["pkg/hub.py"] > 0
