@@ -153,9 +153,10 @@ def build(
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
         store = indexer.reader(cfg)
-    commit = store.get_meta("indexed_commit") or None
+    meta = store.all_meta()  # one read for both keys
+    commit = meta.get("indexed_commit") or None
     try:
-        indexed_at: float | None = float(store.get_meta("indexed_at") or "")
+        indexed_at: float | None = float(meta.get("indexed_at") or "")
     except ValueError:
         indexed_at = None
     pending = 0
