@@ -74,6 +74,7 @@ class IndexSection:
     workers: int = 0
     follow_symlinks: bool = True
     lock_timeout: float = 120.0
+    commit_history: int = 20000
 
 
 @dataclass

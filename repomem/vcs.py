@@ -314,6 +314,64 @@ def renamed_to(root: Path, path: str, *, depth: int = 200) -> str | None:
     return current if current != path and (root / current).exists() else None
 
 
+@dataclass(frozen=True)
+class Commit:
+    """A commit's message and the files it changed."""
+
+    sha: str
+    when: int  # commit time, seconds since the epoch
+    message: str
+    files: tuple[str, ...]
+
+
+def commit_log(root: Path, *, since: str | None = None, limit: int = 20000) -> list[Commit]:
+    """The last `limit` non-merge commits on HEAD (not reachable from `since`), newest first.
+
+    A history cut short (a shallow clone, objects missing from a partial one) gives the commits
+    git could read before it stopped. Messages are decoded as UTF-8 with replacement characters.
+    """
+    repo = _repo(root)
+    if repo is None or head(root) is None or limit <= 0:
+        return []
+    rng = f"{since}..HEAD" if since else "HEAD"
+    cmd = ["git", "-c", "core.quotepath=off", "log", "--no-merges", "--no-renames",
+           "--name-only", f"-n{limit}", "--format=%x00%H %ct%n%B%x01", rng, "--"]  # fmt: skip
+    try:
+        status, out, err = repo.git.execute(
+            cmd, with_extended_output=True, with_exceptions=False, stdout_as_string=False
+        )
+    except (OSError, git_error()) as exc:
+        log.debug("git log failed: %s", exc)
+        return []
+    if status:
+        log.info("git log stopped early (%s)", err.decode("utf-8", "replace").strip()[:200])
+    commits: list[Commit] = []
+    for block in out.decode("utf-8", "replace").split("\0")[1:]:
+        first, _, rest = block.partition("\n")
+        message, sep, names = rest.partition("\x01")
+        parts = first.split(" ")
+        if not sep or len(parts) != 2 or not parts[1].isdigit():
+            continue  # cut off mid-record
+        files = tuple(n for n in names.split("\n") if n)
+        commits.append(Commit(parts[0], int(parts[1]), message.strip(), files))
+    return commits
+
+
+def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    """Whether commit `older` is reachable from `newer` (False when either is unknown)."""
+    repo = _repo(root)
+    if repo is None:
+        return False
+    try:
+        status = repo.git.execute(
+            ["git", "merge-base", "--is-ancestor", older, newer],
+            with_extended_output=True, with_exceptions=False,
+        )[0]  # fmt: skip
+    except (OSError, git_error()):
+        return False
+    return bool(status == 0)
+
+
 def recent_commits(root: Path, *, limit: int = 1000) -> list[tuple[int, list[str]]]:
     """(commit time, files changed) for the last `limit` commits on HEAD, newest first.
 

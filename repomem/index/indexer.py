@@ -28,7 +28,7 @@ from repomem import secrets, vcs
 from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.fsutil import atomic_write
-from repomem.index import chunks, discovery, languages, schema
+from repomem.index import chunks, commits, discovery, languages, schema
 from repomem.index import tokens as tok
 from repomem.index.discovery import Filter, Skip
 from repomem.types import IndexReport
@@ -408,15 +408,17 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         t_apply = time.monotonic()
         store.ensure_indexes()
         t_indexes = time.monotonic()
-        log.info(
-            "index run: plan %.2fs, parse+write %.2fs (%d parsed), indexes %.2fs",
-            t_plan - t0, t_apply - t_plan, report.parsed, t_indexes - t_apply,
-        )  # fmt: skip
         meta = {
             "indexed_at": f"{time.time():.3f}",
             "indexed_commit": plan.head or "",
             "root": str(cfg.root),
         }
+        meta.update(_sync_commits(cfg, store, plan.head, full=report.full))
+        log.info(
+            "index run: plan %.2fs, parse+write %.2fs (%d parsed), indexes %.2fs, commits %.2fs",
+            t_plan - t0, t_apply - t_plan, report.parsed, t_indexes - t_apply,
+            time.monotonic() - t_indexes,
+        )  # fmt: skip
         # A full build writes few large fragments into fresh tables: nothing to compact yet.
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
         meta["runs_since_optimize"] = str(runs)
@@ -427,6 +429,15 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
+
+
+def _sync_commits(cfg: Config, store: Any, head: str | None, *, full: bool) -> dict[str, str]:
+    """Store the commit messages up to `head`; a failure costs the signal, not the run."""
+    try:
+        return commits.sync(store, cfg.root, head, limit=cfg.index.commit_history, full=full)
+    except (OSError, RuntimeError, ValueError) as exc:
+        log.warning("cannot store the commit messages: %s", exc)
+        return {}
 
 
 def _embed(
@@ -457,7 +468,7 @@ def _embed(
         atomic_write(marker, json.dumps(stamp))
 
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2  # 2: a run after HEAD moved also stores commit messages
 
 
 def _manifest_path(cfg: Config) -> Path:

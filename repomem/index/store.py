@@ -157,6 +157,15 @@ MEMORY = pa.schema(
         pa.field("updated_at", pa.float64()),
     ]
 )
+COMMITS = pa.schema(
+    [
+        pa.field("sha", pa.string()),
+        pa.field("when", pa.int64()),
+        pa.field("subject", pa.string()),
+        pa.field("text", pa.string()),  # search tokens of the (redacted) message
+        pa.field("files", pa.list_(pa.string())),
+    ]
+)
 META = pa.schema([pa.field("key", pa.string()), pa.field("value", pa.string())])
 VECTOR_DIM = 384
 VECTORS = pa.schema(
@@ -175,6 +184,7 @@ TABLES: dict[str, pa.Schema] = {
     "refs": REFS,
     "notes": NOTES,
     "memory": MEMORY,
+    "commits": COMMITS,
     "meta": META,
 }
 DERIVED = _schema.DERIVED
@@ -807,6 +817,37 @@ class Store:
         if not q or not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
             return []
         found = tbl.search(q, query_type="fts").limit(limit).to_list()
+        return [(r, float(r["_score"])) for r in found]
+
+    # ----------------------------------------------------------------- commit messages
+    def write_commits(self, rows: list[dict[str, Any]], *, append: bool) -> None:
+        """Store commit rows (of the `commits` schema), replacing all unless `append`, and
+        rebuild their full-text index. Must hold the write lock."""
+        tbl = self.table("commits")
+        if not append:
+            tbl.delete("true")
+        elif rows:  # an append cut short before its publication may be repeated
+            tbl.delete(in_list("sha", [r["sha"] for r in rows]))
+        if rows:
+            tbl.add(pa.Table.from_pylist(rows, schema=COMMITS))
+        if tbl.count_rows():
+            tbl.create_index("text", config=_fts_config(), replace=True)
+
+    def search_commits(self, query: str, limit: int = 30) -> list[tuple[dict[str, Any], float]]:
+        """Commits whose messages match `query` (search tokens) by BM25, best first."""
+        if not query or ("commits" not in self._tables and "commits" not in self._names()):
+            return []  # an index from before commit messages were kept
+        tbl = self.table("commits")
+        if "commits" not in self._fts_ready:
+            if not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
+                return []
+            self._fts_ready.add("commits")
+        found = (
+            tbl.search(query, query_type="fts")
+            .select(["sha", "subject", "files", "_score"])
+            .limit(limit)
+            .to_list()
+        )
         return [(r, float(r["_score"])) for r in found]
 
     def fts_ready(self) -> bool:

@@ -51,6 +51,7 @@ WEIGHTS = {
     "cochange": 0.6,
     "recent": 0.2,
     "dense": 0.5,  # only with `embed.enabled` (an embedder passed to `rank`)
+    "commits": 0.6,
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
@@ -81,6 +82,7 @@ STOPWORDS = frozenset(
 DENSE_FILES = 50
 DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
+COMMITS = 30  # the best matching commit messages vote for the files they changed
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -130,6 +132,7 @@ class Candidate:
             "cochange": "changes together with the matches (git history)",
             "recent": "changed recently",
             "dense": "similar in meaning to the task (embeddings)",
+            "commits": "changed by past commits whose messages match the task",
         }
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
         return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
@@ -201,6 +204,9 @@ def rank(
     _path_words(signals, indexed, cand)
     _dense(store, signals, cand, embedder)
     known = set(indexed)
+    if WEIGHTS.get("commits", 0) > 0:
+        for q, share in ((query, 1 - FOCUS_SHARE), (focus, FOCUS_SHARE)):
+            _past_commits(store, q, cand, share, known)
     for path, strength in signals.cited.items():
         if path in known:
             cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
@@ -267,6 +273,23 @@ def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
     low, high = min(sims.values()), max(sims.values())
     for path, cos in sims.items():
         cand(path).signals["dense"] = (cos - low) / (high - low) if high > low else 1.0
+
+
+def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[str]) -> None:
+    """Files changed by the commits whose messages best match the task: each commit's BM25
+    score spread over its files (by the square root of their number, so a sweep over many
+    files says little about each), summed, and scaled to 0..1."""
+    votes: dict[str, float] = defaultdict(float)
+    for row, score in store.search_commits(query, COMMITS):
+        files = [f for f in row["files"] if f in known]
+        for f in files:
+            votes[f] += score / math.sqrt(len(files))
+    top = max(votes.values(), default=0.0)
+    if top <= 0:
+        return
+    for path, value in votes.items():
+        c = cand(path)
+        c.signals["commits"] = c.signals.get("commits", 0.0) + share * value / top
 
 
 def _search(store: Any, table: str, query: str, columns: list[str], limit: int) -> list[Any]:

@@ -1,0 +1,63 @@
+"""Commit messages in the index, so a task can find the files that similar past changes touched.
+
+A task ("Mod(3*i, 2) is not simplified") often reads like the message of an earlier commit that
+changed the same code ("Fix Mod of integer multiples"). The last `index.commit_history` non-merge
+commits on HEAD are kept in the store's `commits` table with their changed files: appended when
+HEAD moves forward, rebuilt when it moves elsewhere (a checkout, a rewritten history). Messages
+are redacted like file text before they are stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from repomem import secrets, vcs
+from repomem.index import tokens as tok
+
+log = logging.getLogger(__name__)
+
+META_HEAD = "commits_head"
+MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
+GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
+
+
+def rows(commits: list[vcs.Commit]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in commits:
+        message, _ = secrets.redact(c.message[:MAX_MESSAGE_CHARS])
+        text = tok.document(message)
+        if not text or not c.files:
+            continue
+        subject = message.split("\n", 1)[0][:200]
+        out.append({"sha": c.sha, "when": c.when, "subject": subject, "text": text,
+                    "files": list(c.files)})  # fmt: skip
+    return out
+
+
+def sync(
+    store: Any, root: Path, head: str | None, *, limit: int, full: bool = False
+) -> dict[str, str]:
+    """Bring the `commits` table up to `head` (rebuilt with `full`); returns the meta values
+    to publish.
+
+    Must hold the store's write lock.
+    """
+    have = "" if full else store.get_meta(META_HEAD) or ""
+    want = head if head and limit > 0 else ""
+    if have == want and not full:
+        return {}
+    t0 = time.monotonic()
+    append = bool(have and want and vcs.is_ancestor(root, have, want))
+    if append and store.count("commits") > GROWTH * limit:
+        append = False  # trim the oldest by a rebuild
+    commits = vcs.commit_log(root, since=have if append else None, limit=limit) if want else []
+    new = rows(commits)
+    store.write_commits(new, append=append)
+    log.info(
+        "commit messages: %s %d in %.2fs",
+        "appended" if append else "stored", len(new), time.monotonic() - t0,
+    )  # fmt: skip
+    return {META_HEAD: want}
