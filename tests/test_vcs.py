@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from repomem import vcs
 from tests.conftest import Repo
 
@@ -55,3 +58,48 @@ def test_the_facts_name_head_and_branch(repo: Repo) -> None:
     info = vcs.open_repo(repo.root)
     assert info is not None
     assert (info.head, info.branch) == (head, "main")
+
+
+def test_the_commit_log_has_messages_and_files_newest_first_without_merges(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    first = repo.commit("Add a\n\nThe body says why.")
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write("dir with space/ünï.py", "b = 1\n")
+    side = repo.commit("Add the odd name")
+    repo.git("checkout", "-q", "main")
+    repo.write("a.py", "a = 2\n")
+    repo.write("c.py", "c = 1\n")
+    third = repo.commit("Change a, add c")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge side", "side")
+    log = vcs.commit_log(repo.root)
+    assert [c.message for c in log] == [
+        "Change a, add c",
+        "Add the odd name",
+        "Add a\n\nThe body says why.",
+    ]
+    assert {c.sha: c.files for c in log} == {
+        third: ("a.py", "c.py"), side: ("dir with space/ünï.py",), first: ("a.py",),
+    }  # fmt: skip
+    assert all(c.when > 0 for c in log)
+    assert [c.sha for c in vcs.commit_log(repo.root, limit=1)] == [third]
+    assert {c.sha for c in vcs.commit_log(repo.root, since=first)} == {side, third}
+    assert vcs.is_ancestor(repo.root, first, third)
+    assert not vcs.is_ancestor(repo.root, third, first)
+    assert not vcs.is_ancestor(repo.root, "0" * 40, third)
+
+
+def test_the_commit_log_is_empty_without_commits_or_git(repo: Repo, folder: Repo) -> None:
+    assert vcs.commit_log(repo.root) == []
+    assert vcs.commit_log(folder.root) == []
+    assert not vcs.is_ancestor(folder.root, "HEAD", "HEAD")
+
+
+def test_the_commit_log_of_a_shallow_clone_has_what_it_holds(repo: Repo, tmp_path: Path) -> None:
+    for i in range(3):
+        repo.write(f"f{i}.py", f"x = {i}\n")
+        repo.commit(f"Commit {i}")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(clone)], check=True
+    )
+    assert [c.message for c in vcs.commit_log(clone)] == ["Commit 2", "Commit 1"]

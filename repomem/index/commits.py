@@ -20,6 +20,7 @@ from repomem.index import tokens as tok
 log = logging.getLogger(__name__)
 
 META_HEAD = "commits_head"
+META_LIMIT = "commits_limit"
 MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
 GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
 
@@ -45,6 +46,9 @@ def sync(
 
     Must hold the store's write lock.
     """
+    limit = max(0, limit)
+    if store.get_meta(META_LIMIT) != str(limit):
+        full = True  # another limit: another set of commits
     have = "" if full else store.get_meta(META_HEAD) or ""
     want = head if head and limit > 0 else ""
     if have == want and not full:
@@ -60,4 +64,4 @@ def sync(
         "commit messages: %s %d in %.2fs",
         "appended" if append else "stored", len(new), time.monotonic() - t0,
     )  # fmt: skip
-    return {META_HEAD: want}
+    return {META_HEAD: want, META_LIMIT: str(limit)}

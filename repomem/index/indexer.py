@@ -490,6 +490,7 @@ def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
         "schema": schema.SCHEMA_VERSION,
         "uri": store.uri,
         "head": head,
+        "commit_history": cfg.index.commit_history,
         "files_version": store.table("files").version,
         "files": _state_rows(store),
     }
@@ -531,7 +532,12 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
     states = {p: (v[0], v[1], v[2]) for p, v in data.get("files", {}).items()}
     plan = make_plan(cfg, states)
     check = _ManifestCheck(plan, states, int(data.get("files_version", -1)), None)
-    if plan.changed or plan.deleted or plan.head != data.get("head"):
+    if (
+        plan.changed
+        or plan.deleted
+        or plan.head != data.get("head")
+        or data.get("commit_history") != cfg.index.commit_history
+    ):
         return check
     report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
     skipped = {k: len(v) for k, v in plan.skipped.items()}

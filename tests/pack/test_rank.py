@@ -126,3 +126,26 @@ def test_a_file_referenced_by_many_loses_by_how_many(
     monkeypatch.setattr(rank, "HUB_WEIGHT", 10.0)  # more than any file's score: floored at 0
     floored = {c.path: c.score for c in _ranked(repo, task)}
     assert floored["pkg/hub.py"] == 0.0 and plain["pkg/hub.py"] > 0
+
+
+def test_files_changed_by_commits_like_the_task_rise(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("shapes", "colors", "units", "values"):
+        repo.write(f"pkg/{name}.py", f"def {name}_value(x):\n    return x\n")
+    repo.commit("Start")
+    repo.write("pkg/values.py", "def values_value(x):\n    return -x\n")
+    repo.commit("Fix the remainder of negative operands\n\nIt rounded toward zero.")
+    repo.write("pkg/shapes.py", "def shapes_value(x):\n    return x + 1\n")
+    repo.write("pkg/colors.py", "def colors_value(x):\n    return x + 1\n")
+    repo.commit("Remainder cleanup in shapes and colors")
+    task = "The remainder of negative operands is wrong"
+    ranked = _ranked(repo, task)
+    signal = {c.path: c.signals.get("commits", 0.0) for c in ranked}
+    assert ranked[0].path == "pkg/values.py"  # last by name: only its history lifts it
+    assert signal["pkg/values.py"] == pytest.approx(1.0)
+    assert 0 < signal["pkg/shapes.py"] == signal["pkg/colors.py"] < 0.5  # a weaker, shared match
+    assert signal.get("pkg/units.py", 0.0) == 0.0
+    assert "past commits" in ranked[0].reason
+    monkeypatch.setitem(rank.WEIGHTS, "commits", 0.0)
+    assert all("commits" not in c.signals for c in _ranked(repo, task))

@@ -1,0 +1,101 @@
+"""Commit messages in the index: stored by `indexer.run`, appended, rebuilt, redacted."""
+
+from __future__ import annotations
+
+from repomem.index import commits, indexer
+from tests.conftest import Repo
+
+
+def _stored(repo: Repo, **overrides: object) -> dict[str, tuple[str, list[str]]]:
+    store = indexer.open_store(repo.config(**overrides))
+    rows = store.table("commits").to_arrow().to_pylist()
+    return {r["sha"]: (r["subject"], r["files"]) for r in rows}
+
+
+def test_a_run_stores_the_messages_and_files_of_the_commits(repo: Repo) -> None:
+    repo.write("pkg/mod.py", "def mod(a, b):\n    return a % b\n")
+    first = repo.commit("Add mod")
+    repo.write("pkg/mod.py", "def mod(a, b):\n    return a - b * (a // b)\n")
+    second = repo.commit("Fix Mod of negative integers\n\nFloor division rounds down.")
+    indexer.run(repo.config())
+    assert _stored(repo) == {
+        first: ("Add mod", ["pkg/mod.py"]),
+        second: ("Fix Mod of negative integers", ["pkg/mod.py"]),
+    }
+    store = indexer.open_store(repo.config())
+    assert store.get_meta(commits.META_HEAD) == second
+    found = store.search_commits("negative floor", 5)
+    assert [r["sha"] for r, _score in found] == [second]
+
+
+def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    base = repo.commit("Start")
+    indexer.run(repo.config())
+    repo.write("b.py", "b = 1\n")
+    ahead = repo.commit("Add b")
+    indexer.run(repo.config())
+    assert set(_stored(repo)) == {base, ahead}
+    repo.git("checkout", "-q", "-b", "other", base)
+    repo.write("c.py", "c = 1\n")
+    other = repo.commit("Add c")
+    indexer.run(repo.config())
+    assert set(_stored(repo)) == {base, other}  # `ahead` is not in this history
+
+
+def test_an_append_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    base = repo.commit("Start")
+    indexer.run(repo.config())
+    repo.write("b.py", "b = 1\n")
+    ahead = repo.commit("Add b")
+    cfg = repo.config()
+    store = indexer.open_store(cfg)
+    with store.writing():
+        commits.sync(store, cfg.root, ahead, limit=100)  # stored, but never published
+    indexer.run(cfg)
+    shas = indexer.open_store(cfg).column("commits", ["sha"])["sha"]
+    assert sorted(shas) == sorted([base, ahead])
+
+
+def test_the_limit_keeps_the_newest_and_zero_keeps_none(repo: Repo) -> None:
+    shas = []
+    for i in range(4):
+        repo.write(f"f{i}.py", f"x = {i}\n")
+        shas.append(repo.commit(f"Commit {i}"))
+    indexer.run(repo.config(**{"index.commit_history": 2}))
+    assert set(_stored(repo)) == set(shas[2:])
+    indexer.run(repo.config(**{"index.commit_history": 0}))
+    assert _stored(repo) == {}
+
+
+def test_a_full_rebuild_rereads_the_history(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    sha = repo.commit("Start")
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    with store.writing():
+        store.write_commits([], append=False)  # lost rows, same HEAD
+    indexer.run(repo.config())
+    assert _stored(repo) == {}  # nothing moved: nothing reread
+    indexer.run(repo.config(), full=True)
+    assert set(_stored(repo)) == {sha}
+
+
+def test_secrets_in_messages_never_reach_the_store(repo: Repo) -> None:
+    key = "AKIA" + "Q3EGRT7ZXM4PLJ2B"
+    repo.write("deploy.py", "REGION = 'eu'\n")
+    repo.commit(f"Rotate the deploy key {key}\n\ntoken = ghp_{'a1B2c3D4e5' * 4}")
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    rows = store.table("commits").to_arrow().to_pylist()
+    assert len(rows) == 1
+    dump = repr(rows).lower()
+    assert key.lower() not in dump and "a1b2c3d4e5" not in dump
+    assert rows[0]["subject"].startswith("Rotate the deploy key")
+
+
+def test_a_folder_outside_git_has_no_commits(folder: Repo) -> None:
+    folder.write("a.py", "a = 1\n")
+    indexer.run(folder.config())
+    assert _stored(folder) == {}
