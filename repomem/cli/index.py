@@ -113,6 +113,7 @@ def status(
     typer.echo(f"Index:      {data['store']}")
     typer.echo(
         f"Files:      {data['files']}  symbols: {data['symbols']}  references: {data['references']}"
+        f"  commits: {data['commits']}"
     )
     langs = ", ".join(f"{k} {v}" for k, v in list(data["languages"].items())[:12])
     typer.echo(f"Languages:  {langs or '-'}")

@@ -79,6 +79,7 @@ def status(cfg: Config) -> dict[str, Any]:
         "files": len(indexed),
         "symbols": store.count("symbols"),
         "references": store.count("refs"),
+        "commits": store.count_commits(),
         "languages": dict(languages.most_common()),
         "skipped": dict(sorted(skipped.items())),
         "store_bytes": store.size_bytes(),

@@ -833,6 +833,12 @@ class Store:
         if tbl.count_rows():
             tbl.create_index("text", config=_fts_config(), replace=True)
 
+    def count_commits(self) -> int:
+        """Commit messages stored (0 in an index from before they were kept)."""
+        if "commits" not in self._tables and "commits" not in self._names():
+            return 0
+        return self.count("commits")
+
     def search_commits(self, query: str, limit: int = 30) -> list[tuple[dict[str, Any], float]]:
         """Commits whose messages match `query` (search tokens) by BM25, best first."""
         if not query or ("commits" not in self._tables and "commits" not in self._names()):

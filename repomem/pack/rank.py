@@ -117,6 +117,7 @@ class Candidate:
     score: float = 0.0
     signals: dict[str, float] = field(default_factory=dict)
     symbols: dict[str, SymbolHit] = field(default_factory=dict)
+    commit: str = ""  # the best matching past commit that changed it: "sha subject"
 
     @property
     def reason(self) -> str:
@@ -134,8 +135,11 @@ class Candidate:
             "dense": "similar in meaning to the task (embeddings)",
             "commits": "changed by past commits whose messages match the task",
         }
+        if self.commit:
+            labels["commits"] = f"changed by a past commit like the task ({self.commit})"
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
-        return "; ".join(labels[k] for k, v in strong if v > 0.05)[:200] or "ranked"
+        text = "; ".join(labels[k] for k, v in strong if v > 0.05)
+        return (text if len(text) <= 200 else text[:199] + "…") or "ranked"
 
 
 def penalty(path: str) -> float:
@@ -280,16 +284,21 @@ def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[st
     score spread over its files (by the square root of their number, so a sweep over many
     files says little about each), summed, and scaled to 0..1."""
     votes: dict[str, float] = defaultdict(float)
+    best: dict[str, tuple[float, str]] = {}
     for row, score in store.search_commits(query, COMMITS):
         files = [f for f in row["files"] if f in known]
         for f in files:
             votes[f] += score / math.sqrt(len(files))
+            if score > best.get(f, (0.0, ""))[0]:
+                best[f] = (score, f"{row['sha'][:10]} “{row['subject'][:80]}”")
     top = max(votes.values(), default=0.0)
     if top <= 0:
         return
     for path, value in votes.items():
         c = cand(path)
         c.signals["commits"] = c.signals.get("commits", 0.0) + share * value / top
+        if not c.commit:
+            c.commit = best[path][1]
 
 
 def _search(store: Any, table: str, query: str, columns: list[str], limit: int) -> list[Any]:

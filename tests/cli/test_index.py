@@ -87,6 +87,7 @@ def test_status_json_has_the_documented_keys(repo: Repo) -> None:
         "files",
         "symbols",
         "references",
+        "commits",
         "languages",
         "skipped",
         "store_bytes",
@@ -98,6 +99,7 @@ def test_status_json_has_the_documented_keys(repo: Repo) -> None:
         "fresh",
     }
     assert data["fresh"] is True
+    assert data["commits"] == 1
 
 
 def test_search_json_filters_by_kind_and_path(repo: Repo) -> None:

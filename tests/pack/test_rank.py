@@ -135,7 +135,7 @@ def test_files_changed_by_commits_like_the_task_rise(
         repo.write(f"pkg/{name}.py", f"def {name}_value(x):\n    return x\n")
     repo.commit("Start")
     repo.write("pkg/values.py", "def values_value(x):\n    return -x\n")
-    repo.commit("Fix the remainder of negative operands\n\nIt rounded toward zero.")
+    fix = repo.commit("Fix the remainder of negative operands\n\nIt rounded toward zero.")
     repo.write("pkg/shapes.py", "def shapes_value(x):\n    return x + 1\n")
     repo.write("pkg/colors.py", "def colors_value(x):\n    return x + 1\n")
     repo.commit("Remainder cleanup in shapes and colors")
@@ -146,6 +146,6 @@ def test_files_changed_by_commits_like_the_task_rise(
     assert signal["pkg/values.py"] == pytest.approx(1.0)
     assert 0 < signal["pkg/shapes.py"] == signal["pkg/colors.py"] < 0.5  # a weaker, shared match
     assert signal.get("pkg/units.py", 0.0) == 0.0
-    assert "past commits" in ranked[0].reason
+    assert f"past commit like the task ({fix[:10]} “Fix the remainder" in ranked[0].reason
     monkeypatch.setitem(rank.WEIGHTS, "commits", 0.0)
     assert all("commits" not in c.signals for c in _ranked(repo, task))
