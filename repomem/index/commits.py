@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,11 @@ MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
 GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
 
 
-def rows(commits: list[vcs.Commit]) -> list[dict[str, Any]]:
+def rows(commits: list[vcs.Commit], extra_patterns: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Store rows for commits: credentials in messages (and `extra_patterns`) redacted."""
     out: list[dict[str, Any]] = []
     for c in commits:
-        message, _ = secrets.redact(c.message[:MAX_MESSAGE_CHARS])
+        message, _ = secrets.redact(c.message[:MAX_MESSAGE_CHARS], extra_patterns=extra_patterns)
         text = tok.document(message)
         if not text or not c.files:
             continue
@@ -39,8 +41,9 @@ def rows(commits: list[vcs.Commit]) -> list[dict[str, Any]]:
 
 
 def sync(
-    store: Any, root: Path, head: str | None, *, limit: int, full: bool = False
-) -> dict[str, str]:
+    store: Any, root: Path, head: str | None, *, limit: int, full: bool = False,
+    extra_patterns: Sequence[str] = (),
+) -> dict[str, str]:  # fmt: skip
     """Bring the `commits` table up to `head` (rebuilt with `full`); returns the meta values
     to publish.
 
@@ -58,7 +61,7 @@ def sync(
     if append and store.count("commits") > GROWTH * limit:
         append = False  # trim the oldest by a rebuild
     commits = vcs.commit_log(root, since=have if append else None, limit=limit) if want else []
-    new = rows(commits)
+    new = rows(commits, extra_patterns)
     store.write_commits(new, append=append)
     log.info(
         "commit messages: %s %d in %.2fs",

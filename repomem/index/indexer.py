@@ -434,7 +434,10 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
 def _sync_commits(cfg: Config, store: Any, head: str | None, *, full: bool) -> dict[str, str]:
     """Store the commit messages up to `head`; a failure costs the signal, not the run."""
     try:
-        return commits.sync(store, cfg.root, head, limit=cfg.index.commit_history, full=full)
+        return commits.sync(
+            store, cfg.root, head, limit=cfg.index.commit_history, full=full,
+            extra_patterns=cfg.secrets.extra_patterns,
+        )  # fmt: skip
     except (OSError, RuntimeError, ValueError) as exc:
         log.warning("cannot store the commit messages: %s", exc)
         return {}

@@ -95,6 +95,14 @@ def test_secrets_in_messages_never_reach_the_store(repo: Repo) -> None:
     assert rows[0]["subject"].startswith("Rotate the deploy key")
 
 
+def test_extra_secret_patterns_apply_to_messages(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    repo.commit("Use the internal host corp-7731.internal for builds")
+    indexer.run(repo.config(**{"secrets.extra_patterns": [r"corp-\d+\.internal"]}))
+    rows = indexer.open_store(repo.config()).table("commits").to_arrow().to_pylist()
+    assert "corp-7731" not in repr(rows) and "internal host" in rows[0]["subject"]
+
+
 def test_a_folder_outside_git_has_no_commits(folder: Repo) -> None:
     folder.write("a.py", "a = 1\n")
     indexer.run(folder.config())
