@@ -83,6 +83,7 @@ DENSE_FILES = 50
 DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
 COMMITS = 30  # the best matching commit messages vote for the files they changed
+COMMITS_SUM = True  # a file's votes add up (False: its best commit's vote alone)
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -288,7 +289,8 @@ def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[st
     for row, score in store.search_commits(query, COMMITS):
         files = [f for f in row["files"] if f in known]
         for f in files:
-            votes[f] += score / math.sqrt(len(files))
+            vote = score / math.sqrt(len(files))
+            votes[f] = votes[f] + vote if COMMITS_SUM else max(votes[f], vote)
             if score > best.get(f, (0.0, ""))[0]:
                 best[f] = (score, f"{row['sha'][:10]} “{row['subject'][:80]}”")
     top = max(votes.values(), default=0.0)
