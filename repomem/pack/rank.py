@@ -83,7 +83,7 @@ DENSE_FILES = 50
 DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 tokens at most
 COCHANGE_SEEDS = 5
 COMMITS = 30  # the best matching commit messages vote for the files they changed
-COMMITS_SUM = True  # a file's votes add up (False: its best commit's vote alone)
+COMMITS_SUM = False  # True: a file's votes add up; False: its best commit's vote alone
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -283,7 +283,9 @@ def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
 def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[str]) -> None:
     """Files changed by the commits whose messages best match the task: each commit's BM25
     score spread over its files (by the square root of their number, so a sweep over many
-    files says little about each), summed, and scaled to 0..1."""
+    files says little about each), a file keeping its best commit's vote, scaled to 0..1.
+    Keeping the best rather than the sum stops files that change often from winning by
+    their number of commits (dev split: R@5 0.837 summed, 0.840 best; MRR 0.719, 0.726)."""
     votes: dict[str, float] = defaultdict(float)
     best: dict[str, tuple[float, str]] = {}
     for row, score in store.search_commits(query, COMMITS):
