@@ -10,6 +10,8 @@ Signals (each normalised to 0..1, then weighted and summed):
 - `identifier`: an identifier quoted in the task is defined in the file (shared among definers);
 - `path`: words of the task name the file or its folders (`typehints.py` for a task about
   `autodoc_typehints`), weighted by how rare each word is among the repository's paths;
+- `commits`: the file was changed by past commits whose messages match the task (the best
+  such commit's BM25 score, spread over the files it changed);
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
   loses its rank to what it references (aider's repo map does).
@@ -293,8 +295,8 @@ def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[st
         for f in files:
             vote = score / math.sqrt(len(files))
             votes[f] = votes[f] + vote if COMMITS_SUM else max(votes[f], vote)
-            if score > best.get(f, (0.0, ""))[0]:
-                best[f] = (score, f"{row['sha'][:10]} “{row['subject'][:80]}”")
+            if vote > best.get(f, (0.0, ""))[0]:  # the commit that gave the (best) vote
+                best[f] = (vote, f"{row['sha'][:10]} “{row['subject'][:80]}”")
     top = max(votes.values(), default=0.0)
     if top <= 0:
         return
