@@ -286,6 +286,9 @@ class Store:
         """Whether an index has been built here (a schema version is recorded)."""
         return "meta" in self._names() and self.get_meta("schema_version") is not None
 
+    def _has_table(self, name: str) -> bool:
+        return name in self._tables or name in self._names()
+
     def _names(self) -> list[str]:
         result = self._db.list_tables()
         names = getattr(result, "tables", result)
@@ -812,11 +815,10 @@ class Store:
     def search_memory(self, query: str, limit: int = 20) -> list[tuple[dict[str, Any], float]]:
         """Memory rows matching `query` by BM25 over their tokens, best first, with scores."""
         q = tok.query(query)
-        tbl = self.table("memory")
         # replace_memory builds the full-text index with the rows: none means no rows
-        if not q or not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
+        if not q or not self.has_fts("memory", "text"):
             return []
-        found = tbl.search(q, query_type="fts").limit(limit).to_list()
+        found = self.table("memory").search(q, query_type="fts").limit(limit).to_list()
         return [(r, float(r["_score"])) for r in found]
 
     # ----------------------------------------------------------------- commit messages
@@ -835,21 +837,16 @@ class Store:
 
     def count_commits(self) -> int:
         """Commit messages stored (0 in an index from before they were kept)."""
-        if "commits" not in self._tables and "commits" not in self._names():
-            return 0
-        return self.count("commits")
+        return self.count("commits") if self._has_table("commits") else 0
 
     def search_commits(self, query: str, limit: int = 30) -> list[tuple[dict[str, Any], float]]:
         """Commits whose messages match `query` (search tokens) by BM25, best first."""
-        if not query or ("commits" not in self._tables and "commits" not in self._names()):
-            return []  # an index from before commit messages were kept
-        tbl = self.table("commits")
-        if "commits" not in self._fts_ready:
-            if not any(tuple(ix.columns) == ("text",) for ix in tbl.list_indices()):
-                return []
-            self._fts_ready.add("commits")
+        # no table: an index from before commit messages were kept
+        if not query or not self._has_table("commits") or not self.has_fts("commits", "text"):
+            return []
         found = (
-            tbl.search(query, query_type="fts")
+            self.table("commits")
+            .search(query, query_type="fts")
             .select(["sha", "subject", "files", "_score"])
             .limit(limit)
             .to_list()
@@ -860,11 +857,12 @@ class Store:
         """Whether every table searched by full text has its index."""
         return all(self.has_fts(name) for name in FTS_COLUMNS)
 
-    def has_fts(self, name: str) -> bool:
-        """Whether a table has its full-text index (an empty table has none)."""
+    def has_fts(self, name: str, column: str | None = None) -> bool:
+        """Whether a table has its full-text index (an empty table has none), on `column` or
+        the table's column in `FTS_COLUMNS`."""
         if name in self._fts_ready:
             return True
-        column = FTS_COLUMNS[name]
+        column = column or FTS_COLUMNS[name]
         ready = any(tuple(ix.columns) == (column,) for ix in self.table(name).list_indices())
         if ready:
             self._fts_ready.add(name)
