@@ -370,29 +370,3 @@ def is_ancestor(root: Path, older: str, newer: str) -> bool:
     except (OSError, git_error()):
         return False
     return bool(status == 0)
-
-
-def recent_commits(root: Path, *, limit: int = 1000) -> list[tuple[int, list[str]]]:
-    """(commit time, files changed) for the last `limit` commits on HEAD, newest first.
-
-    Merge commits are left out (their changes are counted on the merged commits).
-    """
-    repo = _repo(root)
-    if repo is None or head(root) is None:
-        return []
-    try:
-        out: str = repo.git.log(
-            "--no-merges", "--name-only", "--format=%x00%ct", f"-n{limit}", "--no-renames"
-        )
-    except git_error() as exc:
-        log.debug("git log failed: %s", exc)
-        return []
-    commits: list[tuple[int, list[str]]] = []
-    for block in out.split("\0")[1:]:
-        lines = block.strip("\n").split("\n")
-        try:
-            when = int(lines[0])
-        except ValueError:
-            continue
-        commits.append((when, [ln for ln in lines[1:] if ln]))
-    return commits

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 HISTORY_COMMITS = 1000
 BULK_COMMIT = 30  # files; larger commits don't count for co-change
 RECENT_COMMITS = 50
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: paths unquoted (`vcs.commit_log`), so non-ASCII names match
 
 
 @dataclass
@@ -48,10 +48,10 @@ class History:
         return dict(best)
 
 
-def build(commits: list[tuple[int, list[str]]]) -> History:
+def build(commits: list[vcs.Commit]) -> History:
     h = History()
     pairs: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for i, (_when, files) in enumerate(commits):
+    for i, files in enumerate(c.files for c in commits):
         for f in files:
             h.changes[f] = h.changes.get(f, 0) + 1
             if i < RECENT_COMMITS and f not in h.recency:
@@ -79,7 +79,7 @@ def load(root: Path, cache_dir: Path | None) -> History:
                 return History(data["recency"], data["changes"], data["pairs"])
         except (OSError, ValueError, KeyError):
             pass  # absent or corrupt: rebuilt below
-    h = build(vcs.recent_commits(root, limit=HISTORY_COMMITS))
+    h = build(vcs.commit_log(root, limit=HISTORY_COMMITS))
     if cache is not None:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)

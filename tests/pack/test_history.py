@@ -34,6 +34,15 @@ def test_cochange_links_files_that_change_together_and_ignores_bulk_commits(repo
     assert again.pairs == h.pairs
 
 
+def test_cochange_knows_files_with_non_ascii_names(repo: Repo) -> None:
+    for i in range(2):
+        repo.write("gebühren/rechnung.py", f"X = {i}\n")
+        repo.write("gebühren/steuer.py", f"Y = {i}\n")
+        repo.commit(f"fees {i}")
+    h = history.load(repo.root, None)
+    assert h.cochanged({"gebühren/rechnung.py": 1.0}) == {"gebühren/steuer.py": 1.0}
+
+
 def test_a_file_that_changes_with_the_match_gets_a_cochange_reason(repo: Repo) -> None:
     make_history(repo)
     pack = builder.build(repo.config(), "Order model loses its version field")
