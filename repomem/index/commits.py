@@ -50,9 +50,10 @@ def sync(
     Must hold the store's write lock.
     """
     limit = max(0, limit)
-    if store.get_meta(META_LIMIT) != str(limit):
+    meta = store.all_meta()
+    if meta.get(META_LIMIT) != str(limit):
         full = True  # another limit: another set of commits
-    have = "" if full else store.get_meta(META_HEAD) or ""
+    have = "" if full else meta.get(META_HEAD) or ""
     want = head if head and limit > 0 else ""
     if have == want and not full:
         return {}

@@ -28,12 +28,17 @@ def test_a_run_stores_the_messages_and_files_of_the_commits(repo: Repo) -> None:
     assert [r["sha"] for r, _score in found] == [second]
 
 
-def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> None:
+def _indexed_then_one_more(repo: Repo) -> tuple[str, str]:
+    """A commit indexed, then one more on top of it not yet indexed: their shas."""
     repo.write("a.py", "a = 1\n")
     base = repo.commit("Start")
     indexer.run(repo.config())
     repo.write("b.py", "b = 1\n")
-    ahead = repo.commit("Add b")
+    return base, repo.commit("Add b")
+
+
+def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> None:
+    base, ahead = _indexed_then_one_more(repo)
     indexer.run(repo.config())
     assert set(_stored(repo)) == {base, ahead}
     repo.git("checkout", "-q", "-b", "other", base)
@@ -44,11 +49,7 @@ def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> Non
 
 
 def test_an_append_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> None:
-    repo.write("a.py", "a = 1\n")
-    base = repo.commit("Start")
-    indexer.run(repo.config())
-    repo.write("b.py", "b = 1\n")
-    ahead = repo.commit("Add b")
+    base, ahead = _indexed_then_one_more(repo)
     cfg = repo.config()
     store = indexer.open_store(cfg)
     with store.writing():
