@@ -86,6 +86,7 @@ DENSE_QUERY_CHARS = 1500  # the title and the text's head: the model reads 256 t
 COCHANGE_SEEDS = 5
 COMMITS = 30  # the best matching commit messages vote for the files they changed
 COMMITS_SUM = False  # True: a file's votes add up; False: its best commit's vote alone
+PATH_COMPOUNDS = True  # "man page" names `manpage.py`: two adjacent words written as one
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -503,12 +504,24 @@ def _path_index(
     return stems, folders, dict(df)
 
 
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _compounds(text: str) -> set[str]:
+    """Adjacent words joined ("man page" -> `manpage`), as file names often write them."""
+    words = _WORD.findall(text.lower())
+    return {a + b for a, b in zip(words, words[1:], strict=False)}
+
+
 def _path_words(signals: TaskSignals, indexed: list[str], cand: Any) -> None:
     """Files whose name (or folders) are words of the task, by the words' rarity in paths."""
     if not WEIGHTS.get("path"):
         return
     focus = set(tok.tokens(" ".join([signals.title, *signals.identifiers[:20]])))
     words = set(tok.tokens(signals.text)) | focus
+    if PATH_COMPOUNDS:
+        focus |= _compounds(signals.title)
+        words |= _compounds(signals.text) | focus
     stems, folders, df = _path_index(tuple(indexed))
     n = len(stems) or 1
 

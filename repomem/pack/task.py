@@ -15,6 +15,7 @@ MAX_TASK_CHARS = 60_000
 SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
 CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 CALL_NAMES = True  # `Rational(0.5, 100)` names `Rational` (dev split: R@5 +0.015)
+DROP_NOISE = True  # hidden template comments and interpreter banners are not the task's words
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
@@ -28,6 +29,21 @@ _DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
 _IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|\w_\w")
 _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
+# Text that an issue carries but its author did not write about the code: the hidden comments
+# of an issue template (`<!-- Please check the development version... -->`), the banner of an
+# interactive interpreter (`Python 3.6.0 |Anaconda| (default, ...)`, `Type "copyright"...`,
+# IPython's help lines) and its prompts (`In [3]:`, `Out[3]:`). They match whatever files
+# mention licenses, help or sessions, in every task that pastes them.
+_NOISE = re.compile(
+    r"(?s:<!--.*?-->)"
+    r"|^[ \t]*(?:Python \d+\.\d+[\w.+]*\s*(?:\||\().*"
+    r"|\[(?:GCC|Clang|MSC)\b.*\]\s*(?:on \w+)?"
+    r"|Type \S*(?:help|copyright)\S*,? .*for more information\.?"
+    r"|IPython \d[\w.]* -- An enhanced Interactive Python.*"
+    r"|(?:\?|%quickref|help|object\?)\s+->.*)[ \t]*$"
+    r"|^[ \t]*(?:In|Out)[ \t]*\[\d+\]:",
+    re.M,
+)
 # Words that look like identifiers in prose but name nothing in particular.
 _COMMON = frozenset(
     "the and for not but with this that from into when then else true false none null self "
@@ -63,6 +79,8 @@ class TaskSignals:
 def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
     text = text[:MAX_TASK_CHARS]
+    if DROP_NOISE:
+        text = _NOISE.sub("", text)
     sig = TaskSignals(text=text, title=_title(text))
     seen: set[str] = set()
     for m in _PY_FRAME.finditer(text):

@@ -69,6 +69,16 @@ def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Rep
     assert ranked[0].path == "docs_tool/ext/autodoc/typehints.py"
 
 
+def test_two_words_of_the_task_name_a_file_that_writes_them_as_one(repo: Repo) -> None:
+    repo.write("docs_tool/builders/manpage.py", "def write(app):\n    return app\n")
+    repo.write("docs_tool/builders/html.py", "def write(app):\n    return app\n")
+    repo.write("docs_tool/builders/text.py", "def write(app):\n    return app\n")
+    repo.commit()
+    ranked = _ranked(repo, "Generate man page section directories")
+    assert ranked[0].path == "docs_tool/builders/manpage.py"
+    assert ranked[0].signals["path"] == 1.0
+
+
 def test_a_file_name_shared_by_many_files_names_none_of_them(repo: Repo) -> None:
     for pkg in "abcdefg":
         repo.write(f"{pkg}/__init__.py", f"NAME = {pkg!r}\n")

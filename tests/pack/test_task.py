@@ -79,3 +79,30 @@ def test_called_names_are_identifiers_and_their_arguments_are_not() -> None:
 def test_calls_can_be_switched_off_for_ablations(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(task, "CALL_NAMES", False)
     assert "Rational" not in analyse("When calc Rational('0.5', '100'), it breaks.").identifiers
+
+
+def test_template_comments_and_interpreter_banners_are_not_the_task() -> None:
+    sig = analyse(
+        "Wrong result with apart\n"
+        "<!-- Please check our contributing guidelines\nand the code of conduct -->\n"
+        "```\n"
+        "Python 3.6.0 |Continuum Analytics, Inc.| (default, Dec 23 2016, 12:22:00)\n"
+        'Type "copyright", "credits" or "license" for more information.\n'
+        "IPython 5.1.0 -- An enhanced Interactive Python.\n"
+        "?         -> Introduction and overview of IPython's features.\n"
+        "%quickref -> Quick reference.\n"
+        "In [1]: bug.apart(t)\n"
+        "Out[1]: -a*t\n"
+        "```\n"
+        "pylint 2.14.1\nPython 3.9.6 (tags/v3.9.6:db3ff76, Jun 28 2021) [MSC v.1929 64 bit]\n"
+    )
+    assert sig.title == "Wrong result with apart"
+    for word in ("guidelines", "conduct", "copyright", "license", "IPython", "quickref",
+                 "Continuum", "In [1]", "MSC"):  # fmt: skip
+        assert word not in sig.text
+    assert "bug.apart(t)" in sig.text and "-a*t" in sig.text and "pylint 2.14.1" in sig.text
+
+
+def test_an_unclosed_comment_and_prose_about_python_stay() -> None:
+    text = "Python 3.12 support: <!-- note\nthe parser fails on Python 3.12 (match statements)"
+    assert analyse(text).text == text
