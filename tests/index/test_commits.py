@@ -48,6 +48,21 @@ def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> Non
     assert set(_stored(repo)) == {base, other}  # `ahead` is not in this history
 
 
+def test_appended_commits_are_found_before_their_rows_are_indexed(repo: Repo) -> None:
+    _indexed_then_one_more(repo)
+    for i, word in enumerate(("sorted", "unsorted")):  # one file: other tables gain a row
+        repo.write("b.py", f"b = {i + 2}\n")
+        sha = repo.commit(f"Merge overlapping {word} intervals")
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    (ix,) = [i for i in store.table("commits").list_indices() if i.columns == ["text"]]
+    assert store.table("commits").index_stats(ix.name).num_unindexed_rows == 3  # not rebuilt
+    found = store.search_commits("overlapping unsorted intervals", 5)
+    assert found[0][0]["sha"] == sha
+    assert not store.indexes_lagging()
+    assert store.indexes_lagging(floor=2)  # three: `optimize` folds them in once they are many
+
+
 def test_an_append_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> None:
     base, ahead = _indexed_then_one_more(repo)
     cfg = repo.config()
