@@ -106,3 +106,4 @@ def test_template_comments_and_interpreter_banners_are_not_the_task() -> None:
 def test_an_unclosed_comment_and_prose_about_python_stay() -> None:
     text = "Python 3.12 support: <!-- note\nthe parser fails on Python 3.12 (match statements)"
     assert analyse(text).text == text
+    assert analyse("a <!-- b --> c <!-- d").text == "a  c <!-- d"
