@@ -103,6 +103,7 @@ class PackSection:
     format: str = "md"
     map_share: float = 0.15
     memory_share: float = 0.2
+    llm_rerank: bool = False  # the model re-orders the top 30 files (needs an API key)
 
 
 @dataclass

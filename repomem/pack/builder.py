@@ -175,6 +175,10 @@ def build(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
         embedder=dense.embedder_for(cfg), symbols=symbols,
     )  # fmt: skip
+    if cfg.pack.llm_rerank:
+        from repomem.llm import rerank as model_rerank
+
+        ranked = model_rerank.rerank(cfg, text, ranked)
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
         commit=commit, pending=pending, indexed_at=indexed_at,

@@ -122,6 +122,7 @@ class Candidate:
     signals: dict[str, float] = field(default_factory=dict)
     symbols: dict[str, SymbolHit] = field(default_factory=dict)
     commit: str = ""  # the best matching past commit that changed it: "sha subject"
+    model_place: int = 0  # its place in the model's re-ranking (`pack.llm_rerank`), 0: none
 
     @property
     def reason(self) -> str:
@@ -143,6 +144,8 @@ class Candidate:
             labels["commits"] = f"changed by a past commit like the task ({self.commit})"
         strong = sorted(self.signals.items(), key=lambda kv: -kv[1] * WEIGHTS.get(kv[0], 1))
         text = "; ".join(labels[k] for k, v in strong if v > 0.05)
+        if self.model_place:
+            text = f"placed {self.model_place} by the model; " + (text or "ranked")
         return (text if len(text) <= 200 else text[:199] + "…") or "ranked"
 
 
