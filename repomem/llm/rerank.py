@@ -41,7 +41,7 @@ def prompt(task: str, ranked: list[Any]) -> str:
     lines = ["Task:", task.strip()[:TASK_CHARS], "", "Files:"]
     for i, c in enumerate(ranked[:TOP], 1):
         best = sorted(c.symbols.values(), key=lambda h: -h.score)[:SYMBOLS_PER_FILE]
-        shown = "; ".join((h.signature or h.qualname).strip()[:120] for h in best)
+        shown = "; ".join(" ".join((h.signature or h.qualname).split())[:120] for h in best)
         lines.append(f"{i}. {c.path}" + (f": {shown}" if shown else ""))
     return "\n".join(lines)
 
