@@ -35,8 +35,8 @@ _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
 # IPython's help lines) and its prompts (`In [3]:`, `Out[3]:`). They match whatever files
 # mention licenses, help or sessions, in every task that pastes them.
 _NOISE = re.compile(
-    r"^[ \t]*(?:Python \d+\.\d+[\w.+]*\s*(?:\||\().*"
-    r"|\[(?:GCC|Clang|MSC)\b.*\]\s*(?:on \w+)?"
+    r"^[ \t]*(?:Python \d+\.\d+[\w.+]*[ \t]*(?:\||\().*"
+    r"|\[(?:GCC|Clang|MSC)\b.*\][ \t]*(?:on \w+)?"
     r"|Type \S*(?:help|copyright)\S*,? .*for more information\.?"
     r"|IPython \d[\w.]* -- An enhanced Interactive Python.*"
     r"|(?:\?|%quickref|help|object\?)\s+->.*)[ \t]*$"
@@ -77,7 +77,7 @@ class TaskSignals:
 
 def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
-    text = text[:MAX_TASK_CHARS]
+    text = text[:MAX_TASK_CHARS].replace("\r\n", "\n")  # issues pasted from Windows: CRLF
     if DROP_NOISE:
         text = _NOISE.sub("", _drop_comments(text))
     sig = TaskSignals(text=text, title=_title(text))

@@ -107,3 +107,12 @@ def test_an_unclosed_comment_and_prose_about_python_stay() -> None:
     text = "Python 3.12 support: <!-- note\nthe parser fails on Python 3.12 (match statements)"
     assert analyse(text).text == text
     assert analyse("a <!-- b --> c <!-- d").text == "a  c <!-- d"
+    # a banner-like line never takes the next line with it
+    prose = "Python 3.12\n(match statements) break the parser"
+    assert analyse(prose).text == prose
+    assert analyse("[GCC 9.3.0]\non windows").text == "\non windows"
+
+
+def test_a_banner_pasted_with_windows_line_ends_goes_too() -> None:
+    text = "pylint 3.0\r\nPython 3.8.5 (default, Jan 27 2021) \r\n[GCC 9.3.0]\r\n```\r\n"
+    assert analyse(text).text == "pylint 3.0\n\n\n```\n"
