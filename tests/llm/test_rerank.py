@@ -67,10 +67,10 @@ def test_without_a_key_or_when_the_call_fails_the_offline_ranking_stands(
     cfg = _repo(repo)
     task = "The cart total is wrong for cart_total in shop/cart.py"
     offline = _ranking(repo.config(), task)["ranking"]
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
     assert _ranking(cfg, task)["ranking"] == offline  # no key: nothing is sent
     assert not fake_api.posts()
     monkeypatch.setenv("ANTHROPIC_API_KEY", TEST_KEY)
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
     cfg = repo.config(**{"pack.llm_rerank": True, "llm.max_retries": 0})
     fake_api.script(SERVER_ERROR)
     with caplog.at_level(logging.WARNING, logger="repomem.llm.rerank"):
