@@ -6,7 +6,7 @@ symbols does better than word statistics. With `pack.llm_rerank = true` and an A
 sends the task and the `TOP` best files (paths and their best symbols' signatures, redacted
 like every request) and moves the files the model names, in its order, to the front; the others
 keep their order behind them. Without a key, or when the call fails, the offline ranking stands
-(the failure is logged and named in the pack's `reason`s: none gets the model's mark).
+(the failure is logged; no file's `reason` then carries the model's mark).
 """
 
 from __future__ import annotations
