@@ -334,8 +334,44 @@ def commit_log(root: Path, *, since: str | None = None, limit: int = 20000) -> l
     if repo is None or head(root) is None or limit <= 0:
         return []
     rng = f"{since}..HEAD" if since else "HEAD"
-    cmd = ["git", "-c", "core.quotepath=off", "log", "--no-merges", "--no-renames",
-           "--name-only", f"-n{limit}", "--format=%x00%H %ct%n%B%x01", rng, "--"]  # fmt: skip
+    return _read_log(repo, ["--no-merges", f"-n{limit}", rng])
+
+
+SHAS_PER_CALL = 500  # command lines stay short (Windows allows 32,767 characters)
+
+
+def commits_named(root: Path, shas: Sequence[str]) -> list[Commit]:
+    """The commits `shas` (full ids that git knows, from `commit_ids`), as `commit_log` reads
+    them, in the order given."""
+    repo = _repo(root)
+    if repo is None:
+        return []
+    out: list[Commit] = []
+    for i in range(0, len(shas), SHAS_PER_CALL):
+        out += _read_log(repo, ["--no-walk=unsorted", *shas[i : i + SHAS_PER_CALL]])
+    return out
+
+
+def commit_ids(root: Path, rev: str, *, limit: int) -> list[str] | None:
+    """The ids of the last `limit` non-merge commits reachable from `rev`, newest first (None
+    when git cannot list them)."""
+    repo = _repo(root)
+    if repo is None or limit <= 0:
+        return None
+    try:
+        status, out, _ = repo.git.execute(
+            ["git", "rev-list", "--no-merges", f"-n{limit}", rev, "--"],
+            with_extended_output=True, with_exceptions=False,
+        )  # fmt: skip
+    except (OSError, git_error()) as exc:
+        log.debug("git rev-list failed: %s", exc)
+        return None
+    return None if status else out.split()
+
+
+def _read_log(repo: Any, args: list[str]) -> list[Commit]:
+    cmd = ["git", "-c", "core.quotepath=off", "log", "--no-renames", "--name-only",
+           "--format=%x00%H %ct%n%B%x01", *args, "--"]  # fmt: skip
     try:
         status, out, err = repo.git.execute(
             cmd, with_extended_output=True, with_exceptions=False, stdout_as_string=False

@@ -3,7 +3,8 @@
 A task ("Mod(3*i, 2) is not simplified") often reads like the message of an earlier commit that
 changed the same code ("Fix Mod of integer multiples"). The last `index.commit_history` non-merge
 commits on HEAD are kept in the store's `commits` table with their changed files: appended when
-HEAD moves forward, rebuilt when it moves elsewhere (a checkout, a rewritten history). Messages
+HEAD moves forward; when it moves elsewhere (a checkout, a rewritten history) the commits the
+two histories share are kept and only the others are read (rebuilt when most are new). Messages
 are redacted like file text before they are stored.
 """
 
@@ -24,6 +25,7 @@ META_HEAD = "commits_head"
 META_LIMIT = "commits_limit"
 MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
 GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
+REUSE_BELOW = 0.5  # another branch: reuse the stored commits unless this share of them is new
 
 
 def rows(commits: list[vcs.Commit], extra_patterns: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -61,6 +63,8 @@ def sync(
     append = bool(have and want and vcs.is_ancestor(root, have, want))
     if append and store.count("commits") > GROWTH * limit:
         append = False  # trim the oldest by a rebuild
+    if have and want and not append and _switch(store, root, want, limit, extra_patterns):
+        return {META_HEAD: want, META_LIMIT: str(limit)}
     commits = vcs.commit_log(root, since=have if append else None, limit=limit) if want else []
     new = rows(commits, extra_patterns)
     store.write_commits(new, append=append)
@@ -69,3 +73,29 @@ def sync(
         "appended" if append else "stored", len(new), time.monotonic() - t0,
     )  # fmt: skip
     return {META_HEAD: want, META_LIMIT: str(limit)}
+
+
+def _switch(
+    store: Any, root: Path, want: str, limit: int, extra_patterns: Sequence[str]
+) -> bool:  # fmt: skip
+    """HEAD moved to a commit that does not descend from the stored one (a checkout, a rebase):
+    keep the stored commits that are in the new history, drop the others, read only the
+    missing ones. False (nothing written) when most of the history is new: a rebuild is then
+    as cheap."""
+    t0 = time.monotonic()
+    wanted = vcs.commit_ids(root, want, limit=limit)
+    if not wanted:
+        return False
+    stored = store.commit_shas()
+    missing = [s for s in wanted if s not in stored]  # also those `rows` leaves out
+    if len(missing) > REUSE_BELOW * len(wanted):
+        return False
+    keep = set(wanted)
+    drop = [s for s in stored if s not in keep]
+    new = rows(vcs.commits_named(root, missing), extra_patterns)
+    store.switch_commits(drop, new)
+    log.info(
+        "commit messages: %d read, %d dropped, %d kept in %.2fs",
+        len(new), len(drop), len(stored) - len(drop), time.monotonic() - t0,
+    )  # fmt: skip
+    return True

@@ -842,6 +842,25 @@ class Store:
         if tbl.count_rows() and (not append or not self.has_fts("commits", "text")):
             tbl.create_index("text", config=_fts_config(), replace=True)
 
+    def switch_commits(self, drop: Sequence[str], rows: list[dict[str, Any]]) -> None:
+        """Remove the commits `drop` (by sha) and append `rows`: another branch's history
+        shares most of its commits with the stored one. Repeating it after a crash is harmless.
+        The full-text index is left as after an append. Must hold the write lock."""
+        tbl = self.table("commits")
+        gone = [*drop, *(r["sha"] for r in rows)]
+        for start in range(0, len(gone), 500):
+            tbl.delete(in_list("sha", gone[start : start + 500]))
+        if rows:
+            tbl.add(pa.Table.from_pylist(rows, schema=COMMITS))
+        if tbl.count_rows() and not self.has_fts("commits", "text"):
+            tbl.create_index("text", config=_fts_config(), replace=True)
+
+    def commit_shas(self) -> set[str]:
+        """The ids of the stored commits."""
+        if not self._has_table("commits"):
+            return set()
+        return set(self.column("commits", ["sha"])["sha"])
+
     def count_commits(self) -> int:
         """Commit messages stored (0 in an index from before they were kept)."""
         return self.count("commits") if self._has_table("commits") else 0

@@ -48,6 +48,64 @@ def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> Non
     assert set(_stored(repo)) == {base, other}  # `ahead` is not in this history
 
 
+def _mark(repo: Repo, sha: str) -> None:
+    """Change a stored row so that a test can tell it was kept rather than read again."""
+    store = indexer.open_store(repo.config())
+    with store.writing():
+        store.table("commits").update(where=f"sha = '{sha}'", values={"subject": "kept"})
+
+
+def test_another_branch_keeps_the_shared_commits_and_reads_only_its_own(repo: Repo) -> None:
+    shared = []
+    for i in range(4):
+        repo.write(f"s{i}.py", f"s = {i}\n")
+        shared.append(repo.commit(f"Shared step {i}"))
+    repo.write("main.py", "m = 1\n")
+    ahead = repo.commit("Parse quaternions on main")
+    indexer.run(repo.config())
+    assert ahead in _stored(repo)
+    _mark(repo, shared[0])
+    repo.git("checkout", "-q", "-b", "other", shared[-1])
+    repo.write("c.py", "c = 1\n")
+    other = repo.commit("Render octonions on the side branch")
+    indexer.run(repo.config())
+    stored = _stored(repo)
+    assert set(stored) == {*shared, other}
+    assert stored[shared[0]][0] == "kept"  # not read again
+    store = indexer.open_store(repo.config())
+    assert [r["sha"] for r, _ in store.search_commits("render octonions", 5)] == [other]
+    assert store.search_commits("parse quaternions", 5) == []  # the dropped row is not found
+    assert store.get_meta(commits.META_HEAD) == other
+
+
+def test_a_branch_with_mostly_new_history_is_read_again(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    old = repo.commit("Start")
+    indexer.run(repo.config())
+    repo.git("checkout", "-q", "--orphan", "fresh")
+    repo.write("b.py", "b = 1\n")
+    new = [repo.commit("Fresh start")]
+    repo.write("b.py", "b = 2\n")
+    new.append(repo.commit("Fresh follow-up"))
+    indexer.run(repo.config())
+    assert set(_stored(repo)) == set(new) and old not in _stored(repo)
+
+
+def test_a_switch_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> None:
+    base, _ahead = _indexed_then_one_more(repo)
+    indexer.run(repo.config())
+    repo.git("checkout", "-q", "-b", "other", base)
+    repo.write("c.py", "c = 1\n")
+    other = repo.commit("Add c")
+    cfg = repo.config()
+    store = indexer.open_store(cfg)
+    with store.writing():
+        commits.sync(store, cfg.root, other, limit=cfg.index.commit_history)  # not published
+    indexer.run(cfg)
+    shas = indexer.open_store(cfg).column("commits", ["sha"])["sha"]
+    assert sorted(shas) == sorted([base, other])
+
+
 def test_appended_commits_are_found_before_their_rows_are_indexed(repo: Repo) -> None:
     _indexed_then_one_more(repo)
     for i, word in enumerate(("sorted", "unsorted")):  # one file: other tables gain a row
