@@ -104,6 +104,7 @@ class PackSection:
     map_share: float = 0.15
     memory_share: float = 0.2
     llm_rerank: bool = False  # the model re-orders the top 30 files (needs an API key)
+    llm_rerank_daily_usd: float = 0.5  # estimated spend per UTC day, all processes together
 
 
 @dataclass

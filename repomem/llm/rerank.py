@@ -7,16 +7,26 @@ sends the task and the `TOP` best files (paths and their best symbols' signature
 like every request) and moves the files the model names, in its order, to the front; the others
 keep their order behind them. Without a key, or when the call fails, the offline ranking stands
 (the failure is logged; no file's `reason` then carries the model's mark).
+
+Spending is capped per UTC day (`pack.llm_rerank_daily_usd`) across every process that packs
+for the repository (CLI, MCP server, library): a ledger in the state directory, updated under a
+lock, reserves each request's estimated cost before it is sent and settles it at the billed
+tokens after; a failed request stays counted (it may have been billed). Once the next request
+would pass the cap, packs keep the offline ranking until the day ends.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
 import logging
 import re
+from pathlib import Path
 from typing import Any
 
 from repomem.config import Config
-from repomem.errors import LLMError
+from repomem.errors import LLMError, LockTimeoutError
+from repomem.fsutil import FileLock, atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +35,8 @@ PICK = 10  # files it may name
 TASK_CHARS = 6000
 SYMBOLS_PER_FILE = 4
 MAX_OUTPUT_TOKENS = 60
+LEDGER = "llm-rerank-spend.json"
+LOCK_TIMEOUT = 5.0
 
 SYSTEM = (
     "You help a coding assistant find where to work in a repository. You get a task and a "
@@ -69,11 +81,18 @@ def rerank(cfg: Config, task: str, ranked: list[Any]) -> list[Any]:
     if api is None:
         log.info("pack.llm_rerank is on but no API key is set: the offline ranking stands")
         return ranked
+    text = prompt(task, head)
     try:
-        done = api.complete(SYSTEM, prompt(task, head), max_tokens=MAX_OUTPUT_TOKENS)
-    except LLMError as e:
-        log.warning("model re-ranking failed, the offline ranking stands: %s", e)
-        return ranked
+        estimate = _estimate(cfg, text)
+        if not _reserve(cfg, estimate):
+            return ranked
+        try:
+            done = api.complete(SYSTEM, text, max_tokens=MAX_OUTPUT_TOKENS)
+        except LLMError as e:
+            log.warning("model re-ranking failed, the offline ranking stands: %s", e)
+            return ranked
+        billed = llm.estimate_cost(done.input_tokens, done.output_tokens, cfg.llm.model)
+        _settle(cfg, billed - estimate)
     finally:
         api.close()
     picked = parse(done.text, len(head))
@@ -88,3 +107,69 @@ def rerank(cfg: Config, task: str, ranked: list[Any]) -> list[Any]:
         if place <= len(picked):
             c.model_place = place
     return out + ranked[TOP:]
+
+
+def _estimate(cfg: Config, text: str) -> float:
+    """An upper bound of a request's cost: its tokens with the pack's margin, a full answer."""
+    from repomem.llm import client as llm
+    from repomem.pack import tokens
+
+    sent = int(tokens.count(SYSTEM + "\n" + text) * cfg.pack.token_margin) + 16
+    return llm.estimate_cost(sent, MAX_OUTPUT_TOKENS, cfg.llm.model)
+
+
+def _ledger(cfg: Config) -> Path:
+    from repomem.index.indexer import state_dir
+
+    return state_dir(cfg) / LEDGER
+
+
+def spent_today(cfg: Config) -> float:
+    """Estimated USD spent on re-ranking today (UTC), by every process of this repository."""
+    return _read(_ledger(cfg), _today())
+
+
+def _today() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+
+def _read(path: Path, day: str) -> float:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("day") == day:
+            return max(0.0, float(data.get("usd", 0.0)))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, TypeError, AttributeError) as exc:
+        log.warning("cannot read the re-ranking spend ledger %s (%s): counting from 0", path, exc)
+    return 0.0
+
+
+def _change(cfg: Config, amount: float, *, cap: float | None) -> bool:
+    """Add `amount` to today's spend unless that would pass `cap`; False when refused or the
+    ledger cannot be locked or written (then nothing is sent: the cap must hold)."""
+    path = _ledger(cfg)
+    try:
+        with FileLock(path.with_suffix(".lock"), LOCK_TIMEOUT):
+            day = _today()
+            spent = _read(path, day)
+            if cap is not None and spent + amount > cap:
+                log.warning(
+                    "model re-ranking skipped: today's estimated spend $%.4f plus $%.4f would "
+                    "pass pack.llm_rerank_daily_usd = $%g; the offline ranking stands",
+                    spent, amount, cap,
+                )  # fmt: skip
+                return False
+            atomic_write(path, json.dumps({"day": day, "usd": round(max(0.0, spent + amount), 6)}))
+    except (OSError, LockTimeoutError) as exc:
+        log.warning("model re-ranking skipped: cannot update the spend ledger %s: %s", path, exc)
+        return False
+    return True
+
+
+def _reserve(cfg: Config, estimate: float) -> bool:
+    return _change(cfg, estimate, cap=cfg.pack.llm_rerank_daily_usd)
+
+
+def _settle(cfg: Config, difference: float) -> None:
+    _change(cfg, difference, cap=None)

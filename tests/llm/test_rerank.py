@@ -85,3 +85,48 @@ def test_only_known_numbers_count_each_once_in_the_answer_s_order() -> None:
     assert rerank.parse("Files: 12\n4", 20) == [11, 3]
     assert rerank.parse(", ".join(str(i) for i in range(1, 30)), 30) == list(range(rerank.PICK))
     assert rerank.parse("none", 5) == []
+
+
+def _ledger(cfg: Config) -> Any:
+    from repomem.index.indexer import state_dir
+
+    return state_dir(cfg) / rerank.LEDGER
+
+
+def test_each_request_s_cost_is_counted_and_the_daily_cap_stops_requests(
+    repo: Repo, api_env: FakeAnthropic, caplog: pytest.LogCaptureFixture
+) -> None:
+    from repomem.llm.client import estimate_cost
+
+    cfg = _repo(repo)
+    task = "The cart total is wrong for cart_total in shop/cart.py"
+    offline = _ranking(repo.config(), task)["ranking"]
+    api_env.answer = lambda body: _file_number(body, "shop/tax.py")
+    assert _ranking(cfg, task)["ranking"] != offline
+    (sent,) = api_env.posts()
+    billed = estimate_cost(len(sent.raw) // 4, 20, cfg.llm.model)  # what the fake reports
+    assert rerank.spent_today(cfg) == pytest.approx(billed, abs=1e-6)
+    capped = repo.config(**{"pack.llm_rerank": True, "pack.llm_rerank_daily_usd": billed * 1.01})
+    with caplog.at_level(logging.WARNING, logger="repomem.llm.rerank"):
+        assert _ranking(capped, task)["ranking"] == offline
+    assert len(api_env.posts()) == 1  # the second request would pass the cap: not sent
+    assert "pack.llm_rerank_daily_usd" in caplog.text
+    assert rerank.spent_today(cfg) == pytest.approx(billed, abs=1e-6)
+
+
+def test_an_earlier_day_s_or_an_unreadable_ledger_does_not_block_requests(
+    repo: Repo, api_env: FakeAnthropic
+) -> None:
+    cfg = _repo(repo)
+    task = "The cart total is wrong for cart_total in shop/cart.py"
+    ledger = _ledger(cfg)
+    ledger.parent.mkdir(parents=True, exist_ok=True)
+    ledger.write_text(json.dumps({"day": "2000-01-01", "usd": 1000.0}), encoding="utf-8")
+    _ranking(cfg, task)
+    assert len(api_env.posts()) == 1
+    first = rerank.spent_today(cfg)
+    assert 0 < first < 1
+    ledger.write_text("{not json", encoding="utf-8")
+    _ranking(cfg, task)
+    assert len(api_env.posts()) == 2
+    assert rerank.spent_today(cfg) == pytest.approx(first, rel=0.2)  # counted again from 0
