@@ -130,6 +130,12 @@ def status(
 
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(data["indexed_at"]))
         typer.echo(f"Updated:    {when} ({ago(data['age_seconds'])})")
+    spend = data["llm_rerank"]
+    if spend is not None:
+        typer.echo(
+            f"Re-ranking: by the model, ${spend['spent_today_usd']:.4f} of "
+            f"${spend['daily_usd']:g} spent today (estimated, UTC day)"
+        )
 
 
 @app.command()

@@ -89,7 +89,18 @@ def status(cfg: Config) -> dict[str, Any]:
         "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
         "pending": {"changed": len(plan.changed), "deleted": len(plan.deleted)},
         "fresh": fresh_head and pending == 0,
+        "llm_rerank": _rerank_spend(cfg),
     }
+
+
+def _rerank_spend(cfg: Config) -> dict[str, float] | None:
+    """Today's estimated spend on model re-ranking against its cap; None while it is off."""
+    if not cfg.pack.llm_rerank:
+        return None
+    from repomem.llm import rerank
+
+    return {"spent_today_usd": round(rerank.spent_today(cfg), 4),
+            "daily_usd": cfg.pack.llm_rerank_daily_usd}  # fmt: skip
 
 
 def search(

@@ -97,7 +97,9 @@ def test_status_json_has_the_documented_keys(repo: Repo) -> None:
         "age_seconds",
         "pending",
         "fresh",
+        "llm_rerank",
     }
+    assert data["llm_rerank"] is None  # off by default
     assert data["fresh"] is True
     assert data["commits"] == 1
 

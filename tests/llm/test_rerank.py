@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from repomem.config import Config
+from repomem.index import query
 from repomem.llm import rerank
 from repomem.pack import builder
 from tests.conftest import Repo
@@ -106,6 +107,8 @@ def test_each_request_s_cost_is_counted_and_the_daily_cap_stops_requests(
     (sent,) = api_env.posts()
     billed = estimate_cost(len(sent.raw) // 4, 20, cfg.llm.model)  # what the fake reports
     assert rerank.spent_today(cfg) == pytest.approx(billed, abs=1e-6)
+    spend = query.status(cfg)["llm_rerank"]  # what `repomem status` shows
+    assert spend == {"spent_today_usd": round(billed, 4), "daily_usd": 0.5}
     capped = repo.config(**{"pack.llm_rerank": True, "pack.llm_rerank_daily_usd": billed * 1.01})
     with caplog.at_level(logging.WARNING, logger="repomem.llm.rerank"):
         assert _ranking(capped, task)["ranking"] == offline
