@@ -134,7 +134,7 @@ def status(
     if spend is not None:
         typer.echo(
             f"Re-ranking: by the model, ${spend['spent_today_usd']:.4f} of "
-            f"${spend['daily_usd']:g} spent today (estimated, UTC day)"
+            f"${spend['daily_usd']:.2f} spent today (estimated, UTC day)"
         )
 
 
