@@ -93,7 +93,7 @@ def _switch(
     keep = set(wanted)
     drop = [s for s in stored if s not in keep]
     new = rows(vcs.commits_named(root, missing), extra_patterns)
-    store.switch_commits(drop, new)
+    store.write_commits(new, append=True, drop=drop)
     log.info(
         "commit messages: %d read, %d dropped, %d kept in %.2fs",
         len(new), len(drop), len(stored) - len(drop), time.monotonic() - t0,

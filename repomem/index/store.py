@@ -825,8 +825,11 @@ class Store:
         return [(r, float(r["_score"])) for r in found]
 
     # ----------------------------------------------------------------- commit messages
-    def write_commits(self, rows: list[dict[str, Any]], *, append: bool) -> None:
-        """Store commit rows (of the `commits` schema), replacing all unless `append`.
+    def write_commits(
+        self, rows: list[dict[str, Any]], *, append: bool, drop: Sequence[str] = ()
+    ) -> None:
+        """Store commit rows (of the `commits` schema), replacing all unless `append`; an
+        append first removes the commits `drop` (by sha: those of another branch's history).
 
         A replacement rebuilds the messages' full-text index; an append leaves it: searches
         read the few new rows unindexed, and `optimize` folds them in once they are many
@@ -835,24 +838,13 @@ class Store:
         tbl = self.table("commits")
         if not append:
             tbl.delete("true")
-        elif rows:  # an append cut short before its publication may be repeated
-            tbl.delete(in_list("sha", [r["sha"] for r in rows]))
+        else:  # an append cut short before its publication may be repeated
+            gone = [*drop, *(r["sha"] for r in rows)]
+            for start in range(0, len(gone), 500):
+                tbl.delete(in_list("sha", gone[start : start + 500]))
         if rows:
             tbl.add(pa.Table.from_pylist(rows, schema=COMMITS))
         if tbl.count_rows() and (not append or not self.has_fts("commits", "text")):
-            tbl.create_index("text", config=_fts_config(), replace=True)
-
-    def switch_commits(self, drop: Sequence[str], rows: list[dict[str, Any]]) -> None:
-        """Remove the commits `drop` (by sha) and append `rows`: another branch's history
-        shares most of its commits with the stored one. Repeating it after a crash is harmless.
-        The full-text index is left as after an append. Must hold the write lock."""
-        tbl = self.table("commits")
-        gone = [*drop, *(r["sha"] for r in rows)]
-        for start in range(0, len(gone), 500):
-            tbl.delete(in_list("sha", gone[start : start + 500]))
-        if rows:
-            tbl.add(pa.Table.from_pylist(rows, schema=COMMITS))
-        if tbl.count_rows() and not self.has_fts("commits", "text"):
             tbl.create_index("text", config=_fts_config(), replace=True)
 
     def commit_shas(self) -> set[str]:

@@ -48,6 +48,13 @@ def test_new_commits_are_appended_and_another_branch_rebuilds(repo: Repo) -> Non
     assert set(_stored(repo)) == {base, other}  # `ahead` is not in this history
 
 
+def _unindexed(repo: Repo) -> int:
+    """Commit rows not yet in the messages' full-text index (0 after a rebuild)."""
+    tbl = indexer.open_store(repo.config()).table("commits")
+    (ix,) = [i for i in tbl.list_indices() if i.columns == ["text"]]
+    return int(tbl.index_stats(ix.name).num_unindexed_rows)
+
+
 def _mark(repo: Repo, sha: str) -> None:
     """Change a stored row so that a test can tell it was kept rather than read again."""
     store = indexer.open_store(repo.config())
@@ -65,6 +72,7 @@ def test_another_branch_keeps_the_shared_commits_and_reads_only_its_own(repo: Re
     indexer.run(repo.config())
     assert ahead in _stored(repo)
     _mark(repo, shared[0])
+    before = _unindexed(repo)  # the marked row, rewritten
     repo.git("checkout", "-q", "-b", "other", shared[-1])
     repo.write("c.py", "c = 1\n")
     other = repo.commit("Render octonions on the side branch")
@@ -76,6 +84,7 @@ def test_another_branch_keeps_the_shared_commits_and_reads_only_its_own(repo: Re
     assert [r["sha"] for r, _ in store.search_commits("render octonions", 5)] == [other]
     assert store.search_commits("parse quaternions", 5) == []  # the dropped row is not found
     assert store.get_meta(commits.META_HEAD) == other
+    assert _unindexed(repo) == before + 1  # appended, not rebuilt
 
 
 def test_a_branch_with_mostly_new_history_is_read_again(repo: Repo) -> None:
@@ -89,6 +98,7 @@ def test_a_branch_with_mostly_new_history_is_read_again(repo: Repo) -> None:
     new.append(repo.commit("Fresh follow-up"))
     indexer.run(repo.config())
     assert set(_stored(repo)) == set(new) and old not in _stored(repo)
+    assert _unindexed(repo) == 0  # rebuilt, index and all
 
 
 def test_a_switch_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> None:
@@ -112,9 +122,8 @@ def test_appended_commits_are_found_before_their_rows_are_indexed(repo: Repo) ->
         repo.write("b.py", f"b = {i + 2}\n")
         sha = repo.commit(f"Merge overlapping {word} intervals")
     indexer.run(repo.config())
+    assert _unindexed(repo) == 3  # not rebuilt
     store = indexer.open_store(repo.config())
-    (ix,) = [i for i in store.table("commits").list_indices() if i.columns == ["text"]]
-    assert store.table("commits").index_stats(ix.name).num_unindexed_rows == 3  # not rebuilt
     found = store.search_commits("overlapping unsorted intervals", 5)
     assert found[0][0]["sha"] == sha
     assert not store.indexes_lagging()
