@@ -189,6 +189,9 @@ TABLES: dict[str, pa.Schema] = {
 }
 DERIVED = _schema.DERIVED
 FTS_COLUMNS = {"files": "search", "symbols": "search", "chunks": "search"}
+# Full-text indexes that their writers keep (`replace_memory`, `write_commits`); the tables may
+# be empty (no memory yet, no git) or absent (a store from before commits were kept).
+WRITER_FTS = {"memory": "text", "commits": "text"}
 PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
 
 # Upgrades from an older schema version: {from_version: function(store)}. A version without an
@@ -464,9 +467,7 @@ class Store:
         LanceDB searches such rows by brute force, and they skew BM25 statistics: folding
         them in (`optimize`) keeps searches fast after many incremental runs.
         """
-        searched = dict(FTS_COLUMNS)
-        if self._has_table("commits"):
-            searched["commits"] = "text"
+        searched = {**FTS_COLUMNS, **{n: c for n, c in WRITER_FTS.items() if self._has_table(n)}}
         for name, column in searched.items():
             tbl = self.table(name)
             for ix in tbl.list_indices():
@@ -809,7 +810,7 @@ class Store:
         tbl.delete("true")
         if rows:
             tbl.add(pa.Table.from_pylist(rows, schema=MEMORY))
-            tbl.create_index("text", config=_fts_config(), replace=True)
+            tbl.create_index(WRITER_FTS["memory"], config=_fts_config(), replace=True)
 
     def memory_rows(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = self.table("memory").to_arrow().to_pylist()
@@ -819,7 +820,7 @@ class Store:
         """Memory rows matching `query` by BM25 over their tokens, best first, with scores."""
         q = tok.query(query)
         # replace_memory builds the full-text index with the rows: none means no rows
-        if not q or not self.has_fts("memory", "text"):
+        if not q or not self.has_fts("memory"):
             return []
         found = self.table("memory").search(q, query_type="fts").limit(limit).to_list()
         return [(r, float(r["_score"])) for r in found]
@@ -844,8 +845,8 @@ class Store:
                 tbl.delete(in_list("sha", gone[start : start + 500]))
         if rows:
             tbl.add(pa.Table.from_pylist(rows, schema=COMMITS))
-        if tbl.count_rows() and (not append or not self.has_fts("commits", "text")):
-            tbl.create_index("text", config=_fts_config(), replace=True)
+        if tbl.count_rows() and (not append or not self.has_fts("commits")):
+            tbl.create_index(WRITER_FTS["commits"], config=_fts_config(), replace=True)
 
     def commit_shas(self) -> set[str]:
         """The ids of the stored commits."""
@@ -860,7 +861,7 @@ class Store:
     def search_commits(self, query: str, limit: int = 30) -> list[tuple[dict[str, Any], float]]:
         """Commits whose messages match `query` (search tokens) by BM25, best first."""
         # no table: an index from before commit messages were kept
-        if not query or not self._has_table("commits") or not self.has_fts("commits", "text"):
+        if not query or not self._has_table("commits") or not self.has_fts("commits"):
             return []
         found = (
             self.table("commits")
@@ -875,12 +876,12 @@ class Store:
         """Whether every table searched by full text has its index."""
         return all(self.has_fts(name) for name in FTS_COLUMNS)
 
-    def has_fts(self, name: str, column: str | None = None) -> bool:
-        """Whether a table has its full-text index (an empty table has none), on `column` or
-        the table's column in `FTS_COLUMNS`."""
+    def has_fts(self, name: str) -> bool:
+        """Whether a table has its full-text index (an empty table has none), on its column in
+        `FTS_COLUMNS` or `WRITER_FTS`."""
         if name in self._fts_ready:
             return True
-        column = column or FTS_COLUMNS[name]
+        column = FTS_COLUMNS.get(name) or WRITER_FTS[name]
         ready = any(tuple(ix.columns) == (column,) for ix in self.table(name).list_indices())
         if ready:
             self._fts_ready.add(name)
