@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -114,11 +115,12 @@ def _estimate(cfg: Config, text: str) -> float:
     from repomem.llm import client as llm
     from repomem.pack import tokens
 
-    sent = int(tokens.count(SYSTEM + "\n" + text) * cfg.pack.token_margin) + 16
-    return llm.estimate_cost(sent, MAX_OUTPUT_TOKENS, cfg.llm.model)
+    sent = math.ceil((tokens.count(SYSTEM) + tokens.count(text)) * cfg.pack.token_margin)
+    return llm.estimate_cost(sent, MAX_OUTPUT_TOKENS, cfg.llm.model)  # as the notes runs do
 
 
-def _ledger(cfg: Config) -> Path:
+def ledger_path(cfg: Config) -> Path:
+    """Where today's spend is kept (in the repository's state directory)."""
     from repomem.index.indexer import state_dir
 
     return state_dir(cfg) / LEDGER
@@ -126,7 +128,7 @@ def _ledger(cfg: Config) -> Path:
 
 def spent_today(cfg: Config) -> float:
     """Estimated USD spent on re-ranking today (UTC), by every process of this repository."""
-    return _read(_ledger(cfg), _today())
+    return _read(ledger_path(cfg), _today())
 
 
 def _today() -> str:
@@ -148,7 +150,7 @@ def _read(path: Path, day: str) -> float:
 def _change(cfg: Config, amount: float, *, cap: float | None) -> bool:
     """Add `amount` to today's spend unless that would pass `cap`; False when refused or the
     ledger cannot be locked or written (then nothing is sent: the cap must hold)."""
-    path = _ledger(cfg)
+    path = ledger_path(cfg)
     try:
         with FileLock(path.with_suffix(".lock"), LOCK_TIMEOUT):
             day = _today()

@@ -88,12 +88,6 @@ def test_only_known_numbers_count_each_once_in_the_answer_s_order() -> None:
     assert rerank.parse("none", 5) == []
 
 
-def _ledger(cfg: Config) -> Any:
-    from repomem.index.indexer import state_dir
-
-    return state_dir(cfg) / rerank.LEDGER
-
-
 def test_each_request_s_cost_is_counted_and_the_daily_cap_stops_requests(
     repo: Repo, api_env: FakeAnthropic, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -122,7 +116,7 @@ def test_an_earlier_day_s_or_an_unreadable_ledger_does_not_block_requests(
 ) -> None:
     cfg = _repo(repo)
     task = "The cart total is wrong for cart_total in shop/cart.py"
-    ledger = _ledger(cfg)
+    ledger = rerank.ledger_path(cfg)
     ledger.parent.mkdir(parents=True, exist_ok=True)
     ledger.write_text(json.dumps({"day": "2000-01-01", "usd": 1000.0}), encoding="utf-8")
     _ranking(cfg, task)
