@@ -20,13 +20,58 @@ import time
 from typing import Any
 
 
-def gold_files(tasks: str, task_id: str) -> list[str]:
+def task_row(tasks: str, task_id: str) -> dict[str, Any]:
     with open(tasks, encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
             if row.get("instance_id", row.get("id")) == task_id:
-                return list(row["gold_files"])
-    return []
+                return dict(row)
+    return {}
+
+
+def gold_files(tasks: str, task_id: str) -> list[str]:
+    return list(task_row(tasks, task_id).get("gold_files", []))
+
+
+def gold_edits(patch: str) -> list[tuple[str, list[int]]]:
+    """The gold patch's hunks as (path, lines of the base file they change): the removed
+    lines, or for a pure insertion the two lines around it."""
+    edits: list[tuple[str, list[int]]] = []
+    path = ""
+    old = 0
+    current: list[int] | None = None
+    for line in patch.splitlines():
+        if line.startswith("--- "):
+            current = None
+        elif line.startswith("+++ "):
+            path = line[4:].strip().removeprefix("b/")
+        elif line.startswith("@@"):
+            old = int(line.split()[1].lstrip("-").split(",")[0])
+            current = []
+            edits.append((path, current))
+        elif current is None:
+            continue
+        elif line.startswith("-"):
+            current.append(old)
+            old += 1
+        elif line.startswith("+"):
+            if not current or current[-1] != old - 1:
+                current.extend(n for n in (old - 1, old) if n > 0)
+        elif not line.startswith("\\"):
+            old += 1
+    return [(p, sorted(set(lines))) for p, lines in edits if lines]
+
+
+def edits_inside(edits: list[tuple[str, list[int]]], items: list[Any]) -> list[bool]:
+    """For each gold hunk, whether every line it changes is inside a code item of the pack."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for i in items:
+        if i.kind in ("file", "symbol"):
+            spans.setdefault(i.path, []).append((i.start_line, i.end_line))
+    return [
+        all(any(a <= n <= b for a, b in spans.get(path, [])) for n in lines)
+        for path, lines in edits
+    ]
 
 
 def target(name: str) -> tuple[Any, str]:
@@ -79,6 +124,46 @@ def ranked_with(cfg: Any, task: str, settings: dict[str, Any]) -> list[Any]:
             setattr(*target(name), value)
 
 
+def log_pack_inputs(
+    path: str, cfg: Any, task: str, task_id: str, edits: list[tuple[str, list[int]]],
+    budget: int, rendered: str,
+) -> None:  # fmt: skip
+    """One JSON line: the packer's inputs after ranking (top files, their symbol hits, symbol
+    tables and texts, zlib-compressed) and the items the real pack chose, for offline replays."""
+    import base64
+    import zlib
+    from dataclasses import asdict
+
+    from repomem.index import indexer
+    from repomem.pack import builder
+
+    ranked = ranked_with(cfg, task, {})
+    top = [c for c in ranked[: builder.CODE_FILES] if c.score > 0]
+    store = indexer.reader(cfg)
+    paths = [c.path for c in top]
+    texts = store.texts(paths)
+    symbols = store.file_symbols(paths)
+    blob = json.dumps({"texts": texts, "symbols": symbols})
+    head = json.loads(rendered)
+    row = {
+        "task_id": task_id, "budget": budget, "edits": edits, "task": task,
+        "header": {k: head.get(k) for k in ("repository", "commit", "indexed_at")},
+        "ranking": [(c.path, c.score) for c in ranked[: builder.RANKING_SIZE]],
+        "cands": [
+            {"path": c.path, "score": c.score, "signals": c.signals,
+             "symbols": [asdict(h) for h in c.symbols.values()]}
+            for c in top
+        ],
+        "chosen": [
+            {k: v for k, v in i.items() if k != "text"}
+            for i in head.get("items", [])
+        ],
+        "blob": base64.b64encode(zlib.compress(blob.encode("utf-8"), 6)).decode("ascii"),
+    }  # fmt: skip
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("repo")
@@ -101,13 +186,21 @@ def main() -> None:
     )
     ap.add_argument("--rank-log", help="where --variants rankings go (JSON lines)")
     ap.add_argument(
+        "--pack-log",
+        help="append what the packer chose from at the first budget to this file (JSON lines: "
+        "the ranked files with their symbol hits, symbol tables and texts, the items chosen), "
+        "to replay packing offline with bench/pack_replay.py",
+    )
+    ap.add_argument(
         "--features",
         help="append every candidate's ranking features to this file (JSON lines; see "
         "bench/rank_features.py)",
     )
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
-    gold = gold_files(a.tasks, a.task_id)
+    row = task_row(a.tasks, a.task_id)
+    gold = list(row.get("gold_files", []))
+    edits = gold_edits(row.get("patch", ""))
     first: str | None = None
     record: dict[str, object] = {"task_id": a.task_id, "gold": gold}
     from repomem import config
@@ -138,12 +231,15 @@ def main() -> None:
         query_s += time.perf_counter() - t0
         inside = {i.path for i in pack.items if i.kind in ("file", "symbol")}
         record[f"in_pack_{budget}"] = [g in inside for g in gold]
+        record[f"edits_in_pack_{budget}"] = edits_inside(edits, pack.items)
         record[f"tokens_{budget}"] = pack.tokens
         record[f"seconds_{budget}"] = round(pack.seconds, 3)
         if first is None:
             first = pack.render("json")
     with open(a.log, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\n")
+    if a.pack_log:
+        log_pack_inputs(a.pack_log, cfg, task, a.task_id, edits, budgets[0], first or "{}")
     if a.variants and a.rank_log:
         with open(a.variants, encoding="utf-8") as fh:
             variants = json.load(fh)

@@ -63,6 +63,9 @@ def coverage(log: Path, budgets: list[int]) -> dict[str, dict[str, float]]:
         for b in budgets:
             out[repo][f"all_gold_in_{b}"] = sum(all(r[f"in_pack_{b}"]) for r in items) / len(items)
             out[repo][f"any_gold_in_{b}"] = sum(any(r[f"in_pack_{b}"]) for r in items) / len(items)
+            edits = [r.get(f"edits_in_pack_{b}") for r in items]
+            edits = [e for e in edits if e]  # logs of earlier runs have none
+            out[repo][f"all_edits_in_{b}"] = sum(all(e) for e in edits) / max(1, len(edits))
             secs = [r.get(f"seconds_{b}", 0.0) for r in items]
             out[repo][f"pack_s_{b}"] = sorted(secs)[len(secs) // 2]
     return out
@@ -90,6 +93,10 @@ def main() -> None:
         "--timeout", type=float, default=0.0,
         help="seconds per task (run_eval.py's default: 600; a first embedding run needs more)",
     )  # fmt: skip
+    ap.add_argument(
+        "--pack-log", action="store_true",
+        help="log the packer's inputs to OUT/pack_inputs.jsonl (replay: bench/pack_replay.py)",
+    )  # fmt: skip
     a = ap.parse_args()
     out = Path(a.out or tempfile.mkdtemp(prefix="repomem-retrieval-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -98,6 +105,8 @@ def main() -> None:
         log.unlink(missing_ok=True)
     budgets = [int(b) for b in a.budgets.split(",")]
     extra = f" --variants {a.variants} --rank-log {out / 'ranks.jsonl'}" if a.variants else ""
+    if a.pack_log:
+        extra += f" --pack-log {out / 'pack_inputs.jsonl'}"
     results = {
         "repomem": run_eval(
             "repomem",
@@ -132,13 +141,21 @@ def main() -> None:
                 f"{row['R@5']:.3f} | {row['R@10']:.3f} | {row['MRR']:.3f} | "
                 f"{row['time_mean_s']:.2f} |"
             )
-    print("\n## repomem pack coverage (gold files whose code is inside the pack)\n")
-    head = " | ".join(f"all gold in {b // 1000}k | any gold in {b // 1000}k" for b in budgets)
+    print(
+        "\n## repomem pack coverage (gold files whose code is inside the pack; gold edits: "
+        "every line the gold patch changes is inside a file or symbol item)\n"
+    )
+    head = " | ".join(
+        f"all gold in {b // 1000}k | any gold in {b // 1000}k | all edits in {b // 1000}k"
+        for b in budgets
+    )
     print(f"| set | n | {head} | median pack s |")
-    print("|---|---:|" + "---:|" * (2 * len(budgets) + 1))
+    print("|---|---:|" + "---:|" * (3 * len(budgets) + 1))
     for repo, v in cov.items():
         cells = " | ".join(
-            f"{v[f'all_gold_in_{b}']:.3f} | {v[f'any_gold_in_{b}']:.3f}" for b in budgets
+            f"{v[f'all_gold_in_{b}']:.3f} | {v[f'any_gold_in_{b}']:.3f} | "
+            f"{v[f'all_edits_in_{b}']:.3f}"
+            for b in budgets
         )
         print(f"| {repo} | {int(v['n'])} | {cells} | {v[f'pack_s_{budgets[0]}']:.2f} |")
     print(f"\n(results in {out})")
