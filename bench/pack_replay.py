@@ -51,7 +51,9 @@ class LoggedStore:
         return {p: self._symbols.get(p, []) for p in paths}
 
 
-def replay(row: dict[str, Any], budget: int, settings: dict[str, Any]) -> list[builder.Item]:
+def replay(
+    row: dict[str, Any], budget: int, settings: dict[str, Any], fmt: str = "json"
+) -> list[builder.Item]:
     blob = json.loads(zlib.decompress(base64.b64decode(row["blob"])))
     store = LoggedStore(blob["texts"], blob["symbols"])
     ranked = []
@@ -75,7 +77,7 @@ def replay(row: dict[str, Any], budget: int, settings: dict[str, Any]) -> list[b
         margin = opts.token_margin
         code = builder._code_items(store, ranked[: builder.CODE_FILES], margin)
         maps = builder._map_items(store, ranked[: builder.MAP_FILES], margin, {})
-        builder._fill(pack, [], code, maps, budget, margin, opts, "json")
+        builder._fill(pack, [], code, maps, budget, margin, opts, fmt)
         return pack.items
     finally:
         for k, v in saved.items():
@@ -94,6 +96,10 @@ def main() -> None:
     ap.add_argument("--variants", help="JSON file {name: {CONSTANT: value}}")
     ap.add_argument("--budget", type=int, default=0, help="default: the logged budget")
     ap.add_argument("--per-task", action="store_true")
+    ap.add_argument(
+        "--format", default="json", choices=builder.FORMATS,
+        help="the rendered format the budget is counted on (logged packs are JSON)",
+    )  # fmt: skip
     a = ap.parse_args()
     variants: dict[str, dict[str, Any]] = {"current": {}}
     if a.variants:
@@ -108,9 +114,9 @@ def main() -> None:
             continue
         repo = row["task_id"].split("__")[0]
         for name, settings in variants.items():
-            items = replay(row, budget, settings)
+            items = replay(row, budget, settings, a.format)
             same = sorted(map(key, items)) == sorted(map(key, row["chosen"]))
-            if name == "current" and budget == row["budget"] and not same:
+            if name == "current" and budget == row["budget"] and a.format == "json" and not same:
                 mismatched += 1
             inside = edits_inside(edits, items)
             gold = {p for p, _ in edits}
@@ -122,7 +128,7 @@ def main() -> None:
                 s[f"{group}:share"].append(sum(inside) / len(inside))
                 s[f"{group}:file"].append(float(bool(gold & files)))
             if a.per_task and name != "current":
-                base = edits_inside(edits, replay(row, budget, {}))
+                base = edits_inside(edits, replay(row, budget, {}, a.format))
                 if sum(base) != sum(inside):
                     print(f"{row['task_id']} {name}: {sum(base)} -> {sum(inside)} of {len(edits)}")
     print(f"{len(rows)} tasks; replay of the logged packs differs on {mismatched}\n")

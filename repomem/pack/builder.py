@@ -29,7 +29,7 @@ from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
-from repomem.pack.rank import Candidate, file_symbols, rank
+from repomem.pack.rank import Candidate, SymbolHit, file_symbols, rank
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,10 @@ RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not 
 CODE_FILES = 40  # candidates whose code may enter the pack
 WHOLE_FILE_MAX = 1500  # tokens: larger files contribute symbols instead
 RELEVANT_SPAN = 600  # tokens of an item that count as relevant in its value
+SIZE_POWER = 1.0  # how strongly a value per token falls past RELEVANT_SPAN
+RANK_DECAY = 0.0  # code of the file at place p (from 0) weighs 1 / (1 + decay x p)
+SYMBOLS_PER_FILE = 8  # best matching symbols of a file offered to the packer
+SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) x its own)
 MAP_FILES = 30
 MAP_SYMBOLS = 12
 MIN_BUDGET = 200
@@ -192,7 +196,7 @@ def build(
              e.reason, e.text, exact=False)
         for e in sorted(entries, key=lambda e: -e.score)
     ]  # fmt: skip
-    candidates = _code_items(store, ranked[:CODE_FILES], margin)
+    candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
@@ -200,11 +204,50 @@ def build(
     return pack
 
 
-def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
+def _outermost_function(hit: Any, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The outermost function or method that encloses a nested function's hit, if any."""
+    if hit.kind not in ("function", "method"):
+        return None
+    outer = [
+        r for r in rows
+        if r["kind"] in ("function", "method") and r["start_line"] <= hit.start_line
+        and hit.end_line <= r["end_line"]
+        and (r["start_line"], r["end_line"]) != (hit.start_line, hit.end_line)
+    ]  # fmt: skip
+    return min(outer, key=lambda r: r["start_line"], default=None)
+
+
+def _with_parents(hits: list[Any], rows: list[dict[str, Any]]) -> list[Any]:
+    """The hits with each nested function replaced by its outermost enclosing function, at
+    the better of the two scores: a nested helper means little without the function around
+    it, and once in the pack it would keep that function out (items never overlap)."""
+    out = {(h.start_line, h.end_line): h for h in hits}
+    for h in hits:
+        parent = _outermost_function(h, rows)
+        if parent is None:
+            continue
+        span = (int(parent["start_line"]), int(parent["end_line"]))
+        old = out.get(span)
+        if old is None or old.score < h.score:
+            out[span] = SymbolHit(
+                h.path, parent["name"], parent["qualname"], parent["kind"],
+                parent["signature"], span[0], span[1], h.score,
+                f"contains `{h.name}`, a function that {h.reason}",
+            )  # fmt: skip
+        out.pop((h.start_line, h.end_line), None)
+    return list(out.values())
+
+
+def _code_items(
+    store: Any, ranked: list[Candidate], margin: float,
+    known: dict[str, list[dict[str, Any]]] | None = None,
+) -> list[Item]:  # fmt: skip
     paths = [c.path for c in ranked if c.score > 0]
     texts = store.texts(paths)
+    rows = file_symbols(store, paths, {} if known is None else known)
     items: list[Item] = []
-    for c in ranked:
+    for place, c in enumerate(ranked):
+        weight = 1.0 / (1.0 + RANK_DECAY * place)
         text = texts.get(c.path)
         if text is None or c.score <= 0:
             continue
@@ -213,11 +256,13 @@ def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item
         n = tokens.count(text, margin) if estimate <= WHOLE_FILE_MAX * 1.3 else estimate
         if n <= WHOLE_FILE_MAX:
             items.append(
-                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text)
+                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score * weight, c.reason, text)
             )
             if n <= RELEVANT_SPAN:
                 continue  # a small file is better whole than in pieces
-        for hit in sorted(c.symbols.values(), key=lambda h: -h.score)[:8]:
+        hits = sorted(c.symbols.values(), key=lambda h: -h.score)[:SYMBOLS_PER_FILE]
+        hits = sorted(_with_parents(hits, rows.get(c.path, [])), key=lambda h: -h.score)
+        for hit in hits:
             body = "\n".join(lines[hit.start_line - 1 : hit.end_line])
             if not body.strip():
                 continue
@@ -229,7 +274,7 @@ def _code_items(store: Any, ranked: list[Candidate], margin: float) -> list[Item
                     hit.start_line,
                     hit.end_line,
                     _estimate(body, margin),
-                    c.score * (0.5 + 0.5 * hit.score),
+                    c.score * weight * (SYMBOL_FLOOR + (1 - SYMBOL_FLOOR) * hit.score),
                     f"{hit.kind} that {hit.reason}",
                     body,
                     exact=False,
@@ -294,7 +339,7 @@ def _map_items(
 
 
 def _density(item: Item) -> float:
-    return item.score * min(1.0, RELEVANT_SPAN / max(item.tokens, 1))
+    return item.score * float(min(1.0, RELEVANT_SPAN / max(item.tokens, 1)) ** SIZE_POWER)
 
 
 def _overlaps(item: Item, chosen: list[Item]) -> bool:

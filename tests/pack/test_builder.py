@@ -232,3 +232,31 @@ def test_the_pack_says_when_the_index_was_updated_and_what_is_pending(repo: Repo
     assert re.search(
         r"index stale: 1 file\(s\) changed since indexing, updated \d+ s ago", pack.render()
     )
+
+
+def test_a_nested_function_brings_the_function_around_it(repo: Repo) -> None:
+    # The task names a nested helper; the pack shows the whole function it lives in (the
+    # helper alone means little, and once packed it would keep its parent out).
+    fields = "\n".join(f'    fields.append(("field_{i}", realm + "{i}"))' for i in range(70))
+    digest = (
+        "import hashlib\n\n\n"
+        "def build_digest_header(method, url, realm):\n"
+        '    """The Authorization header for HTTP digest authentication."""\n\n'
+        "    def md5_utf8(x):\n"
+        '        return hashlib.md5(x.encode("utf-8")).hexdigest()\n\n'
+        "    fields = []\n"
+        f"{fields}\n"
+        '    return ", ".join(f"{k}={md5_utf8(v)}" for k, v in fields)\n'
+    )
+    filler = "\n".join(
+        f"def unrelated_{i}(a, b):\n    total = a * {i} + b\n    return total - {i}\n"
+        for i in range(40)
+    )
+    repo.write("auth/digest.py", digest + "\n\n" + filler)
+    repo.write("auth/__init__.py", "")
+    repo.commit()
+    pack = builder.build(repo.config(), "md5_utf8 breaks on non-ASCII passwords", budget=3000)
+    code = {i.symbol: i for i in pack.items if i.kind in ("file", "symbol")}
+    assert "build_digest_header" in code, list(code)
+    assert "def md5_utf8" in code["build_digest_header"].text
+    assert not any(s.endswith(".md5_utf8") for s in code)
