@@ -8,9 +8,12 @@ map (signatures of the top files).
 
 Packing is greedy by value per token over whole items: an item's value is its file's score
 times the share of it that is likely relevant, so a large file's relevant symbols beat the whole
-file, and nothing is ever cut in the middle. Items never repeat: a symbol inside a file (or a
-class) already in the pack is skipped. The budget is a hard ceiling, checked on the rendered
-text with a real tokenizer.
+file, and nothing is ever cut in the middle. Two exceptions, both measured on where gold patches
+land (bench/README.md, "ninth run"): the best symbol of each of the top three files is valued
+whatever its size (otherwise a long function that matches best loses to short ones that match
+a little), and a nested function is offered as the outermost function around it. Items never
+repeat: a symbol inside a file (or a class) already in the pack is skipped. The budget is a
+hard ceiling, checked on the rendered text with a real tokenizer.
 """
 
 from __future__ import annotations
@@ -38,8 +41,7 @@ RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not 
 CODE_FILES = 40  # candidates whose code may enter the pack
 WHOLE_FILE_MAX = 1500  # tokens: larger files contribute symbols instead
 RELEVANT_SPAN = 600  # tokens of an item that count as relevant in its value
-SIZE_POWER = 1.0  # how strongly a value per token falls past RELEVANT_SPAN
-RANK_DECAY = 0.0  # code of the file at place p (from 0) weighs 1 / (1 + decay x p)
+LEAD_FILES = 3  # the best symbol of each of these top files is valued whatever its size
 SYMBOLS_PER_FILE = 8  # best matching symbols of a file offered to the packer
 SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) x its own)
 MAP_FILES = 30
@@ -61,6 +63,7 @@ class Item:
     reason: str
     text: str
     exact: bool = field(default=True, repr=False, compare=False)
+    lead: bool = field(default=False, repr=False, compare=False)  # valued whatever its size
 
     def count(self, margin: float) -> int:
         """Count the tokens exactly (estimates are used to order candidates)."""
@@ -112,6 +115,7 @@ class Pack:
 def _item_dict(item: Item) -> dict[str, Any]:
     data = asdict(item)
     data.pop("exact")
+    data.pop("lead")
     data["score"] = round(item.score, 4)
     return data
 
@@ -247,7 +251,6 @@ def _code_items(
     rows = file_symbols(store, paths, {} if known is None else known)
     items: list[Item] = []
     for place, c in enumerate(ranked):
-        weight = 1.0 / (1.0 + RANK_DECAY * place)
         text = texts.get(c.path)
         if text is None or c.score <= 0:
             continue
@@ -256,13 +259,13 @@ def _code_items(
         n = tokens.count(text, margin) if estimate <= WHOLE_FILE_MAX * 1.3 else estimate
         if n <= WHOLE_FILE_MAX:
             items.append(
-                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score * weight, c.reason, text)
+                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text)
             )
             if n <= RELEVANT_SPAN:
                 continue  # a small file is better whole than in pieces
         hits = sorted(c.symbols.values(), key=lambda h: -h.score)[:SYMBOLS_PER_FILE]
         hits = sorted(_with_parents(hits, rows.get(c.path, [])), key=lambda h: -h.score)
-        for hit in hits:
+        for k, hit in enumerate(hits):
             body = "\n".join(lines[hit.start_line - 1 : hit.end_line])
             if not body.strip():
                 continue
@@ -274,10 +277,11 @@ def _code_items(
                     hit.start_line,
                     hit.end_line,
                     _estimate(body, margin),
-                    c.score * weight * (SYMBOL_FLOOR + (1 - SYMBOL_FLOOR) * hit.score),
+                    c.score * (SYMBOL_FLOOR + (1 - SYMBOL_FLOOR) * hit.score),
                     f"{hit.kind} that {hit.reason}",
                     body,
                     exact=False,
+                    lead=k == 0 and place < LEAD_FILES,
                 )
             )
     return items
@@ -339,7 +343,9 @@ def _map_items(
 
 
 def _density(item: Item) -> float:
-    return item.score * float(min(1.0, RELEVANT_SPAN / max(item.tokens, 1)) ** SIZE_POWER)
+    if item.lead:
+        return item.score
+    return item.score * min(1.0, RELEVANT_SPAN / max(item.tokens, 1))
 
 
 def _overlaps(item: Item, chosen: list[Item]) -> bool:

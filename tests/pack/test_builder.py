@@ -260,3 +260,34 @@ def test_a_nested_function_brings_the_function_around_it(repo: Repo) -> None:
     assert "build_digest_header" in code, list(code)
     assert "def md5_utf8" in code["build_digest_header"].text
     assert not any(s.endswith(".md5_utf8") for s in code)
+
+
+def test_the_best_function_of_a_top_file_goes_in_whatever_its_size(repo: Repo) -> None:
+    # A long function that matches the task best is worth more than many short ones that
+    # match it a little, even though each of those costs less.
+    rows = "\n".join(
+        f"    cells.append(round_currency(invoice.line_{i}.amount * invoice.rate, 'EUR'))"
+        for i in range(150)
+    )
+    big = f"def render_invoice_table(invoice):\n    cells = []\n{rows}\n    return cells\n"
+    small = "\n".join(
+        f"def currency_helper_{i}(invoice):\n    return invoice.amount_{i}\n" for i in range(30)
+    )
+    repo.write("billing/tables.py", big + "\n\n" + small)
+    for i in range(8):
+        repo.write(
+            f"billing/extra_{i}.py",
+            "\n".join(
+                f"def invoice_table_{i}_{j}(invoice):\n"
+                f"    # the currency of an invoice table, rounded\n"
+                f"    return round_currency(invoice.table_{j}, invoice.currency)\n"
+                for j in range(12)
+            ),
+        )
+    repo.commit()
+    pack = builder.build(
+        repo.config(), "render_invoice_table rounds the currency of an invoice table wrong",
+        budget=4000,
+    )  # fmt: skip
+    code = {i.symbol for i in pack.items if i.kind == "symbol"}
+    assert "render_invoice_table" in code, sorted(code)
