@@ -75,7 +75,7 @@ def replay(
         )  # fmt: skip
         opts = PackSection()
         margin = opts.token_margin
-        code = builder._code_items(store, ranked[: builder.CODE_FILES], margin)
+        code = builder._code_items(store, ranked[: builder.CODE_FILES], margin, {}, budget)
         maps = builder._map_items(store, ranked[: builder.MAP_FILES], margin, {})
         builder._fill(pack, [], code, maps, budget, margin, opts, fmt)
         return pack.items

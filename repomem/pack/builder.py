@@ -9,9 +9,10 @@ map (signatures of the top files).
 Packing is greedy by value per token over whole items: an item's value is its file's score
 times the share of it that is likely relevant, so a large file's relevant symbols beat the whole
 file, and nothing is ever cut in the middle. Two exceptions, both measured on where gold patches
-land (bench/README.md, "ninth run"): the best symbol of each of the top three files is valued
-whatever its size (otherwise a long function that matches best loses to short ones that match
-a little), and a nested function is offered as the outermost function around it. Items never
+land (bench/README.md, "ninth run"): each of the top three files, whole if it fits in 40% of the
+budget, else its best symbol, is valued whatever its size (otherwise a long function that
+matches best loses to short ones that match a little, and a large budget is spread thin over
+forty files); and a nested function is offered as the outermost function around it. Items never
 repeat: a symbol inside a file (or a class) already in the pack is skipped. The budget is a
 hard ceiling, checked on the rendered text with a real tokenizer.
 """
@@ -41,7 +42,8 @@ RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not 
 CODE_FILES = 40  # candidates whose code may enter the pack
 WHOLE_FILE_MAX = 1500  # tokens: larger files contribute symbols instead
 RELEVANT_SPAN = 600  # tokens of an item that count as relevant in its value
-LEAD_FILES = 3  # the best symbol of each of these top files is valued whatever its size
+LEAD_FILES = 3  # in each of the top files, the whole file if it fits in LEAD_SHARE of the
+LEAD_SHARE = 0.4  # budget, else its best symbol, is valued whatever its size
 SYMBOLS_PER_FILE = 8  # best matching symbols of a file offered to the packer
 SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) x its own)
 MAP_FILES = 30
@@ -200,7 +202,7 @@ def build(
              e.reason, e.text, exact=False)
         for e in sorted(entries, key=lambda e: -e.score)
     ]  # fmt: skip
-    candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols)
+    candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols, budget)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
@@ -244,7 +246,7 @@ def _with_parents(hits: list[Any], rows: list[dict[str, Any]]) -> list[Any]:
 
 def _code_items(
     store: Any, ranked: list[Candidate], margin: float,
-    known: dict[str, list[dict[str, Any]]] | None = None,
+    known: dict[str, list[dict[str, Any]]] | None = None, budget: int = 0,
 ) -> list[Item]:  # fmt: skip
     paths = [c.path for c in ranked if c.score > 0]
     texts = store.texts(paths)
@@ -256,10 +258,24 @@ def _code_items(
             continue
         lines = text.splitlines()
         estimate = _estimate(text, margin)
-        n = tokens.count(text, margin) if estimate <= WHOLE_FILE_MAX * 1.3 else estimate
-        if n <= WHOLE_FILE_MAX:
+        whole = WHOLE_FILE_MAX
+        if place < LEAD_FILES:
+            whole = max(whole, int(budget * LEAD_SHARE))
+        n = tokens.count(text, margin) if estimate <= whole * 1.3 else estimate
+        if n <= whole:
             items.append(
-                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text)
+                Item(
+                    "file",
+                    c.path,
+                    "",
+                    1,
+                    max(1, len(lines)),
+                    n,
+                    c.score,
+                    c.reason,
+                    text,
+                    lead=place < LEAD_FILES,
+                )
             )
             if n <= RELEVANT_SPAN:
                 continue  # a small file is better whole than in pieces

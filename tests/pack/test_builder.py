@@ -291,3 +291,21 @@ def test_the_best_function_of_a_top_file_goes_in_whatever_its_size(repo: Repo) -
     )  # fmt: skip
     code = {i.symbol for i in pack.items if i.kind == "symbol"}
     assert "render_invoice_table" in code, sorted(code)
+
+
+def test_a_large_budget_takes_the_top_file_whole(repo: Repo) -> None:
+    # With room to spare, the best file goes in whole (the lines a fix touches are often
+    # outside the functions that match the task), not as its matching symbols alone.
+    body = "\n".join(
+        f"def shipment_step_{i}(parcel):\n    parcel.weight += {i}\n    return parcel\n"
+        for i in range(250)
+    )
+    repo.write("shipping/steps.py", '"""Shipment steps."""\nimport math\n\n' + body)
+    repo.write("shipping/__init__.py", "")
+    repo.commit()
+    task = "shipment_step_7 adds the parcel weight twice"
+    small = builder.build(repo.config(), task, budget=4000)
+    large = builder.build(repo.config(), task, budget=20000)
+    assert [i.kind for i in small.items if i.path == "shipping/steps.py"][0] == "symbol"
+    whole = [i for i in large.items if i.path == "shipping/steps.py" and i.kind == "file"]
+    assert whole and "import math" in whole[0].text
