@@ -210,7 +210,7 @@ def build(
     return pack
 
 
-def _outermost_function(hit: Any, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _outermost_function(hit: SymbolHit, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The outermost function or method that encloses a nested function's hit, if any."""
     if hit.kind not in ("function", "method"):
         return None
@@ -223,7 +223,7 @@ def _outermost_function(hit: Any, rows: list[dict[str, Any]]) -> dict[str, Any] 
     return min(outer, key=lambda r: r["start_line"], default=None)
 
 
-def _with_parents(hits: list[Any], rows: list[dict[str, Any]]) -> list[Any]:
+def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[SymbolHit]:
     """The hits with each nested function replaced by its outermost enclosing function, at
     the better of the two scores: a nested helper means little without the function around
     it, and once in the pack it would keep that function out (items never overlap)."""
@@ -246,11 +246,12 @@ def _with_parents(hits: list[Any], rows: list[dict[str, Any]]) -> list[Any]:
 
 def _code_items(
     store: Any, ranked: list[Candidate], margin: float,
-    known: dict[str, list[dict[str, Any]]] | None = None, budget: int = 0,
+    known: dict[str, list[dict[str, Any]]], budget: int,
 ) -> list[Item]:  # fmt: skip
+    """Whole files and symbol bodies of the ranked files; `known` caches symbol tables."""
     paths = [c.path for c in ranked if c.score > 0]
     texts = store.texts(paths)
-    rows = file_symbols(store, paths, {} if known is None else known)
+    rows = file_symbols(store, paths, known)
     items: list[Item] = []
     for place, c in enumerate(ranked):
         text = texts.get(c.path)
