@@ -6,7 +6,8 @@
 
 Builds repomem's pack in process (the library) at each budget and prints the first pack's JSON
 for the harness, which scores its `ranking`. Appends to COVERAGE.jsonl whether each gold file's
-code is inside each pack (a whole-file item, or at least one symbol item of that file).
+code is inside each pack (a whole-file item, or at least one symbol item of that file), and
+whether each hunk of the gold patch is (every base line it changes inside such an item).
 Timings go to stderr in the harness's `#timing` form. Gold files are read from the tasks
 file, which only the benchmark sees; repomem never does.
 """
