@@ -210,26 +210,26 @@ def build(
     return pack
 
 
-def _outermost_function(hit: SymbolHit, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The outermost function or method that encloses a nested function's hit, if any."""
-    if hit.kind not in ("function", "method"):
-        return None
-    outer = [
-        r for r in rows
-        if r["kind"] in ("function", "method") and r["start_line"] <= hit.start_line
-        and hit.end_line <= r["end_line"]
-        and (r["start_line"], r["end_line"]) != (hit.start_line, hit.end_line)
-    ]  # fmt: skip
-    return min(outer, key=lambda r: r["start_line"], default=None)
+FUNCTION_KINDS = ("function", "method")
 
 
 def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[SymbolHit]:
     """The hits with each nested function replaced by its outermost enclosing function, at
     the better of the two scores: a nested helper means little without the function around
     it, and once in the pack it would keep that function out (items never overlap)."""
+    nested = [h for h in hits if h.kind in FUNCTION_KINDS and "." in h.qualname]
+    if not nested:
+        return hits
+    functions = {r["qualname"]: r for r in rows if r["kind"] in FUNCTION_KINDS}
     out = {(h.start_line, h.end_line): h for h in hits}
-    for h in hits:
-        parent = _outermost_function(h, rows)
+    for h in nested:
+        parent = None  # the outermost function whose qualified name prefixes the hit's
+        prefix = h.qualname
+        while "." in prefix:
+            prefix = prefix.rsplit(".", 1)[0]
+            row = functions.get(prefix)
+            if row and row["start_line"] <= h.start_line and h.end_line <= row["end_line"]:
+                parent = row
         if parent is None:
             continue
         span = (int(parent["start_line"]), int(parent["end_line"]))
@@ -240,7 +240,8 @@ def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[Sym
                 parent["signature"], span[0], span[1], h.score,
                 f"contains `{h.name}`, a function that {h.reason}",
             )  # fmt: skip
-        out.pop((h.start_line, h.end_line), None)
+        if span != (h.start_line, h.end_line):
+            out.pop((h.start_line, h.end_line), None)
     return list(out.values())
 
 
@@ -251,7 +252,8 @@ def _code_items(
     """Whole files and symbol bodies of the ranked files; `known` caches symbol tables."""
     paths = [c.path for c in ranked if c.score > 0]
     texts = store.texts(paths)
-    rows = file_symbols(store, paths, known)
+    # symbol tables for nested functions' parents: those the map reads anyway
+    rows = file_symbols(store, paths[:MAP_FILES], known)
     items: list[Item] = []
     for place, c in enumerate(ranked):
         text = texts.get(c.path)
