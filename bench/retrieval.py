@@ -65,7 +65,9 @@ def coverage(log: Path, budgets: list[int]) -> dict[str, dict[str, float]]:
             out[repo][f"any_gold_in_{b}"] = sum(any(r[f"in_pack_{b}"]) for r in items) / len(items)
             edits = [r.get(f"edits_in_pack_{b}") for r in items]
             edits = [e for e in edits if e]  # logs of earlier runs have none
-            out[repo][f"all_edits_in_{b}"] = sum(all(e) for e in edits) / max(1, len(edits))
+            out[repo][f"all_edits_in_{b}"] = (
+                sum(all(e) for e in edits) / len(edits) if edits else float("nan")
+            )  # nan: a log written before the edits were recorded
             secs = [r.get(f"seconds_{b}", 0.0) for r in items]
             out[repo][f"pack_s_{b}"] = sorted(secs)[len(secs) // 2]
     return out
