@@ -108,7 +108,7 @@ class Pack:
 
     def render(self, fmt: str = "md") -> str:
         if fmt == "json":
-            return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+            return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
         if fmt == "xml":
             return _render_xml(self)
         return _render_md(self)
