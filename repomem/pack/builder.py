@@ -28,7 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
-from repomem.index import dense, indexer, languages, query
+from repomem.index import chunks, dense, indexer, languages, query
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -210,17 +210,14 @@ def build(
     return pack
 
 
-FUNCTION_KINDS = ("function", "method")
-
-
 def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[SymbolHit]:
     """The hits with each nested function replaced by its outermost enclosing function, at
     the better of the two scores: a nested helper means little without the function around
     it, and once in the pack it would keep that function out (items never overlap)."""
-    nested = [h for h in hits if h.kind in FUNCTION_KINDS and "." in h.qualname]
+    nested = [h for h in hits if h.kind in chunks.KINDS and "." in h.qualname]
     if not nested:
         return hits
-    functions = {r["qualname"]: r for r in rows if r["kind"] in FUNCTION_KINDS}
+    functions = {r["qualname"]: r for r in rows if r["kind"] in chunks.KINDS}
     out = {(h.start_line, h.end_line): h for h in hits}
     for h in nested:
         parent = None  # the outermost function whose qualified name prefixes the hit's
@@ -261,30 +258,20 @@ def _code_items(
             continue
         lines = text.splitlines()
         estimate = _estimate(text, margin)
-        whole = WHOLE_FILE_MAX
-        if place < LEAD_FILES:
-            whole = max(whole, int(budget * LEAD_SHARE))
+        top = place < LEAD_FILES
+        whole = max(WHOLE_FILE_MAX, int(budget * LEAD_SHARE)) if top else WHOLE_FILE_MAX
         n = tokens.count(text, margin) if estimate <= whole * 1.3 else estimate
         if n <= whole:
             items.append(
-                Item(
-                    "file",
-                    c.path,
-                    "",
-                    1,
-                    max(1, len(lines)),
-                    n,
-                    c.score,
-                    c.reason,
-                    text,
-                    lead=place < LEAD_FILES,
-                )
-            )
+                Item("file", c.path, "", 1, max(1, len(lines)), n, c.score, c.reason, text,
+                     lead=top)
+            )  # fmt: skip
             if n <= RELEVANT_SPAN:
                 continue  # a small file is better whole than in pieces
         hits = sorted(c.symbols.values(), key=lambda h: -h.score)[:SYMBOLS_PER_FILE]
         hits = sorted(_with_parents(hits, rows.get(c.path, [])), key=lambda h: -h.score)
-        for k, hit in enumerate(hits):
+        lead = top  # a top file's best symbol (with a body) is valued whatever its size
+        for hit in hits:
             body = "\n".join(lines[hit.start_line - 1 : hit.end_line])
             if not body.strip():
                 continue
@@ -300,9 +287,10 @@ def _code_items(
                     f"{hit.kind} that {hit.reason}",
                     body,
                     exact=False,
-                    lead=k == 0 and place < LEAD_FILES,
+                    lead=lead,
                 )
             )
+            lead = False
     return items
 
 
