@@ -30,10 +30,6 @@ def task_row(tasks: str, task_id: str) -> dict[str, Any]:
     return {}
 
 
-def gold_files(tasks: str, task_id: str) -> list[str]:
-    return list(task_row(tasks, task_id).get("gold_files", []))
-
-
 def gold_edits(patch: str) -> list[tuple[str, list[int]]]:
     """The gold patch's hunks as (path, lines of the base file they change): the removed
     lines, or for a pure insertion the two lines around it."""
