@@ -49,6 +49,9 @@ SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) 
 MAP_FILES = 30
 MAP_SYMBOLS = 12
 MIN_BUDGET = 200
+# JSON and XML echo the task's head, not all of it: the caller has the task, and a long issue
+# (a 25,000-character log) would otherwise fill the budget and leave no room for code.
+TASK_ECHO = 1000  # characters
 
 
 @dataclass
@@ -94,7 +97,7 @@ class Pack:
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON contract (see the README)."""
         return {
-            "task": self.task,
+            "task": _echo(self.task),
             "budget": self.budget,
             "tokens": self.tokens,
             "fresh": self.fresh,
@@ -112,6 +115,15 @@ class Pack:
         if fmt == "xml":
             return _render_xml(self)
         return _render_md(self)
+
+
+def _echo(task: str) -> str:
+    """The task's first `TASK_ECHO` characters, cut at a line or word end, with "…" when cut."""
+    if len(task) <= TASK_ECHO:
+        return task
+    head = task[:TASK_ECHO]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    return (head[:cut] if cut > TASK_ECHO // 2 else head).rstrip() + " …"
 
 
 def _item_dict(item: Item) -> dict[str, Any]:
@@ -502,7 +514,7 @@ def _render_xml(pack: Pack) -> str:
         f"<context_pack repository={quoteattr(pack.repository)} "
         f"commit={quoteattr(pack.commit or '')} fresh={quoteattr(str(pack.fresh).lower())} "
         f'budget="{pack.budget}" tokens="{pack.tokens}">',
-        f"<task>{escape(pack.task)}</task>",
+        f"<task>{escape(_echo(pack.task))}</task>",
         "<ranking>",
         *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",

@@ -200,6 +200,23 @@ def test_a_huge_task_text_still_packs(repo: Repo) -> None:
     assert re.search(r"apply_tax", pack.render("md"))
 
 
+def test_a_long_task_leaves_the_budget_to_code_in_json_and_xml(repo: Repo) -> None:
+    # a long issue (logs pasted in) was echoed whole: it took the budget, the code and the
+    # ranking were dropped to make room for it
+    make_project(repo)
+    task = "Invoice.total applies tax twice\n" + "log line with nothing useful\n" * 1200
+    for fmt in ("json", "xml"):
+        pack = builder.build(repo.config(), task, budget=3000, fmt=fmt)
+        assert pack.tokens <= 3000
+        code = [i for i in pack.items if i.kind in ("file", "symbol")]
+        assert code and code[0].path == "billing/invoice.py"
+        assert len(pack.ranking) >= 20
+    data = json.loads(pack.render("json"))
+    assert data["task"].startswith("Invoice.total applies tax twice\nlog line")
+    assert data["task"].endswith(" …") and len(data["task"]) <= builder.TASK_ECHO + 2
+    assert len(data["ranking"]) >= 20
+
+
 def test_notes_on_top_files_go_into_the_pack_and_stale_ones_say_so(repo: Repo) -> None:
     from repomem.llm import notes
 
