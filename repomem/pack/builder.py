@@ -494,7 +494,7 @@ def _render_md(pack: Pack) -> str:
         for i in notes:
             stale = " (stale: the file changed since)" if "stale" in i.reason else ""
             out.append(f"- `{i.path}` ({i.symbol}){stale}: " + " ".join(i.text.split()))
-    code = [i for i in pack.items if i.kind in ("file", "symbol")]
+    code = _by_file([i for i in pack.items if i.kind in ("file", "symbol")], pack.ranking)
     if code:
         out.append("\n## Code")
         for i in code:
@@ -509,6 +509,19 @@ def _render_md(pack: Pack) -> str:
     return "\n".join(out) + "\n"
 
 
+def _by_file(code: list[Item], ranking: list[tuple[str, float]]) -> list[Item]:
+    """Code items grouped by file, the files in ranking order, each file's items in line
+    order: read like the files themselves rather than jumping between them by value."""
+    place = {p: n for n, (p, _) in enumerate(ranking)}
+    best: dict[str, float] = {}
+    for i in code:
+        best[i.path] = max(best.get(i.path, i.score), i.score)
+    return sorted(
+        code,
+        key=lambda i: (place.get(i.path, len(place)), -best[i.path], i.path, i.start_line),
+    )
+
+
 def _render_xml(pack: Pack) -> str:
     out = [
         f"<context_pack repository={quoteattr(pack.repository)} "
@@ -519,7 +532,10 @@ def _render_xml(pack: Pack) -> str:
         *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",
     ]
-    for i in pack.items:
+    code = _by_file([i for i in pack.items if i.kind in ("file", "symbol")], pack.ranking)
+    rest = [i for i in pack.items if i.kind not in ("file", "symbol", "map")]
+    maps = [i for i in pack.items if i.kind == "map"]
+    for i in rest + code + maps:
         attrs = (
             f'path={quoteattr(i.path)} start_line="{i.start_line}" '
             f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'

@@ -326,3 +326,24 @@ def test_a_large_budget_takes_the_top_file_whole(repo: Repo) -> None:
     assert [i.kind for i in small.items if i.path == "shipping/steps.py"][0] == "symbol"
     whole = [i for i in large.items if i.path == "shipping/steps.py" and i.kind == "file"]
     assert whole and "import math" in whole[0].text
+
+
+def test_markdown_and_xml_group_the_code_by_file_in_ranking_order() -> None:
+    # items come by value, alternating between files; a reader gets each file's code together,
+    # the files in ranking order and each file's items in line order
+    pack = builder.Pack(
+        task="t", budget=8000, tokens=0, fresh=True, repository="r", commit=None, pending=0,
+        ranking=[("b.py", 3.0), ("a.py", 2.0), ("c.py", 1.0)],
+    )  # fmt: skip
+    spans = [("a.py", 40, 2.9), ("b.py", 90, 2.8), ("a.py", 10, 2.7), ("b.py", 5, 2.6)]
+    pack.items = [
+        builder.Item("symbol", p, f"f{line}", line, line + 2, 10, score, "matches", "pass")
+        for p, line, score in spans
+    ] + [builder.Item("file", "c.py", "", 1, 3, 10, 3.5, "named in the task", "x = 1")]
+    want = [("b.py", 5), ("b.py", 90), ("a.py", 10), ("a.py", 40), ("c.py", 1)]
+    md = re.findall(r"^### (?:`[^`]+` in )?([^\s:]+):(\d+)-", pack.render("md"), flags=re.M)
+    assert [(p, int(n)) for p, n in md] == want
+    xml = re.findall(r'<(?:file|symbol) path="([^"]+)" start_line="(\d+)"', pack.render("xml"))
+    assert [(p, int(n)) for p, n in xml] == want
+    # JSON keeps the items in order of value
+    assert [i["start_line"] for i in json.loads(pack.render("json"))["items"]][:2] == [40, 90]
