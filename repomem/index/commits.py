@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 
 META_HEAD = "commits_head"
 META_LIMIT = "commits_limit"
+# How messages are made searchable; stored commits of another format are read again.
+# 2: issue and pull request numbers are tokens (`tokens.references`).
+META_FORMAT = "commits_format"
+FORMAT = "2"
 MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
 GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
 REUSE_BELOW = 0.5  # another branch: reuse the stored commits unless this share of them is new
@@ -33,7 +37,7 @@ def rows(commits: list[vcs.Commit], extra_patterns: Sequence[str] = ()) -> list[
     out: list[dict[str, Any]] = []
     for c in commits:
         message, _ = secrets.redact(c.message[:MAX_MESSAGE_CHARS], extra_patterns=extra_patterns)
-        text = tok.document(message)
+        text = " ".join([tok.document(message), *tok.references(message)]).strip()
         if not text or not c.files:
             continue
         subject = message.split("\n", 1)[0][:200]
@@ -55,6 +59,8 @@ def sync(
     meta = store.all_meta()
     if meta.get(META_LIMIT) != str(limit):
         full = True  # another limit: another set of commits
+    if meta.get(META_HEAD) and meta.get(META_FORMAT) != FORMAT:
+        full = True  # stored in another format: read again
     have = "" if full else meta.get(META_HEAD) or ""
     want = head if head and limit > 0 else ""
     if have == want and not full:
@@ -64,7 +70,7 @@ def sync(
     if append and store.count("commits") > GROWTH * limit:
         append = False  # trim the oldest by a rebuild
     if have and want and not append and _switch(store, root, want, limit, extra_patterns):
-        return {META_HEAD: want, META_LIMIT: str(limit)}
+        return {META_HEAD: want, META_LIMIT: str(limit), META_FORMAT: FORMAT}
     commits = vcs.commit_log(root, since=have if append else None, limit=limit) if want else []
     new = rows(commits, extra_patterns)
     store.write_commits(new, append=append)
@@ -72,7 +78,7 @@ def sync(
         "commit messages: %s %d in %.2fs",
         "appended" if append else "stored", len(new), time.monotonic() - t0,
     )  # fmt: skip
-    return {META_HEAD: want, META_LIMIT: str(limit)}
+    return {META_HEAD: want, META_LIMIT: str(limit), META_FORMAT: FORMAT}
 
 
 def _switch(

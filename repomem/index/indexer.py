@@ -494,6 +494,7 @@ def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
         "uri": store.uri,
         "head": head,
         "commit_history": cfg.index.commit_history,
+        "commits_format": commits.FORMAT,
         "files_version": store.table("files").version,
         "files": _state_rows(store),
     }
@@ -540,6 +541,7 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
         or plan.deleted
         or plan.head != data.get("head")
         or data.get("commit_history") != cfg.index.commit_history
+        or data.get("commits_format") != commits.FORMAT
     ):
         return check
     report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)

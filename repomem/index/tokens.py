@@ -77,3 +77,21 @@ def query(text: str) -> str:
     for tok in tokens(text):
         seen.setdefault(tok, None)
     return " ".join(seen)
+
+
+# `#123`, `gh-123`, "issue 123", "pull request #123", ".../issues/123", ".../pull/123"
+_REFERENCE = re.compile(
+    r"(?<![\w&/#])(?:#|gh-)(\d{1,6})\b"
+    r"|\b(?:issues?|pull request|PR|bug|ticket)\s+#?(\d{1,6})\b"
+    r"|/(?:issues|pull)/(\d{1,6})\b",
+    re.IGNORECASE,
+)
+
+
+def references(text: str) -> list[str]:
+    """Search tokens for the issue and pull request numbers a text refers to (`ref123`, in
+    order, once each): a commit message and a task naming the same issue meet on them."""
+    seen: dict[str, None] = {}
+    for m in _REFERENCE.finditer(text):
+        seen.setdefault("ref" + str(int(next(g for g in m.groups() if g))), None)
+    return list(seen)

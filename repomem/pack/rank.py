@@ -11,7 +11,8 @@ Signals (each normalised to 0..1, then weighted and summed):
 - `path`: words of the task name the file or its folders (`typehints.py` for a task about
   `autodoc_typehints`), weighted by how rare each word is among the repository's paths;
 - `commits`: the file was changed by past commits whose messages match the task (the best
-  such commit's BM25 score, spread over the files it changed);
+  such commit's BM25 score, spread over the files it changed); an issue or pull request the
+  task refers to (`#8164`, `gh-12`, `.../pull/338`) matches the commits naming it;
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
   loses its rank to what it references (aider's repo map does).
@@ -87,6 +88,7 @@ COCHANGE_SEEDS = 5
 COMMITS = 30  # the best matching commit messages vote for the files they changed
 COMMITS_SUM = False  # True: a file's votes add up; False: its best commit's vote alone
 PATH_COMPOUNDS = True  # "man page" names `manpage.py`: two adjacent words written as one
+MAX_REFERENCES = 20  # issue and pull request numbers of the task looked up in commit messages
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -205,12 +207,14 @@ def rank(
     global_rank = cache.ranks
     known = set(indexed)
     best_chunks: dict[tuple[str, int], float] = {}
+    # issues and pull requests the task refers to (`#8164`) meet the commits that name them
+    refs = " ".join(tok.references(signals.text)[:MAX_REFERENCES])
     for q, share in ((query, 1 - FOCUS_SHARE), (focus, FOCUS_SHARE)):
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
             _bm25_chunks(store, q, cand, share, best_chunks)
-            _past_commits(store, q, cand, share, known)
+            _past_commits(store, f"{q} {refs}" if q is query else q, cand, share, known)
     _chunk_symbols(store, best_chunks, cand, {} if symbols is None else symbols)
     _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)

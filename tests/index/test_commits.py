@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from repomem.index import commits, indexer
 from tests.conftest import Repo
 
@@ -190,3 +192,24 @@ def test_a_folder_outside_git_has_no_commits(folder: Repo) -> None:
     folder.write("a.py", "a = 1\n")
     indexer.run(folder.config())
     assert _stored(folder) == {}
+
+
+def test_commits_stored_in_an_older_format_are_read_again(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    sha = repo.commit("Fix #42: a was wrong")
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    assert [r["sha"] for r, _ in store.search_commits("ref42", 5)] == [sha]
+    # as an index written before issue numbers were tokens left it
+    store.write_commits([{**r, "text": "fix a was wrong"} for r in
+                         store.table("commits").to_arrow().to_pylist()], append=False)  # fmt: skip
+    store.set_meta({commits.META_FORMAT: "1"})
+    manifest = indexer._manifest_path(repo.config())
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    del data["commits_format"]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert indexer.open_store(repo.config()).search_commits("ref42", 5) == []
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    assert [r["sha"] for r, _ in store.search_commits("ref42", 5)] == [sha]
+    assert store.get_meta(commits.META_FORMAT) == commits.FORMAT

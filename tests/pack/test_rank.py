@@ -138,6 +138,21 @@ def test_a_file_referenced_by_many_loses_by_how_many(
     assert floored["pkg/hub.py"] == 0.0 and plain["pkg/hub.py"] > 0
 
 
+def test_a_task_naming_an_issue_finds_the_commits_that_name_it(repo: Repo) -> None:
+    for name in ("shapes", "colors", "units", "values", "bases"):
+        repo.write(f"pkg/{name}.py", f"def {name}_value(x):\n    return x\n")
+    repo.commit("Start")
+    repo.write("pkg/bases.py", "def bases_value(x):\n    return -x\n")
+    fix = repo.commit("Keep the dotted names of stand-ins (#8164)")
+    repo.write("pkg/units.py", "def units_value(x):\n    return x + 1\n")
+    repo.commit("Tidy #816 and #81640")
+    task = "Subclass documentation shows a truncated parent, a regression of #8164"
+    ranked = _ranked(repo, task)
+    assert ranked[0].path == "pkg/bases.py"
+    assert f"past commit like the task ({fix[:10]} “Keep the dotted names" in ranked[0].reason
+    assert "commits" not in next(c for c in ranked if c.path == "pkg/units.py").signals
+
+
 def test_files_changed_by_commits_like_the_task_rise(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
