@@ -425,7 +425,14 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):
             meta.update(compact(store))
         store.publish(meta)
-        _write_manifest(cfg, store, plan.head)
+        rows = _state_rows(store)
+        _write_manifest(cfg, store, plan.head, rows)
+        # files skipped when read by an earlier run (minified, generated) are not read again:
+        # count them from their stored rows, as a run that finds nothing changed does
+        counted = {p for paths in report.skipped_paths.values() for p in paths}
+        for path, (_size, _mtime, _hash, reason) in rows.items():
+            if reason and path not in counted and path in plan.current:
+                report.skipped[str(reason)] = report.skipped.get(str(reason), 0) + 1
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
@@ -486,8 +493,9 @@ class _ManifestCheck:
     report: IndexReport | None  # set when there is nothing to do
 
 
-def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
-    """A local snapshot of the stored file states, so a no-change run needs no database."""
+def _write_manifest(cfg: Config, store: Any, head: str | None, rows: dict[str, list[Any]]) -> None:
+    """A local snapshot of the stored file states (`rows`, from `_state_rows`), so a
+    no-change run needs no database."""
     data = {
         "version": MANIFEST_VERSION,
         "schema": schema.SCHEMA_VERSION,
@@ -496,7 +504,7 @@ def _write_manifest(cfg: Config, store: Any, head: str | None) -> None:
         "commit_history": cfg.index.commit_history,
         "commits_format": commits.FORMAT,
         "files_version": store.table("files").version,
-        "files": _state_rows(store),
+        "files": rows,
     }
     path = _manifest_path(cfg)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -840,5 +848,5 @@ def write_manifest(cfg: Config) -> bool:
             return False
         if store.read_journal():
             return False
-        _write_manifest(cfg, store, head)
+        _write_manifest(cfg, store, head, _state_rows(store))
     return True
