@@ -208,13 +208,13 @@ def rank(
     known = set(indexed)
     best_chunks: dict[tuple[str, int], float] = {}
     # issues and pull requests the task refers to (`#8164`) meet the commits that name them
-    refs = " ".join(tok.references(signals.text)[:MAX_REFERENCES])
-    for q, share in ((query, 1 - FOCUS_SHARE), (focus, FOCUS_SHARE)):
+    refs = tok.references(signals.text)[:MAX_REFERENCES]
+    for q, share, extra in ((query, 1 - FOCUS_SHARE, refs), (focus, FOCUS_SHARE, [])):
         if q:
             _bm25_files(store, q, cand, share)
             _bm25_symbols(store, q, cand, share)
             _bm25_chunks(store, q, cand, share, best_chunks)
-            _past_commits(store, f"{q} {refs}" if q is query else q, cand, share, known)
+            _past_commits(store, " ".join([q, *extra]), cand, share, known)
     _chunk_symbols(store, best_chunks, cand, {} if symbols is None else symbols)
     _mentions(store, signals, indexed, cand, cache.modules)
     _identifiers(store, signals, cand)
