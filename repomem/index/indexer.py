@@ -17,6 +17,7 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -427,12 +428,7 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         store.publish(meta)
         rows = _state_rows(store)
         _write_manifest(cfg, store, plan.head, rows)
-        # files skipped when read by an earlier run (minified, generated) are not read again:
-        # count them from their stored rows, as a run that finds nothing changed does
-        counted = {p for paths in report.skipped_paths.values() for p in paths}
-        for path, (_size, _mtime, _hash, reason) in rows.items():
-            if reason and path not in counted and path in plan.current:
-                report.skipped[str(reason)] = report.skipped.get(str(reason), 0) + 1
+        report.skipped = _skip_counts(plan.skipped, rows)
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
@@ -525,6 +521,17 @@ def _state_rows(store: Any) -> dict[str, list[Any]]:
     }
 
 
+def _skip_counts(skipped: dict[str, list[str]], rows: dict[str, list[Any]]) -> dict[str, int]:
+    """Files not indexed, by reason: those this run skipped (`plan.skipped`: when listed or
+    read) and those whose stored state row (`_state_rows`) says an earlier run skipped them
+    when read (minified, generated: not read again while unchanged)."""
+    reasons = {path: reason for reason, paths in skipped.items() for path in paths}
+    for path, row in rows.items():
+        if len(row) > 3 and row[3]:
+            reasons.setdefault(path, str(row[3]))
+    return dict(Counter(reasons.values()))
+
+
 def _check_manifest(cfg: Config) -> _ManifestCheck | None:
     """Plan from the local manifest, without opening the store; None when it is unusable."""
     path = _manifest_path(cfg)
@@ -553,11 +560,7 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
     ):
         return check
     report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
-    skipped = {k: len(v) for k, v in plan.skipped.items()}
-    for v in data["files"].values():
-        if len(v) > 3 and v[3]:
-            skipped[str(v[3])] = skipped.get(str(v[3]), 0) + 1
-    report.skipped = skipped
+    report.skipped = _skip_counts(plan.skipped, data["files"])
     check.report = report
     return check
 
@@ -676,7 +679,6 @@ def _apply(
     if touched:
         _touch(store, touched)
     for reason, skipped in plan.skipped.items():
-        report.skipped[reason] = report.skipped.get(reason, 0) + len(skipped)
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 
 
