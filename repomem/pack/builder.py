@@ -423,8 +423,7 @@ def _fill(
             break
         chosen.append(item)
         spent += item.tokens
-    order = {"memory": 0, "note": 1, "file": 2, "symbol": 2, "map": 3}
-    pack.items = sorted(chosen, key=lambda i: (order[i.kind], -i.score, i.path, i.start_line))
+    pack.items = sorted(chosen, key=lambda i: (_SECTION[i.kind], -i.score, i.path, i.start_line))
     # The rendered text is the truth: drop the least valuable items until it fits. Counting a
     # rendered pack costs ~8 ms, so items go in batches: as many of the least valuable as an
     # overestimate of what each frees says are needed, then the pack is counted again. With an
@@ -440,6 +439,9 @@ def _fill(
             freed += _freed_at_most(worst)
             if freed >= excess:
                 break
+
+
+_SECTION = {"memory": 0, "note": 1, "file": 2, "symbol": 2, "map": 3}  # the packs' sections
 
 
 def _freed_at_most(item: Item) -> float:
@@ -494,7 +496,7 @@ def _render_md(pack: Pack) -> str:
         for i in notes:
             stale = " (stale: the file changed since)" if "stale" in i.reason else ""
             out.append(f"- `{i.path}` ({i.symbol}){stale}: " + " ".join(i.text.split()))
-    code = _by_file([i for i in pack.items if i.kind in ("file", "symbol")], pack.ranking)
+    code = [i for i in _reading_order(pack) if i.kind in ("file", "symbol")]
     if code:
         out.append("\n## Code")
         for i in code:
@@ -509,17 +511,18 @@ def _render_md(pack: Pack) -> str:
     return "\n".join(out) + "\n"
 
 
-def _by_file(code: list[Item], ranking: list[tuple[str, float]]) -> list[Item]:
-    """Code items grouped by file, the files in ranking order, each file's items in line
-    order: read like the files themselves rather than jumping between them by value."""
-    place = {p: n for n, (p, _) in enumerate(ranking)}
-    best: dict[str, float] = {}
-    for i in code:
-        best[i.path] = max(best.get(i.path, i.score), i.score)
-    return sorted(
-        code,
-        key=lambda i: (place.get(i.path, len(place)), -best[i.path], i.path, i.start_line),
-    )
+def _reading_order(pack: Pack) -> list[Item]:
+    """The items in the order Markdown and XML show them: by section, and the code grouped
+    by file (files in ranking order, each file's items in line order), read like the files
+    themselves rather than jumping between them by value (JSON keeps the value order)."""
+    place = {p: n for n, (p, _) in enumerate(pack.ranking)}
+
+    def key(i: Item) -> tuple[int, int, str, int]:
+        if i.kind not in ("file", "symbol"):
+            return (_SECTION[i.kind], 0, "", 0)  # a stable sort keeps their order
+        return (_SECTION[i.kind], place.get(i.path, len(place)), i.path, i.start_line)
+
+    return sorted(pack.items, key=key)
 
 
 def _render_xml(pack: Pack) -> str:
@@ -532,10 +535,7 @@ def _render_xml(pack: Pack) -> str:
         *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",
     ]
-    code = _by_file([i for i in pack.items if i.kind in ("file", "symbol")], pack.ranking)
-    rest = [i for i in pack.items if i.kind not in ("file", "symbol", "map")]
-    maps = [i for i in pack.items if i.kind == "map"]
-    for i in rest + code + maps:
+    for i in _reading_order(pack):
         attrs = (
             f'path={quoteattr(i.path)} start_line="{i.start_line}" '
             f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'
