@@ -208,7 +208,7 @@ def rank(
     known = set(indexed)
     best_chunks: dict[tuple[str, int], float] = {}
     # issues and pull requests the task refers to (`#8164`) meet the commits that name them
-    refs = tok.references(signals.text)[:MAX_REFERENCES]
+    refs = signals.references[:MAX_REFERENCES]
     for q, share, extra in ((query, 1 - FOCUS_SHARE, refs), (focus, FOCUS_SHARE, [])):
         if q:
             _bm25_files(store, q, cand, share)

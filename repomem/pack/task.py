@@ -1,4 +1,4 @@
-"""What a task text points at: identifiers, file paths and stack-trace frames.
+"""What a task text points at: identifiers, file paths, stack-trace frames and issues.
 
 Issue texts name code in a few recognisable ways: `backticked` names, CamelCase and snake_case
 identifiers, calls (`Rational(0.5)`), dotted paths (`pkg.mod.func`), file paths (`src/app.py`),
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from repomem.index import tokens as tok
 
 MAX_TASK_CHARS = 60_000
 SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
@@ -71,6 +73,8 @@ class TaskSignals:
     paths: list[str] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
     dotted: list[str] = field(default_factory=list)
+    # issues and pull requests it refers to (`#8164`), as search tokens (`ref8164`)
+    references: list[str] = field(default_factory=list)
     # files cited by memory facts relevant to the task, with a strength in 0..1
     cited: dict[str, float] = field(default_factory=dict)
 
@@ -80,7 +84,7 @@ def analyse(text: str) -> TaskSignals:
     text = text[:MAX_TASK_CHARS].replace("\r\n", "\n")  # issues pasted from Windows: CRLF
     if DROP_NOISE:
         text = _NOISE.sub("", _drop_comments(text))
-    sig = TaskSignals(text=text, title=_title(text))
+    sig = TaskSignals(text=text, title=_title(text), references=tok.references(text))
     seen: set[str] = set()
     for m in _PY_FRAME.finditer(text):
         sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))

@@ -116,3 +116,9 @@ def test_an_unclosed_comment_and_prose_about_python_stay() -> None:
 def test_a_banner_pasted_with_windows_line_ends_goes_too() -> None:
     text = "pylint 3.0\r\nPython 3.8.5 (default, Jan 27 2021) \r\n[GCC 9.3.0]\r\n```\r\n"
     assert analyse(text).text == "pylint 3.0\n\n\n```\n"
+
+
+def test_issues_and_pull_requests_the_task_refers_to_are_collected() -> None:
+    sig = analyse("Bases are wrong again\n\nA regression of #8164, see gh-12 (not 3.4.2).")
+    assert sig.references == ["ref8164", "ref12"]
+    assert analyse("No issue named here, version 3.4.2").references == []
