@@ -38,7 +38,7 @@ from repomem.index import chunks, languages, parser
 from repomem.index import graph as graphs
 from repomem.index import tokens as tok
 from repomem.pack.history import History
-from repomem.pack.task import TaskSignals
+from repomem.pack.task import Frame, TaskSignals
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,9 @@ COMMITS = 30  # the best matching commit messages vote for the files they change
 COMMITS_SUM = False  # True: a file's votes add up; False: its best commit's vote alone
 PATH_COMPOUNDS = True  # "man page" names `manpage.py`: two adjacent words written as one
 MAX_REFERENCES = 20  # issue and pull request numbers of the task looked up in commit messages
+BARE_TEXT_MENTION = 1.0  # at most this for a bare file name that matches docs or a text file
+DOTTED_PACKAGE = 0.8  # a dotted name that resolves only to a package, with names left over
+FRAME_OUTER = 1.0  # mention strength of a traceback's frames other than its innermost
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
@@ -432,43 +435,81 @@ def _mentions(
     modules: dict[str, list[str]],
 ) -> None:  # fmt: skip
     by_suffix, known = _suffix_index(tuple(indexed))
+    in_frames = {f.path for f in signals.frames} | {f.path.lstrip("./") for f in signals.frames}
     for mentioned in signals.paths:
-        parts = mentioned.strip("/").split("/")
+        if mentioned in in_frames:
+            continue  # weighed by its place in the traceback below
         # the longest suffix of the mentioned path that names files in the repository
-        for i in range(len(parts)):
-            hits = by_suffix.get("/".join(parts[i:]))
-            if hits:
-                if len(hits) > MAX_MENTIONED:
-                    break  # `__init__.py`, `conf.py`: names no file in particular
-                strength = 1.0 if i == 0 or len(parts) - i > 1 else 0.6
-                for path in hits[:5]:
-                    c = cand(path)
-                    c.signals["mention"] = max(
-                        c.signals.get("mention", 0.0), strength / len(hits[:5])
-                    )
-                break
+        parts = mentioned.strip("/").split("/")
+        resolved = _suffix_hits(by_suffix, parts)
+        if resolved:
+            hits, strength = resolved
+            for path in hits:
+                value = strength / len(hits)
+                if len(parts) == 1 and any(_kind(path)[2:]):
+                    # `pyproject.toml`, `index.rst`: most likely the user's own file, which
+                    # only shares its name with the repository's docs or examples
+                    value = min(value, BARE_TEXT_MENTION)
+                c = cand(path)
+                c.signals["mention"] = max(c.signals.get("mention", 0.0), value)
     for dotted in signals.dotted:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):
             found = modules.get(".".join(parts[:i]))
             if found and len(found) <= 3:
+                strength = 0.8
+                if i < len(parts) and all(p.endswith("__init__.py") for p in found):
+                    # `pytest.mark.xfail`, `sympy.apart`: a name the package exports, most
+                    # likely defined elsewhere (the identifier signal finds where)
+                    strength = DOTTED_PACKAGE
                 for path in found:
                     c = cand(path)
-                    c.signals["mention"] = max(c.signals.get("mention", 0.0), 0.8 / len(found))
+                    c.signals["mention"] = max(c.signals.get("mention", 0.0), strength / len(found))
                 break
+    # Each traceback's innermost frame in the repository (where the error was raised) names
+    # its file in full, the calls that led there a little less (`FRAME_OUTER`).
+    located: list[tuple[Frame, list[str], float]] = []
     for frame in signals.frames:
         parts = frame.path.replace("\\", "/").strip("/").split("/")
         # the indexed file the frame's path ends with (its longest such suffix)
         tail = next(("/".join(parts[i:]) for i in range(len(parts))
                      if "/".join(parts[i:]) in known), None)  # fmt: skip
         if tail is not None:
-            c = cand(tail)
-            c.signals["mention"] = 1.0
-            for r in store.symbols_named(frame.function)[:20] if frame.function else []:
-                if r["path"] == tail:
+            located.append((frame, [tail], 1.0))
+        elif resolved := _suffix_hits(by_suffix, parts):
+            located.append((frame, *resolved))  # `site-packages/_pytest/x.py`: `src/_pytest/x.py`
+    innermost: dict[int, int] = {}
+    for i, (frame, _, _) in enumerate(located):
+        if frame.trace not in innermost or not frame.innermost_first:
+            innermost[frame.trace] = i
+    for i, (frame, hits, strength) in enumerate(located):
+        if innermost[frame.trace] != i:
+            strength *= FRAME_OUTER
+        for path in hits:
+            c = cand(path)
+            c.signals["mention"] = max(c.signals.get("mention", 0.0), strength / len(hits))
+        if len(hits) == 1 and frame.function:
+            for r in store.symbols_named(frame.function)[:20]:
+                if r["path"] == hits[0]:
                     _add_symbol(
-                        c, r, 1.0, f"in a stack frame quoted in the task (line {frame.line})"
-                    )
+                        cand(hits[0]), r, 1.0,
+                        f"in a stack frame quoted in the task (line {frame.line})",
+                    )  # fmt: skip
+
+
+def _suffix_hits(
+    by_suffix: dict[str, list[str]], parts: list[str]
+) -> tuple[list[str], float] | None:
+    """The files a mentioned path names by its longest suffix that names any (at most
+    `MAX_MENTIONED`, else none), and how strongly: a whole path or a folder with the name
+    fully, a bare file name less."""
+    for i in range(len(parts)):
+        hits = by_suffix.get("/".join(parts[i:]))
+        if hits:
+            if len(hits) > MAX_MENTIONED:
+                return None  # `__init__.py`, `conf.py`: names no file in particular
+            return hits[:5], 1.0 if i == 0 or len(parts) - i > 1 else 0.6
+    return None
 
 
 def _identifiers(store: Any, signals: TaskSignals, cand: Any) -> None:

@@ -8,6 +8,7 @@ exact-hit signals for ranking, on top of full-text search.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
     r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
+_TRACE_HEAD = re.compile(r"Traceback \(most recent call last\)")
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
@@ -61,6 +63,8 @@ class Frame:
     path: str
     line: int
     function: str = ""
+    trace: int = 0  # which traceback of the task it belongs to (several may be quoted)
+    innermost_first: bool = False  # JavaScript lists the innermost call first, Python last
 
 
 @dataclass
@@ -86,12 +90,18 @@ def analyse(text: str) -> TaskSignals:
         text = _NOISE.sub("", _drop_comments(text))
     sig = TaskSignals(text=text, title=_title(text), references=tok.references(text))
     seen: set[str] = set()
+    heads = [m.start() for m in _TRACE_HEAD.finditer(text)]
     for m in _PY_FRAME.finditer(text):
-        sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
+        trace = bisect.bisect_right(heads, m.start())
+        sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
+    trace, end = len(heads), 0
     for m in _JS_FRAME.finditer(text):
         path = m.group(2)
         if "/" in path or "." in path.rsplit("/", 1)[-1]:
-            sig.frames.append(Frame(path, int(m.group(3)), m.group(1) or ""))
+            if text.count("\n", end, m.start()) > 1:
+                trace += 1  # not on the next line: another stack
+            end = m.end()
+            sig.frames.append(Frame(path, int(m.group(3)), m.group(1) or "", trace, True))
     for m in _PATH.finditer(text):
         p = m.group(1).lstrip("./")
         if p and p not in seen:
