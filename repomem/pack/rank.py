@@ -402,10 +402,14 @@ def _bm25_symbols(store: Any, query: str, cand: Any, share: float) -> None:
         c.signals["bm25_symbol"] = c.signals.get("bm25_symbol", 0.0) + value
 
 
-def _add_symbol(c: Candidate, r: dict[str, Any], score: float, reason: str) -> None:
+def _add_symbol(
+    c: Candidate, r: dict[str, Any], score: float, reason: str, *, ties: bool = False
+) -> None:
+    """Record a relevant symbol of `c`, keeping the best score (and its reason); with `ties`,
+    this reason wins an equal score (the more specific one: a stack frame)."""
     key = f"{r['qualname']}:{r['start_line']}"
     old = c.symbols.get(key)
-    if old is None or old.score < score:
+    if old is None or old.score < score or (ties and old.score == score):
         c.symbols[key] = SymbolHit(
             r["path"],
             r["name"],
@@ -493,7 +497,7 @@ def _mentions(
                 if r["path"] == hits[0]:
                     _add_symbol(
                         cand(hits[0]), r, 1.0,
-                        f"in a stack frame quoted in the task (line {frame.line})",
+                        f"in a stack frame quoted in the task (line {frame.line})", ties=True,
                     )  # fmt: skip
 
 

@@ -177,3 +177,70 @@ def test_files_changed_by_commits_like_the_task_rise(
     assert f"past commit like the task ({fix[:10]} “Fix the remainder" in ranked[0].reason
     monkeypatch.setitem(rank.WEIGHTS, "commits", 0.0)
     assert all("commits" not in c.signals for c in _ranked(repo, task))
+
+
+def _traceback_repo(repo: Repo) -> str:
+    repo.write("src/tool/main.py", "def run(args):\n    return dispatch(args)\n")
+    repo.write("src/tool/dispatch.py", "def dispatch(args):\n    return convert(args)\n")
+    repo.write("src/tool/convert.py", "def convert(args):\n    return int(args[0])\n")
+    repo.commit()
+    return (
+        "Crash on start\n\nTraceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/tool/main.py", line 2, in run\n'
+        '  File "/usr/lib/python3/site-packages/tool/dispatch.py", line 2, in dispatch\n'
+        '  File "/usr/lib/python3/site-packages/tool/convert.py", line 2, in convert\n'
+        "ValueError: invalid literal for int()\n"
+    )
+
+
+def test_installed_frames_name_the_source_files_and_functions(repo: Repo) -> None:
+    ranked = {c.path: c for c in _ranked(repo, _traceback_repo(repo))}
+    for path in ("src/tool/main.py", "src/tool/dispatch.py", "src/tool/convert.py"):
+        assert ranked[path].signals["mention"] == 1.0
+    hits = [
+        h
+        for p in ("main", "dispatch", "convert")
+        for h in ranked[f"src/tool/{p}.py"].symbols.values()
+    ]
+    assert {h.name for h in hits} >= {"run", "dispatch", "convert"}
+    assert any(h.reason.startswith("in a stack frame quoted in the task (line 2)") for h in hits)
+
+
+def test_the_innermost_frame_of_a_traceback_leads_when_outer_frames_weigh_less(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _traceback_repo(repo)
+    monkeypatch.setattr(rank, "FRAME_OUTER", 0.6)
+    ranked = {c.path: c for c in _ranked(repo, text)}
+    assert ranked["src/tool/convert.py"].signals["mention"] == 1.0
+    assert ranked["src/tool/main.py"].signals["mention"] == pytest.approx(0.6)
+    assert _ranked(repo, text)[0].path == "src/tool/convert.py"
+
+
+def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("examples/pyproject.toml", "[tool.linter]\nignore-paths = []\n")
+    repo.write("linter/expand.py", "def expand_modules(ignore_paths):\n    return []\n")
+    repo.commit()
+    text = "ignore-paths from pyproject.toml is not applied by expand_modules"
+    assert rank.BARE_TEXT_MENTION == 1.0  # measured in bench/README.md before a change
+    monkeypatch.setattr(rank, "BARE_TEXT_MENTION", 0.4)
+    ranked = {c.path: c for c in _ranked(repo, text)}
+    assert ranked["examples/pyproject.toml"].signals["mention"] == pytest.approx(0.4)
+    assert _ranked(repo, text)[0].path == "linter/expand.py"
+
+
+def test_a_dotted_name_that_only_reaches_a_package_can_weigh_less(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("tool/__init__.py", "from tool.marks import xfail\n")
+    repo.write("tool/marks.py", "def xfail(reason):\n    return reason\n")
+    repo.commit()
+    text = "`tool.xfail` ignores its reason"
+    before = {c.path: c for c in _ranked(repo, text)}
+    assert before["tool/__init__.py"].signals["mention"] == pytest.approx(0.8)
+    monkeypatch.setattr(rank, "DOTTED_PACKAGE", 0.0)
+    ranked = {c.path: c for c in _ranked(repo, text)}
+    assert ranked.get("tool/__init__.py", rank.Candidate("")).signals.get("mention", 0) == 0
+    assert ranked["tool/marks.py"].signals["identifier"] > 0

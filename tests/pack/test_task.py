@@ -29,6 +29,31 @@ def test_javascript_frames_are_recognised() -> None:
     ]
 
 
+def test_frames_know_their_traceback_and_which_end_is_innermost() -> None:
+    sig = analyse(
+        "Traceback (most recent call last):\n"
+        '  File "app/cli.py", line 3, in main\n'
+        '  File "app/core.py", line 9, in run\n'
+        "KeyError: 'x'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "app/errors.py", line 5, in wrap\n'
+        "RuntimeError\n\n"
+        "TypeError: boom\n"
+        "    at render (src/view.js:4:2)\n"
+        "    at main (src/index.js:9:1)\n"
+        "\nand later, elsewhere:\n\n"
+        "    at load (src/io.js:1:1)\n"
+    )
+    got = [(f.path, f.trace, f.innermost_first) for f in sig.frames]
+    py = [(p, t) for p, t, first in got if not first]
+    js = [(p, t) for p, t, first in got if first]
+    assert py == [("app/cli.py", 1), ("app/core.py", 1), ("app/errors.py", 2)]
+    assert [p for p, _ in js] == ["src/view.js", "src/index.js", "src/io.js"]
+    assert js[0][1] == js[1][1] != js[2][1]  # a gap of lines starts another stack
+    assert not {t for _, t in py} & {t for _, t in js}
+
+
 def test_code_like_identifiers_rank_above_prose() -> None:
     sig = analyse("The `parse_config` helper breaks when HTTPAdapter retries; Using it fails.")
     assert sig.identifiers[0] == "parse_config"
