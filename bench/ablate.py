@@ -37,7 +37,7 @@ def main() -> None:
     with open(a.tasks, encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
-            tasks[row["instance_id"]] = row
+            tasks[row.get("instance_id") or row["id"]] = row  # SWE-bench or history tasks
     rankings: dict[str, dict[str, list[str]]] = defaultdict(dict)
     with open(a.log, encoding="utf-8") as fh:
         for line in fh:

@@ -18,6 +18,7 @@ MAX_TASK_CHARS = 60_000
 SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
 CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 CALL_NAMES = True  # `Rational(0.5, 100)` names `Rational` (dev split: R@5 +0.015)
+PYTEST_FRAMES = False  # `src/x.py:45: in compute` lines of pytest's output are frames too
 DROP_NOISE = True  # hidden template comments and interpreter banners are not the task's words
 
 _PATH = re.compile(
@@ -25,6 +26,12 @@ _PATH = re.compile(
     r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\)")
+# pytest's own tracebacks: `src/pkg/mod.py:45: in compute`, and the line where the error was
+# raised, `src/pkg/mod.py:51: ValueError`; one per failing test, after a `____ test ____` rule
+_PYTEST_FRAME = re.compile(
+    r"^[ \t]*([\w./\\-]+\.py):(\d+): (?:in (\w+)|\w*(?:Error|Exception|Warning|Exit)\b)", re.M
+)
+_PYTEST_RULE = re.compile(r"^_{3,} .* _{3,}$", re.M)
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
@@ -94,7 +101,12 @@ def analyse(text: str) -> TaskSignals:
     for m in _PY_FRAME.finditer(text):
         trace = bisect.bisect_right(heads, m.start())
         sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
-    trace, end = len(heads), 0
+    if PYTEST_FRAMES:
+        rules = [m.start() for m in _PYTEST_RULE.finditer(text)]
+        for m in _PYTEST_FRAME.finditer(text):
+            trace = len(heads) + 1 + bisect.bisect_right(rules, m.start())
+            sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
+    trace, end = 1_000_000, 0  # JavaScript stacks: trace numbers of their own
     for m in _JS_FRAME.finditer(text):
         path = m.group(2)
         if "/" in path or "." in path.rsplit("/", 1)[-1]:
