@@ -89,7 +89,7 @@ def main() -> None:
     rows = {}
     for line in Path(a.tasks).read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
-        rows[r["instance_id"]] = r
+        rows[r.get("instance_id") or r["id"]] = r  # SWE-bench or history tasks
     blobs: dict[str, Blobs] = {}
     stats: dict[str, list[float]] = defaultdict(list)
     budgets = [int(b) for b in a.budgets.split(",")]
@@ -104,7 +104,9 @@ def main() -> None:
         if task["repo"] not in blobs:
             blobs[task["repo"]] = Blobs(sources[task["repo"]])
         for b in budgets:
-            lines = pasted(blobs[task["repo"]], task["base_commit"], got["ranked"], b)
+            lines = pasted(
+                blobs[task["repo"]], task.get("base_commit") or task["parent"], got["ranked"], b
+            )
             inside = [all(n <= lines.get(p, 0) for n in ls) for p, ls in edits]
             stats[f"{b}:all"].append(float(all(inside)))
             stats[f"{b}:any"].append(float(any(inside)))

@@ -89,9 +89,13 @@ COMMITS = 30  # the best matching commit messages vote for the files they change
 COMMITS_SUM = False  # True: a file's votes add up; False: its best commit's vote alone
 PATH_COMPOUNDS = True  # "man page" names `manpage.py`: two adjacent words written as one
 MAX_REFERENCES = 20  # issue and pull request numbers of the task looked up in commit messages
-BARE_TEXT_MENTION = 1.0  # at most this for a bare file name that matches docs or a text file
+# A bare file name (`pyproject.toml`, `index.rst`) that matches docs or a text file names it at
+# most this much, so their penalty stays (dev: 1 better, none worse; bench/README.md, run 11)
+BARE_TEXT_MENTION = 0.4
 DOTTED_PACKAGE = 0.8  # a dotted name that resolves only to a package, with names left over
-FRAME_OUTER = 1.0  # mention strength of a traceback's frames other than its innermost
+# A traceback's frames other than its innermost (where the error was raised) name their files
+# this much (dev: no change at 0.8, two tasks worse at 0.6; bench/README.md, run 11)
+FRAME_OUTER = 0.8
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")

@@ -193,7 +193,10 @@ def _traceback_repo(repo: Repo) -> str:
     )
 
 
-def test_installed_frames_name_the_source_files_and_functions(repo: Repo) -> None:
+def test_installed_frames_name_the_source_files_and_functions(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rank, "FRAME_OUTER", 1.0)
     ranked = {c.path: c for c in _ranked(repo, _traceback_repo(repo))}
     for path in ("src/tool/main.py", "src/tool/dispatch.py", "src/tool/convert.py"):
         assert ranked[path].signals["mention"] == 1.0
@@ -224,7 +227,9 @@ def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
     repo.write("linter/expand.py", "def expand_modules(ignore_paths):\n    return []\n")
     repo.commit()
     text = "ignore-paths from pyproject.toml is not applied by expand_modules"
-    assert rank.BARE_TEXT_MENTION == 1.0  # measured in bench/README.md before a change
+    monkeypatch.setattr(rank, "BARE_TEXT_MENTION", 1.0)
+    ranked = {c.path: c for c in _ranked(repo, text)}
+    assert ranked["examples/pyproject.toml"].signals["mention"] == 1.0  # named: no penalty
     monkeypatch.setattr(rank, "BARE_TEXT_MENTION", 0.4)
     ranked = {c.path: c for c in _ranked(repo, text)}
     assert ranked["examples/pyproject.toml"].signals["mention"] == pytest.approx(0.4)
