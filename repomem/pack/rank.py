@@ -92,7 +92,6 @@ MAX_REFERENCES = 20  # issue and pull request numbers of the task looked up in c
 # A bare file name (`pyproject.toml`, `index.rst`) that matches docs or a text file names it at
 # most this much, so their penalty stays (dev: 1 better, none worse; bench/README.md, run 11)
 BARE_TEXT_MENTION = 0.4
-DOTTED_PACKAGE = 0.8  # a dotted name that resolves only to a package, with names left over
 # A traceback's frames other than its innermost (where the error was raised) name their files
 # this much (dev: no change at 0.8, two tasks worse at 0.6; bench/README.md, run 11)
 FRAME_OUTER = 0.8
@@ -454,7 +453,8 @@ def _mentions(
             hits, strength = resolved
             for path in hits:
                 value = strength / len(hits)
-                if len(parts) == 1 and any(_kind(path)[2:]):
+                _, _, doc, text = _kind(path)
+                if len(parts) == 1 and (doc or text):
                     # `pyproject.toml`, `index.rst`: most likely the user's own file, which
                     # only shares its name with the repository's docs or examples
                     value = min(value, BARE_TEXT_MENTION)
@@ -465,14 +465,9 @@ def _mentions(
         for i in range(len(parts), 0, -1):
             found = modules.get(".".join(parts[:i]))
             if found and len(found) <= 3:
-                strength = 0.8
-                if i < len(parts) and all(p.endswith("__init__.py") for p in found):
-                    # `pytest.mark.xfail`, `sympy.apart`: a name the package exports, most
-                    # likely defined elsewhere (the identifier signal finds where)
-                    strength = DOTTED_PACKAGE
                 for path in found:
                     c = cand(path)
-                    c.signals["mention"] = max(c.signals.get("mention", 0.0), strength / len(found))
+                    c.signals["mention"] = max(c.signals.get("mention", 0.0), 0.8 / len(found))
                 break
     # Each traceback's innermost frame in the repository (where the error was raised) names
     # its file in full, the calls that led there a little less (`FRAME_OUTER`).

@@ -18,7 +18,6 @@ MAX_TASK_CHARS = 60_000
 SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
 CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 CALL_NAMES = True  # `Rational(0.5, 100)` names `Rational` (dev split: R@5 +0.015)
-PYTEST_FRAMES = False  # `src/x.py:45: in compute` lines of pytest's output are frames too
 DROP_NOISE = True  # hidden template comments and interpreter banners are not the task's words
 
 _PATH = re.compile(
@@ -26,12 +25,6 @@ _PATH = re.compile(
     r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\)")
-# pytest's own tracebacks: `src/pkg/mod.py:45: in compute`, and the line where the error was
-# raised, `src/pkg/mod.py:51: ValueError`; one per failing test, after a `____ test ____` rule
-_PYTEST_FRAME = re.compile(
-    r"^[ \t]*([\w./\\-]+\.py):(\d+): (?:in (\w+)|\w*(?:Error|Exception|Warning|Exit)\b)", re.M
-)
-_PYTEST_RULE = re.compile(r"^_{3,} .* _{3,}$", re.M)
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
@@ -101,16 +94,11 @@ def analyse(text: str) -> TaskSignals:
     for m in _PY_FRAME.finditer(text):
         trace = bisect.bisect_right(heads, m.start())
         sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
-    if PYTEST_FRAMES:
-        rules = [m.start() for m in _PYTEST_RULE.finditer(text)]
-        for m in _PYTEST_FRAME.finditer(text):
-            trace = len(heads) + 1 + bisect.bisect_right(rules, m.start())
-            sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
-    trace, end = 1_000_000, 0  # JavaScript stacks: trace numbers of their own
+    trace, end = len(heads) + 1, -1  # JavaScript stacks number on after Python's tracebacks
     for m in _JS_FRAME.finditer(text):
         path = m.group(2)
         if "/" in path or "." in path.rsplit("/", 1)[-1]:
-            if text.count("\n", end, m.start()) > 1:
+            if end >= 0 and text.count("\n", end, m.start()) > 1:
                 trace += 1  # not on the next line: another stack
             end = m.end()
             sig.frames.append(Frame(path, int(m.group(3)), m.group(1) or "", trace, True))

@@ -36,6 +36,10 @@ def test_tests_docs_and_text_rank_below_source_code() -> None:
     assert rank.penalty("docs/usage.rst") == pytest.approx(rank.DOC_PENALTY * rank.TEXT_PENALTY)
 
 
+def _by_path(ranked: list[rank.Candidate]) -> dict[str, rank.Candidate]:
+    return {c.path: c for c in ranked}
+
+
 def _ranked(repo: Repo, text: str) -> list[rank.Candidate]:
     cfg = repo.config()
     indexer.run(cfg)
@@ -60,7 +64,7 @@ def test_a_file_named_by_a_word_of_the_task_rises_by_that_words_rarity(repo: Rep
         repo.write(f"docs_tool/util/part_{i}.py", f"def helper_{i}():\n    return {i}\n")
     repo.commit()
     ranked = _ranked(repo, "`autodoc_typehints = 'description'` puts a return type on classes")
-    by_path = {c.path: c for c in ranked}
+    by_path = _by_path(ranked)
     assert by_path["docs_tool/ext/autodoc/typehints.py"].signals["path"] == 1.0
     assert by_path["docs_tool/ext/autodoc/mock.py"].signals.get("path", 0) < 0.5
     assert "docs_tool/util/part_0.py" not in by_path or not by_path[
@@ -85,7 +89,7 @@ def test_a_file_name_shared_by_many_files_names_none_of_them(repo: Repo) -> None
     repo.write("a/core.py", "def run():\n    return 1\n")
     repo.commit()
     ranked = _ranked(repo, "My package's `mypkg/__init__.py` imports a/core.py and fails")
-    by_path = {c.path: c for c in ranked}
+    by_path = _by_path(ranked)
     assert by_path["a/core.py"].signals["mention"] == 1.0
     assert all(by_path[f"{p}/__init__.py"].signals.get("mention", 0) == 0 for p in "abcdefg")
 
@@ -99,7 +103,7 @@ def test_the_best_chunk_scores_its_file_and_names_its_function(
     repo.write("pkg/big.py", f"{filler}def refresh(chain):\n{body}\n{filler}")
     repo.write("pkg/other.py", "def certificate_path():\n    return 'x'\n")
     repo.commit()
-    ranked = {c.path: c for c in _ranked(repo, "Renewing an expired certificate chain fails")}
+    ranked = _by_path(_ranked(repo, "Renewing an expired certificate chain fails"))
     big = ranked["pkg/big.py"]
     assert big.signals["bm25_chunk"] == pytest.approx(1.0)
     (hit,) = [h for h in big.symbols.values() if h.name == "refresh"]
@@ -197,7 +201,7 @@ def test_installed_frames_name_the_source_files_and_functions(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(rank, "FRAME_OUTER", 1.0)
-    ranked = {c.path: c for c in _ranked(repo, _traceback_repo(repo))}
+    ranked = _by_path(_ranked(repo, _traceback_repo(repo)))
     for path in ("src/tool/main.py", "src/tool/dispatch.py", "src/tool/convert.py"):
         assert ranked[path].signals["mention"] == 1.0
     hits = [
@@ -214,10 +218,11 @@ def test_the_innermost_frame_of_a_traceback_leads_when_outer_frames_weigh_less(
 ) -> None:
     text = _traceback_repo(repo)
     monkeypatch.setattr(rank, "FRAME_OUTER", 0.6)
-    ranked = {c.path: c for c in _ranked(repo, text)}
+    order = _ranked(repo, text)
+    ranked = _by_path(order)
     assert ranked["src/tool/convert.py"].signals["mention"] == 1.0
     assert ranked["src/tool/main.py"].signals["mention"] == pytest.approx(0.6)
-    assert _ranked(repo, text)[0].path == "src/tool/convert.py"
+    assert order[0].path == "src/tool/convert.py"
 
 
 def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
@@ -228,24 +233,9 @@ def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
     repo.commit()
     text = "ignore-paths from pyproject.toml is not applied by expand_modules"
     monkeypatch.setattr(rank, "BARE_TEXT_MENTION", 1.0)
-    ranked = {c.path: c for c in _ranked(repo, text)}
+    ranked = _by_path(_ranked(repo, text))
     assert ranked["examples/pyproject.toml"].signals["mention"] == 1.0  # named: no penalty
     monkeypatch.setattr(rank, "BARE_TEXT_MENTION", 0.4)
-    ranked = {c.path: c for c in _ranked(repo, text)}
-    assert ranked["examples/pyproject.toml"].signals["mention"] == pytest.approx(0.4)
-    assert _ranked(repo, text)[0].path == "linter/expand.py"
-
-
-def test_a_dotted_name_that_only_reaches_a_package_can_weigh_less(
-    repo: Repo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo.write("tool/__init__.py", "from tool.marks import xfail\n")
-    repo.write("tool/marks.py", "def xfail(reason):\n    return reason\n")
-    repo.commit()
-    text = "`tool.xfail` ignores its reason"
-    before = {c.path: c for c in _ranked(repo, text)}
-    assert before["tool/__init__.py"].signals["mention"] == pytest.approx(0.8)
-    monkeypatch.setattr(rank, "DOTTED_PACKAGE", 0.0)
-    ranked = {c.path: c for c in _ranked(repo, text)}
-    assert ranked.get("tool/__init__.py", rank.Candidate("")).signals.get("mention", 0) == 0
-    assert ranked["tool/marks.py"].signals["identifier"] > 0
+    order = _ranked(repo, text)
+    assert _by_path(order)["examples/pyproject.toml"].signals["mention"] == pytest.approx(0.4)
+    assert order[0].path == "linter/expand.py"

@@ -147,20 +147,3 @@ def test_issues_and_pull_requests_the_task_refers_to_are_collected() -> None:
     sig = analyse("Bases are wrong again\n\nA regression of #8164, see gh-12 (not 3.4.2).")
     assert sig.references == ["ref8164", "ref12"]
     assert analyse("No issue named here, version 3.4.2").references == []
-
-
-def test_pytest_traceback_lines_can_be_frames(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = (
-        "___________ test_total ___________\n\n    def test_total():\n>       compute()\n\n"
-        "tests/test_total.py:3: \n_ _ _ _ _ _\nsrc/pkg/mod.py:45: in compute\n    return f()\n"
-        "src/pkg/core.py:51: ValueError\n"
-    )
-    assert analyse(text).frames == []
-    monkeypatch.setattr(task, "PYTEST_FRAMES", True)
-    sig = analyse(text)
-    assert [(f.path, f.line, f.function) for f in sig.frames] == [
-        ("src/pkg/mod.py", 45, "compute"),
-        ("src/pkg/core.py", 51, ""),
-    ]
-    assert len({f.trace for f in sig.frames}) == 1
-    assert "compute" in sig.identifiers
