@@ -66,15 +66,19 @@ def message(gitdir: str, sha: str) -> str:
 
 
 def candidates(gitdir: str, window: int) -> list[dict]:
-    out = git(gitdir, "log", "--no-merges", f"-n{window}", "--format=%H %P%x09%cI%x09%s", "HEAD")
+    # one `git log` with each commit's changed files, rather than a `diff-tree` per commit
+    out = git(
+        gitdir, "log", "--no-merges", f"-n{window}", "--name-status", "--no-renames",
+        "--format=%x00%H %P%x09%cI%x09%s", "HEAD",
+    )  # fmt: skip
     rows = []
-    for line in out.splitlines():
-        ids, date, subject = line.split("\t", 2)
+    for entry in out.split("\0")[1:]:
+        head, _, changes = entry.partition("\n")
+        ids, date, subject = head.split("\t", 2)
         parts = ids.split()
         if len(parts) != 2 or len(subject.split()) < 4 or SKIP_SUBJECT.match(subject.strip()):
             continue
         sha, parent = parts
-        changes = git(gitdir, "diff-tree", "--no-commit-id", "-r", "--name-status", sha)
         status = [c.split("\t") for c in changes.splitlines() if c.strip()]
         if not status or len(status) > 10:
             continue
