@@ -59,7 +59,7 @@ WEIGHTS = {
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
 TEXT_PENALTY = 0.7  # docs, changelogs and config rank below code unless named
-DOC_PENALTY = 0.6  # code under docs/ or examples/
+DOC_PENALTY = 0.6  # code under docs/ or examples/, and benchmarks
 VENDOR_PENALTY = 0.1
 # A mention this strong (the path itself, not one of many same-named files) lifts the penalties.
 NAMED = 0.5
@@ -98,6 +98,13 @@ FRAME_OUTER = 0.8
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
+# Benchmark sources measure the code rather than being it (`benches/`, `asv_bench/`, gson's
+# `*Benchmark.java`, `bench_*.py`). Damped like examples: of 509 dev, Lite and history tasks,
+# 13 had one in their top 10 and none had one as gold; no gold file moved (bench/README.md, run 12).
+_BENCH_PATH = re.compile(
+    r"(^|/)(benchmarks?|benches|asv_bench|bench)/|(^|/)bench_[^/]*$|_bench\.\w+$"
+    r"|Benchmarks?\.\w+$|\.bench\.\w+$"
+)
 # After GitHub linguist's vendor list: versioned or minified copies of web libraries.
 _VENDORED_FILE = re.compile(
     r"[-.]v?\d+(\.\d+)+(\.min|\.slim)?\.(js|mjs|css)$|[.-]min\.(js|mjs|css)$"
@@ -174,11 +181,11 @@ def penalty(path: str) -> float:
 
 @lru_cache(maxsize=100_000)
 def _kind(path: str) -> tuple[bool, bool, bool, bool]:
-    """(vendored, test, docs or examples, text without a parser) for a path."""
+    """(vendored, test, docs, examples or benchmarks, text without a parser) for a path."""
     return (
         bool(_VENDORED_FILE.search(path)),
         languages.is_test_path(path),
-        bool(_DOC_PATH.search(path)),
+        bool(_DOC_PATH.search(path) or _BENCH_PATH.search(path)),
         not parser.supports(languages.detect(path)),
     )
 

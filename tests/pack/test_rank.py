@@ -36,6 +36,26 @@ def test_tests_docs_and_text_rank_below_source_code() -> None:
     assert rank.penalty("docs/usage.rst") == pytest.approx(rank.DOC_PENALTY * rank.TEXT_PENALTY)
 
 
+@pytest.mark.parametrize(
+    ("path", "bench"),
+    [
+        ("asv_bench/benchmarks/rolling.py", True),
+        ("crates/globset/benches/bench.rs", True),
+        ("bench/skip.py", True),
+        ("metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java", True),
+        ("sympy/core/benchmarks/bench_basic.py", True),
+        ("tools/bench_parse.py", True),
+        ("router_bench.go", True),
+        ("src/router.bench.ts", True),
+        ("src/benchmark_utils.py", False),
+        ("src/pytest_benchmark/plugin.py", False),
+        ("lib/workbench/view.ts", False),
+    ],
+)
+def test_benchmark_sources_are_damped_like_examples(path: str, bench: bool) -> None:
+    assert (rank.penalty(path) == rank.DOC_PENALTY) is bench
+
+
 def _by_path(ranked: list[rank.Candidate]) -> dict[str, rank.Candidate]:
     return {c.path: c for c in ranked}
 
