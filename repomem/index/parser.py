@@ -251,10 +251,25 @@ def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
         qualname=d.qualname,
         signature=_signature(node, source),
         doc=_doc(node, source, doc_style),
-        start_line=node.start_point[0] + 1,
+        start_line=_start_line(node),
         end_line=_end_line(node, d.end, source),
         parent=d.parent,
     )
+
+
+def _start_line(node: Node) -> int:
+    """A definition's first line, with what is written on it: its wrappers and decorators
+    (`@property`, `export`, `template <class T>`) and attributes just before it (`#[derive]`),
+    so a symbol's code reads as it does in the file."""
+    target = node
+    while target.parent is not None and target.parent.type in _WRAPPER_TYPES:
+        target = target.parent
+    row = target.start_point[0]
+    sib = target.prev_sibling
+    while sib is not None and sib.type in _ATTRIBUTE_TYPES and sib.end_point[0] >= row - 1:
+        row = sib.start_point[0]
+        sib = sib.prev_sibling
+    return row + 1
 
 
 def _end_line(node: Node, end: int, source: bytes) -> int:

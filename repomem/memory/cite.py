@@ -164,6 +164,8 @@ class Resolver:
                 return f"`{c.symbol}` is gone from `{c.path}`", c
             s = found[0]
             now = digest(f.lines[s.start_line - 1 : s.end_line])
+            if c.hash and now != c.hash and _legacy_tail(f.lines, s, c):
+                return "", Citation(c.path, c.symbol, s.start_line, s.end_line, now)
             moved = Citation(c.path, c.symbol, s.start_line, s.end_line, c.hash)
             if c.hash and now != c.hash:
                 return f"`{c.path}:{c.symbol}` changed", moved
@@ -199,6 +201,15 @@ class Resolver:
         """{qualified name: hash of its lines} of the file's definitions as they are now."""
         f = self.file(rel)
         return symbol_hashes(f.lines, self.symbols(rel)) if f is not None else {}
+
+
+def _legacy_tail(lines: list[str], s: Symbol, c: Citation) -> bool:
+    """Whether `c` was made when a symbol's lines began at its `def` (before they took in its
+    decorators and attributes, `@property`, `#[derive]`) and the lines it covered are
+    unchanged: the same number of lines at the end of the symbol hash the same."""
+    n = c.end_line - c.start_line + 1 if c.start_line and c.end_line >= c.start_line else 0
+    span = s.end_line - s.start_line + 1
+    return 0 < n < span and digest(lines[s.end_line - n : s.end_line]) == c.hash
 
 
 def symbol_hashes(lines: list[str], symbols: tuple[Symbol, ...]) -> dict[str, str]:

@@ -279,3 +279,46 @@ def test_several_facts_forgotten_in_one_write_bump_the_version_once(code: Repo) 
     after = access.load(cfg)
     assert after.version == 3
     assert all(f.status == "forgotten" for f in after.facts())
+
+
+DECORATED = """\
+class Cache:
+    @property
+    def size(self):
+        return len(self.store)
+"""
+
+
+def test_a_decorated_symbols_citation_covers_its_decorator(code: Repo) -> None:
+    code.write("src/sized.py", DECORATED)
+    code.commit("sized")
+    cfg = code.config()
+    f = ops.remember(cfg, "size is a property.", cites=["src/sized.py:Cache.size"]).fact
+    assert (f.cites[0].start_line, f.cites[0].end_line) == (2, 4)
+    code.write("src/sized.py", DECORATED.replace("    @property\n", "    @cached_property\n"))
+    assert dict(ops.check(cfg).newly_stale)[f.id] == "`src/sized.py:Cache.size` changed"
+
+
+def test_a_citation_from_before_decorators_counted_stays_valid_until_its_code_changes(
+    code: Repo,
+) -> None:
+    from repomem.memory.cite import digest
+
+    code.write("src/sized.py", DECORATED)
+    code.commit("sized")
+    cfg = code.config()
+    f = ops.remember(cfg, "size is a property.", cites=["src/sized.py:Cache.size"]).fact
+    # As an older repomem wrote it: the lines from the `def` on, hashed.
+    old = digest(DECORATED.splitlines()[2:4])
+    path = code.root / "REPOMEM.md"
+    text = path.read_text(encoding="utf-8")
+    cite = f"`src/sized.py:Cache.size` L2-4 #{f.cites[0].hash}"
+    assert cite in text
+    path.write_text(text.replace(cite, f"`src/sized.py:Cache.size` L3-4 #{old}"), "utf-8")
+    report = ops.check(cfg)
+    assert report.newly_stale == []
+    fact = access.load(cfg).fact(f.id)
+    assert fact is not None and fact.status == "valid"
+    assert (fact.cites[0].start_line, fact.cites[0].end_line) == (2, 4)
+    code.write("src/sized.py", DECORATED.replace("len(self.store)", "len(self.items)"))
+    assert dict(ops.check(cfg).newly_stale)[f.id] == "`src/sized.py:Cache.size` changed"
