@@ -251,25 +251,36 @@ def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
         qualname=d.qualname,
         signature=_signature(node, source),
         doc=_doc(node, source, doc_style),
-        start_line=_start_line(node),
+        start_line=_start_line(node, source),
         end_line=_end_line(node, d.end, source),
         parent=d.parent,
     )
 
 
-def _start_line(node: Node) -> int:
-    """A definition's first line, with what is written on it: its wrappers and decorators
-    (`@property`, `export`, `template <class T>`) and attributes just before it (`#[derive]`),
-    so a symbol's code reads as it does in the file."""
+def _start_line(node: Node, source: bytes) -> int:
+    """A definition's first line, with what is written for it: its wrappers and decorators
+    (`@property`, `export`, `template <class T>`), and the attributes and comments just above
+    it (`#[derive]`, a Go or Javadoc doc comment), so a symbol's code reads as it does in the
+    file, doc included (Python's docstrings are inside the body anyway)."""
     target = node
     while target.parent is not None and target.parent.type in _WRAPPER_TYPES:
         target = target.parent
     row = target.start_point[0]
     sib = target.prev_sibling
-    while sib is not None and sib.type in _ATTRIBUTE_TYPES and sib.end_point[0] >= row - 1:
+    while (
+        sib is not None
+        and (sib.type in _ATTRIBUTE_TYPES or ("comment" in sib.type and _opens_line(sib, source)))
+        and sib.end_point[0] >= row - 1
+    ):
         row = sib.start_point[0]
         sib = sib.prev_sibling
     return row + 1
+
+
+def _opens_line(node: Node, source: bytes) -> bool:
+    """Whether only indentation precedes `node` on its line (not a comment after code)."""
+    line_start = source.rfind(b"\n", 0, node.start_byte) + 1
+    return not source[line_start : node.start_byte].strip()
 
 
 def _end_line(node: Node, end: int, source: bytes) -> int:

@@ -205,8 +205,8 @@ class Resolver:
 
 def _legacy_tail(lines: list[str], s: Symbol, c: Citation) -> bool:
     """Whether `c` was made when a symbol's lines began at its `def` (before they took in its
-    decorators and attributes, `@property`, `#[derive]`) and the lines it covered are
-    unchanged: the same number of lines at the end of the symbol hash the same."""
+    decorators, attributes and doc comments: `@property`, `#[derive]`, `// Run starts`) and
+    the lines it covered are unchanged: as many lines at the end of the symbol hash the same."""
     n = c.end_line - c.start_line + 1 if c.start_line and c.end_line >= c.start_line else 0
     span = s.end_line - s.start_line + 1
     return 0 < n < span and digest(lines[s.end_line - n : s.end_line]) == c.hash

@@ -48,6 +48,19 @@ def test_every_supported_language_has_golden_cases() -> None:
     assert set(language_names()) <= covered
 
 
+def _starts(text: str, language: str) -> dict[str, int]:
+    return {s.qualname: s.start_line for s in parse(text, language).symbols}
+
+
+def test_a_symbol_starts_at_its_doc_comment_and_decorators_but_not_at_code() -> None:
+    go = "package p\n\n// Run starts the loop.\n// It never returns.\nfunc Run() {}\n"
+    assert _starts(go, "go") == {"Run": 3}
+    py = "x = 1  # the count\ndef f():\n    pass\n\n\n# Cached.\n@cache\ndef g():\n    pass\n"
+    assert _starts(py, "python") == {"x": 1, "f": 2, "g": 6}
+    separated = "// About the file.\n\nfunction h() {}\n"
+    assert _starts(separated, "javascript") == {"h": 3}
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
