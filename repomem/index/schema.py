@@ -5,7 +5,8 @@ from __future__ import annotations
 
 # Bump when a table's columns or their meaning change; add a migration in `store.MIGRATIONS`
 # from the previous version, or let the derived tables be rebuilt.
-SCHEMA_VERSION = 3  # 2: the `chunks` table; 3: symbol lines take in decorators, attributes, doc comments
+# 2: the `chunks` table; 3: a symbol's lines take in its decorators, attributes and doc comment
+SCHEMA_VERSION = 3
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")
