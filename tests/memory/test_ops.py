@@ -6,6 +6,7 @@ import pytest
 
 from repomem.errors import InputError, NotFoundError
 from repomem.memory import access, ops
+from repomem.memory.cite import digest
 from tests.conftest import Repo
 
 CODE = '''\
@@ -302,8 +303,6 @@ def test_a_decorated_symbols_citation_covers_its_decorator(code: Repo) -> None:
 def test_a_citation_from_before_decorators_counted_stays_valid_until_its_code_changes(
     code: Repo,
 ) -> None:
-    from repomem.memory.cite import digest
-
     code.write("src/sized.py", DECORATED)
     code.commit("sized")
     cfg = code.config()
