@@ -245,36 +245,40 @@ def _scope_refs(
 
 def _symbol(d: _Def, source: bytes, doc_style: str) -> Symbol:
     node = d.node
+    first_row, comments = _preamble(node, source)
+    doc = _python_docstring(node) if doc_style == "python" else ""
     return Symbol(
         name=d.name,
         kind=d.kind,
         qualname=d.qualname,
         signature=_signature(node, source),
-        doc=_doc(node, source, doc_style),
-        start_line=_start_line(node, source),
+        doc=doc or _comment_doc(comments),
+        start_line=first_row + 1,
         end_line=_end_line(node, d.end, source),
         parent=d.parent,
     )
 
 
-def _start_line(node: Node, source: bytes) -> int:
-    """A definition's first line, with what is written for it: its wrappers and decorators
-    (`@property`, `export`, `template <class T>`), and the attributes and comments just above
-    it (`#[derive]`, a Go or Javadoc doc comment), so a symbol's code reads as it does in the
-    file, doc included (Python's docstrings are inside the body anyway)."""
+def _preamble(node: Node, source: bytes) -> tuple[int, list[Node]]:
+    """The first row of a definition with what is written for it, and its comments: its
+    wrappers and decorators (`@property`, `export`, `template <class T>`), then the attributes
+    and comments just above it (`#[derive]`, a Go or Javadoc doc comment; never a comment that
+    ends a line of code), so a symbol's code reads as it does in the file, doc included."""
     target = node
     while target.parent is not None and target.parent.type in _WRAPPER_TYPES:
         target = target.parent
     row = target.start_point[0]
+    comments: list[Node] = []
     sib = target.prev_sibling
-    while (
-        sib is not None
-        and (sib.type in _ATTRIBUTE_TYPES or ("comment" in sib.type and _opens_line(sib, source)))
-        and sib.end_point[0] >= row - 1
-    ):
+    while sib is not None and sib.end_point[0] >= row - 1:
+        if "comment" in sib.type and _opens_line(sib, source):
+            comments.append(sib)
+        elif sib.type not in _ATTRIBUTE_TYPES:
+            break
         row = sib.start_point[0]
         sib = sib.prev_sibling
-    return row + 1
+    comments.reverse()
+    return row, comments
 
 
 def _opens_line(node: Node, source: bytes) -> bool:
@@ -314,14 +318,6 @@ def _signature(node: Node, source: bytes) -> str:
     return text
 
 
-def _doc(node: Node, source: bytes, doc_style: str) -> str:
-    if doc_style == "python":
-        doc = _python_docstring(node)
-        if doc:
-            return doc
-    return _leading_comments(node)
-
-
 def _python_docstring(node: Node) -> str:
     body = node.child_by_field_name("body")
     if body is None or body.named_child_count == 0:
@@ -336,24 +332,8 @@ def _python_docstring(node: Node) -> str:
     return _clip("".join(parts)) if parts else ""
 
 
-def _leading_comments(node: Node) -> str:
-    # Doc comments sit before the outermost wrapper (export, decorators, templates).
-    target = node
-    while target.parent is not None and target.parent.type in _WRAPPER_TYPES:
-        target = target.parent
-    lines: list[str] = []
-    expected_row = target.start_point[0]
-    sib = target.prev_sibling
-    while sib is not None:
-        if sib.type in _ATTRIBUTE_TYPES:
-            expected_row = sib.start_point[0]
-            sib = sib.prev_sibling
-            continue
-        if "comment" not in sib.type or sib.end_point[0] < expected_row - 1:
-            break
-        lines[:0] = _text(sib).splitlines()
-        expected_row = sib.start_point[0]
-        sib = sib.prev_sibling
+def _comment_doc(comments: list[Node]) -> str:
+    lines = [ln for c in comments for ln in _text(c).splitlines()]
     if not lines:
         return ""
     cleaned = [_COMMENT_PREFIX.sub("", ln).rstrip() for ln in lines]

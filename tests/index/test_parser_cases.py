@@ -57,6 +57,8 @@ def test_a_symbol_starts_at_its_doc_comment_and_decorators_but_not_at_code() -> 
     assert _starts(go, "go") == {"Run": 3}
     py = "x = 1  # the count\ndef f():\n    pass\n\n\n# Cached.\n@cache\ndef g():\n    pass\n"
     assert _starts(py, "python") == {"x": 1, "f": 2, "g": 6}
+    docs = {s.qualname: s.doc for s in parse(py, "python").symbols}
+    assert (docs["f"], docs["g"]) == ("", "Cached.")  # a comment after code documents nothing
     separated = "// About the file.\n\nfunction h() {}\n"
     assert _starts(separated, "javascript") == {"h": 3}
 
