@@ -16,6 +16,8 @@ import argparse
 import json
 from collections import defaultdict
 
+from pack_retriever import task_key
+
 KS = (1, 3, 5, 10)
 
 
@@ -37,7 +39,7 @@ def main() -> None:
     with open(a.tasks, encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
-            tasks[row.get("instance_id") or row["id"]] = row  # SWE-bench or history tasks
+            tasks[task_key(row)] = row
     rankings: dict[str, dict[str, list[str]]] = defaultdict(dict)
     with open(a.log, encoding="utf-8") as fh:
         for line in fh:

@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from pack_retriever import gold_edits  # noqa: E402
+from pack_retriever import gold_edits, task_key  # noqa: E402
 
 from repomem.pack import tokens  # noqa: E402
 
@@ -89,7 +89,7 @@ def main() -> None:
     rows = {}
     for line in Path(a.tasks).read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
-        rows[r.get("instance_id") or r["id"]] = r  # SWE-bench or history tasks
+        rows[task_key(r)] = r
     blobs: dict[str, Blobs] = {}
     stats: dict[str, list[float]] = defaultdict(list)
     budgets = [int(b) for b in a.budgets.split(",")]

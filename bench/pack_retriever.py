@@ -21,11 +21,16 @@ import time
 from typing import Any
 
 
+def task_key(row: dict[str, Any]) -> str:
+    """A task's id: SWE-bench's `instance_id`, or a history task's `id` (history_tasks.py)."""
+    return str(row.get("instance_id") or row["id"])
+
+
 def task_row(tasks: str, task_id: str) -> dict[str, Any]:
     with open(tasks, encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
-            if row.get("instance_id", row.get("id")) == task_id:
+            if task_key(row) == task_id:
                 return dict(row)
     return {}
 
