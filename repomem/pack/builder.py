@@ -49,6 +49,11 @@ SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) 
 MAP_FILES = 30
 MAP_SYMBOLS = 12
 MIN_BUDGET = 200
+# After the rendered pack is fitted to the budget, what is left of it goes to the best items
+# that did not make it, in at most this many more rounds (each renders and counts the pack).
+# The packing counts an item's heading and reason by estimate, so a pack of many small items
+# or long reasons could stop at two thirds of its budget (gin, 3,000 tokens: 1,960).
+TOP_UP_ROUNDS = 3
 # JSON and XML echo the task's head, not all of it: the caller has the task, and a long issue
 # (a 25,000-character log) would otherwise fill the budget and leave no room for code.
 TASK_ECHO = 1000  # characters
@@ -423,22 +428,81 @@ def _fill(
             break
         chosen.append(item)
         spent += item.tokens
-    pack.items = sorted(chosen, key=lambda i: (_SECTION[i.kind], -i.score, i.path, i.start_line))
-    # The rendered text is the truth: drop the least valuable items until it fits. Counting a
-    # rendered pack costs ~8 ms, so items go in batches: as many of the least valuable as an
-    # overestimate of what each frees says are needed, then the pack is counted again. With an
-    # overestimate a batch never drops more than one at a time would.
+    pack.items = _sections(chosen)
+    _fit(pack, budget, margin, fmt)
+    if TOP_UP_ROUNDS:
+        _top_up(pack, code, maps, budget, margin, fmt)
+        _fit(pack, budget, margin, fmt)
+
+
+def _fit(pack: Pack, budget: int, margin: float, fmt: str) -> None:
+    """Drop the least valuable items until the rendered pack fits, and settle `pack.tokens`
+    on the count of the text that states it (the header shows the count itself).
+
+    The rendered text is the truth. Counting a rendered pack costs ~8 ms, so items go in
+    batches: as many of the least valuable as an overestimate of what each frees says are
+    needed, then the pack is counted again. With an overestimate a batch never drops more
+    than one at a time would."""
+    settling = 0
     while True:
-        pack.tokens = tokens.count(pack.render(fmt), margin)
-        if pack.tokens <= budget or not pack.items:
-            break
-        excess = pack.tokens - budget
+        count = tokens.count(pack.render(fmt), margin)
+        if count <= budget:
+            # a longer number only adds tokens, so this settles within a round or two
+            if count == pack.tokens or settling == 3:
+                return
+            pack.tokens = count
+            settling += 1
+            continue
+        pack.tokens = count
+        if not pack.items:
+            return
+        excess = count - budget
         freed = 0.0
         for worst in sorted(pack.items, key=_density):
             pack.items.remove(worst)
             freed += _freed_at_most(worst)
             if freed >= excess:
                 break
+
+
+def _sections(items: list[Item]) -> list[Item]:
+    return sorted(items, key=lambda i: (_SECTION[i.kind], -i.score, i.path, i.start_line))
+
+
+def _top_up(
+    pack: Pack, code: list[Item], maps: list[Item], budget: int, margin: float, fmt: str
+) -> None:
+    """Fill what the fitted pack leaves of its budget with the best items left out: in each
+    round as many as an estimate of their rendered cost says fit, kept only if the rendered
+    pack still does (else the round's estimate is halved and tried again)."""
+    taken = {id(i) for i in pack.items}
+    ordered = sorted(code, key=lambda i: (-_density(i), i.path, i.start_line)) + maps
+    rest = [i for i in ordered if id(i) not in taken]
+    scale = 1.0
+    for _ in range(TOP_UP_ROUNDS):
+        room = (budget - pack.tokens) * scale
+        batch: list[Item] = []
+        spent = 0
+        for item in rest:
+            if spent + 20 > room:
+                break
+            if len(item.text) / 6 > room - spent or _overlaps(item, pack.items + batch):
+                continue  # too big even on an optimistic count, or already in
+            cost = tokens.count(_rendered(item, fmt), margin) + 2  # + the join, roughly
+            if spent + cost <= room:
+                batch.append(item)
+                spent += cost
+        if not batch:
+            return
+        before = pack.items
+        pack.items = _sections(before + batch)
+        count = tokens.count(pack.render(fmt), margin)
+        if count > budget:
+            pack.items = before  # pack.tokens still counts it
+            scale /= 2
+            continue
+        pack.tokens = count
+        rest = [i for i in rest if all(i is not b for b in batch)]
 
 
 _SECTION = {"memory": 0, "note": 1, "file": 2, "symbol": 2, "map": 3}  # the packs' sections
@@ -499,16 +563,21 @@ def _render_md(pack: Pack) -> str:
     code = [i for i in _reading_order(pack) if i.kind in ("file", "symbol")]
     if code:
         out.append("\n## Code")
-        for i in code:
-            where = f"{i.path}:{i.start_line}-{i.end_line}"
-            title = f"`{i.symbol}` in {where}" if i.symbol else where
-            out.append(f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text}\n```")
+        out.extend(_md_item(i) for i in code)
     maps = [i for i in pack.items if i.kind == "map"]
     if maps:
         out.append("\n## Repository map (line: signature)")
-        for i in maps:
-            out.append(f"{i.path}\n{i.text}")
+        out.extend(_md_item(i) for i in maps)
     return "\n".join(out) + "\n"
+
+
+def _md_item(i: Item) -> str:
+    """A code or map item as Markdown (memory and notes are rendered in their sections)."""
+    if i.kind == "map":
+        return f"{i.path}\n{i.text}"
+    where = f"{i.path}:{i.start_line}-{i.end_line}"
+    title = f"`{i.symbol}` in {where}" if i.symbol else where
+    return f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text}\n```"
 
 
 def _reading_order(pack: Pack) -> list[Item]:
@@ -535,13 +604,23 @@ def _render_xml(pack: Pack) -> str:
         *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",
     ]
-    for i in _reading_order(pack):
-        attrs = (
-            f'path={quoteattr(i.path)} start_line="{i.start_line}" '
-            f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'
-        )
-        if i.symbol:
-            attrs += f" symbol={quoteattr(i.symbol)}"
-        out.append(f"<{i.kind} {attrs}>\n{escape(i.text)}\n</{i.kind}>")
+    out.extend(_xml_item(i) for i in _reading_order(pack))
     out.append("</context_pack>")
     return "\n".join(out) + "\n"
+
+
+def _xml_item(i: Item) -> str:
+    attrs = (
+        f'path={quoteattr(i.path)} start_line="{i.start_line}" '
+        f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'
+    )
+    if i.symbol:
+        attrs += f" symbol={quoteattr(i.symbol)}"
+    return f"<{i.kind} {attrs}>\n{escape(i.text)}\n</{i.kind}>"
+
+
+def _rendered(item: Item, fmt: str) -> str:
+    """What `item` adds to a pack rendered in `fmt` (its section's heading aside)."""
+    if fmt == "json":
+        return json.dumps(_item_dict(item), ensure_ascii=False, separators=(",", ":")) + ","
+    return _xml_item(item) if fmt == "xml" else _md_item(item)

@@ -97,6 +97,32 @@ def test_fitting_the_rendered_pack_drops_only_what_it_must() -> None:
         assert tokens.count(pack.render(fmt)) > 1200, fmt
 
 
+@pytest.mark.parametrize("fmt", ["md", "json", "xml"])
+def test_what_the_fitted_pack_leaves_goes_to_items_left_out(fmt: str) -> None:
+    # Items of very different sizes with long reasons: the packing's estimates are off both
+    # ways, so the first fill either stops early or is trimmed by more than it must be.
+    from repomem.config import PackSection
+
+    code = [
+        builder.Item("symbol", f"pkg/mod_{i}.py", f"helper_{i}", 1, 3, 0, 1.0 - i / 100,
+                     "function that matches the task text " + "and is explained at length " * 5,
+                     "".join(f"def helper_{i}_{j}(x):\n    return x + {j}\n"
+                             for j in range(1 + (i * 7) % 13)), exact=False)
+        for i in range(60)
+    ]  # fmt: skip
+    for budget in (900, 1500, 2500):
+        pack = builder.Pack("task", budget, 0, True, "repo", None, 0)
+        builder._fill(pack, [], code, [], budget, 1.0, PackSection(), fmt)
+        assert pack.tokens == tokens.count(pack.render(fmt)) <= budget
+        kept = {i.symbol for i in pack.items}
+        left = [i for i in code if i.symbol not in kept]
+        assert left
+        # none of the items left out fits in what is left: the budget is used
+        smallest = min(left, key=lambda i: len(i.text))
+        pack.items.append(smallest)
+        assert tokens.count(pack.render(fmt)) > budget, (fmt, budget, pack.tokens)
+
+
 def test_items_never_repeat_code(repo: Repo) -> None:
     make_project(repo)
     pack = builder.build(repo.config(), "Invoice total apply_tax", budget=6000)
