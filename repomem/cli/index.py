@@ -72,7 +72,13 @@ def init(
     except RepomemError as exc:
         raise fail(exc) from None
     if not quiet:
-        typer.echo("Next: `repomem search QUERY`, `repomem symbol NAME`, `repomem status`.")
+        typer.echo(
+            "Next:\n"
+            '  repomem pack "the task"                           context for a new session\n'
+            "  repomem mcp-config --client claude-code --write   serve it to an editor (MCP)\n"
+            "  repomem hooks install                             refresh the index after commits\n"
+            "  repomem search QUERY | symbol NAME | status"
+        )
 
 
 @app.command()

@@ -458,7 +458,8 @@ def _fit(pack: Pack, budget: int, margin: float, fmt: str) -> None:
             return
         excess = count - budget
         freed = 0.0
-        for worst in sorted(pack.items, key=_density):
+        # memory was given its share up front: code makes room first
+        for worst in sorted(pack.items, key=lambda i: (i.kind == "memory", _density(i))):
             pack.items.remove(worst)
             freed += _freed_at_most(worst)
             if freed >= excess:

@@ -91,6 +91,22 @@ def test_memory_stays_within_its_share_of_the_budget(repo: Repo) -> None:
     assert pack.tokens <= 2000
 
 
+def test_code_makes_room_before_memory_when_the_rendered_pack_is_over(repo: Repo) -> None:
+    # Code items outscore memory entries, so fitting the rendered pack by value alone dropped
+    # the next steps and the last session first, at every budget (gin, 2,500 tokens: no
+    # memory at all).
+    project_with_memory(repo)
+    cfg = repo.config()
+    for budget in (1200, 2000, 3000):
+        for fmt in builder.FORMATS:
+            pack = builder.build(cfg, "Invoice tax is applied twice", budget=budget, fmt=fmt)
+            text = pack.render(fmt)
+            assert pack.tokens <= budget
+            assert "Support reduced VAT rates" in text, (budget, fmt)
+            assert "Looked into VAT on invoices." in text, (budget, fmt)
+            assert "Money amounts are Decimal" in text, (budget, fmt)
+
+
 def test_a_hand_edit_of_the_memory_file_reaches_the_next_pack(repo: Repo) -> None:
     project_with_memory(repo)
     cfg = repo.config()
