@@ -578,7 +578,7 @@ def _md_item(i: Item) -> str:
         return f"{i.path}\n{i.text}"
     where = f"{i.path}:{i.start_line}-{i.end_line}"
     title = f"`{i.symbol}` in {where}" if i.symbol else where
-    return f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text}\n```"
+    return f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text.rstrip()}\n```"
 
 
 def _reading_order(pack: Pack) -> list[Item]:

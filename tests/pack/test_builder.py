@@ -123,6 +123,20 @@ def test_what_the_fitted_pack_leaves_goes_to_items_left_out(fmt: str) -> None:
         assert tokens.count(pack.render(fmt)) > budget, (fmt, budget, pack.tokens)
 
 
+@pytest.mark.parametrize("body", ["def f():\n    pass\n", "def f(): pass\n"])
+def test_a_task_that_matches_nothing_still_gets_a_small_projects_code(
+    repo: Repo, folder: Repo, body: str
+) -> None:
+    repo.write("a.py", body)
+    repo.commit("one file")
+    folder.write("a.py", body)
+    for project in (repo, folder):
+        pack = builder.build(project.config(), "fix f", budget=500)
+        assert [(i.kind, i.path) for i in pack.items if i.kind != "map"] == [("file", "a.py")]
+        md = pack.render("md")
+        assert f"```python\n{body}```" in md  # no blank line before the fence
+
+
 def test_items_never_repeat_code(repo: Repo) -> None:
     make_project(repo)
     pack = builder.build(repo.config(), "Invoice total apply_tax", budget=6000)
