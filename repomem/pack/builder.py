@@ -489,6 +489,7 @@ def _top_up(
                 break
             if len(item.text) / 6 > room - spent or _overlaps(item, pack.items + batch):
                 continue  # too big even on an optimistic count, or already in
+            item.count(margin)  # its `tokens`, which JSON shows, counted rather than estimated
             cost = tokens.count(_rendered(item, fmt), margin) + 2  # + the join, roughly
             if spent + cost <= room:
                 batch.append(item)

@@ -114,6 +114,7 @@ def test_what_the_fitted_pack_leaves_goes_to_items_left_out(fmt: str) -> None:
         pack = builder.Pack("task", budget, 0, True, "repo", None, 0)
         builder._fill(pack, [], code, [], budget, 1.0, PackSection(), fmt)
         assert pack.tokens == tokens.count(pack.render(fmt)) <= budget
+        assert all(i.tokens == tokens.count(i.text) for i in pack.items)
         kept = {i.symbol for i in pack.items}
         left = [i for i in code if i.symbol not in kept]
         assert left
