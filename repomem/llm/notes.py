@@ -171,7 +171,10 @@ def write_note(
     if not full.exists():
         raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
     store = query.require_store(cfg)
-    body, redacted = secrets.redact(body, extra_patterns=cfg.secrets.extra_patterns)
+    # config_like, as for memory facts: `password=x` in prose counts too
+    body, redacted = secrets.redact(
+        body, config_like=True, extra_patterns=cfg.secrets.extra_patterns
+    )
     # The indexed hash only: staleness compares with the index, so a hash of a file it skips
     # would mark the note stale at once. (file_states reads three small columns, not the text.)
     file_hash = store.file_states([rel]).get(rel, (0, 0, ""))[2]

@@ -11,8 +11,10 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from repomem import secrets
 from repomem.config import Config
 from repomem.index import tokens as tok
 from repomem.memory import access
@@ -21,6 +23,7 @@ from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
 
 META_KEY = "memory_file_hash"
+ROWS_FORMAT = "redacted:"  # changing it makes every store rebuild its memory rows once
 
 
 def _searchable(item: Fact | Session | HistoryEntry) -> str:
@@ -41,8 +44,29 @@ def _searchable(item: Fact | Session | HistoryEntry) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def rows(doc: MemoryDoc) -> list[dict[str, Any]]:
-    """The store rows for every entry (forgotten facts leave nothing but their id)."""
+def _clean(text: str, extra: Sequence[str]) -> str:
+    return secrets.redact(text, config_like=True, extra_patterns=extra)[0] if text else text
+
+
+# The fields people write (ids, hashes, dates and paths are repomem's own)
+_PROSE = ("text", "topic", "why", "title", "summary", "label", "commits")
+
+
+def _redacted(data: dict[str, Any], extra: Sequence[str]) -> dict[str, Any]:
+    """An entry's fields with the prose in them redacted."""
+    out = dict(data)
+    for key in _PROSE:
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = _clean(value, extra)
+        elif isinstance(value, list):
+            out[key] = [_clean(v, extra) for v in value]
+    return out
+
+
+def rows(doc: MemoryDoc, extra: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The store rows for every entry (forgotten facts leave nothing but their id), with
+    secrets redacted (`extra`: the configured `secrets.extra_patterns`)."""
     now = time.time()
     out: list[dict[str, Any]] = []
     for entry in doc.entries(*mfile.ENTRY_SECTIONS):
@@ -53,12 +77,13 @@ def rows(doc: MemoryDoc) -> list[dict[str, Any]]:
                 continue
         else:
             kind = "session" if isinstance(item, Session) else "history"
-        data = dataclasses.asdict(item)
+        # a secret written into the file by hand (or pulled) never enters the store
+        data = _redacted(dataclasses.asdict(item), extra)
         out.append(
             {
                 "id": item.id,
                 "kind": kind,
-                "text": tok.document(_searchable(item)),
+                "text": tok.document(_clean(_searchable(item), extra)),
                 "data": json.dumps(data, ensure_ascii=False),
                 "updated_at": now,
             }
@@ -78,13 +103,14 @@ def ensure_synced(
     path = access.memory_path(cfg)
     if text is None:
         text = access.read_text(path)
-    digest = hashlib.blake2b((text or "").encode(), digest_size=16).hexdigest()
+    # salted with the rows' format: stores synced before their rows were redacted rebuild
+    digest = hashlib.blake2b((ROWS_FORMAT + (text or "")).encode(), digest_size=16).hexdigest()
     if store.get_meta(META_KEY) == digest:
         return False
     if doc is None:
         doc = access.doc_from_text(text, path)
     with store.writing():
-        store.replace_memory(rows(doc))
+        store.replace_memory(rows(doc, cfg.secrets.extra_patterns))
         store.set_meta({META_KEY: digest})
     return True
 

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from repomem import secrets
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
 from repomem.index import chunks, dense, indexer, languages, query
@@ -163,7 +164,9 @@ def build(
         StoreError: if the index cannot be built or read.
     """
     t0 = time.monotonic()
-    text = task.strip()
+    # A pasted log or command may carry a token: the pack echoes the task, so it is redacted
+    # first (as code is: `password=x` in prose is the user's, `api_key = os.environ[...]` code).
+    text, _ = secrets.redact(task.strip(), extra_patterns=cfg.secrets.extra_patterns)
     if not text:
         raise InputError("The task is empty; pass the task text (or --task-file FILE).")
     fmt = fmt or cfg.pack.format
@@ -212,13 +215,15 @@ def build(
         ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
     )  # fmt: skip
     margin = cfg.pack.token_margin
+    extra = cfg.secrets.extra_patterns
     top_paths = [c.path for c in ranked[:10]]
     entries = pmemory.finish(cfg, selection, top_paths) + pmemory.recent(selection)
-    memory = [
-        Item("memory", selection.path, e.symbol, 0, 0, _estimate(e.text, margin), e.score,
-             e.reason, e.text, exact=False)
-        for e in sorted(entries, key=lambda e: -e.score)
-    ]  # fmt: skip
+    memory = []
+    for e in sorted(entries, key=lambda e: -e.score):
+        # the file is committed and edited by hand: a secret written into it stops here
+        body, _ = secrets.redact(e.text, config_like=True, extra_patterns=extra)
+        memory.append(Item("memory", selection.path, e.symbol, 0, 0, _estimate(body, margin),
+                           e.score, e.reason, body, exact=False))  # fmt: skip
     candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols, budget)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)

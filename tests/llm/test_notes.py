@@ -61,3 +61,11 @@ def test_a_note_on_a_file_the_index_skips_is_not_stale(repo: Repo) -> None:
     notes.write_note(cfg, "build/out.txt", "Made by `make`; never edit by hand.")
     (found,) = notes.list_notes(cfg, ["build/out.txt"])
     assert not found.stale
+
+
+def test_a_password_in_a_notes_prose_is_redacted_as_in_a_fact(repo: Repo) -> None:
+    cfg = setup_repo(repo)
+    note, redacted = notes.write_note(cfg, "app/cart.py", "uses password=SuperSecret123 for db")
+    assert redacted == 1
+    assert "SuperSecret123" not in note.text
+    assert all("SuperSecret123" not in n.text for n in notes.list_notes(cfg, ["app/cart.py"]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from repomem.memory import ops, session
+from repomem.memory import derived, ops, session
 from repomem.pack import builder, tokens
 from tests.conftest import Repo
 from tests.pack.test_builder import BILLING, make_project
@@ -131,3 +131,38 @@ def test_a_broken_memory_file_does_not_stop_the_pack(repo: Repo) -> None:
     md = builder.build(repo.config(), "Invoice tax").render()
     assert "Memory file problem" in md and "unknown status `wobbly`" in md
     assert "## Code" in md
+
+
+GH_TOKEN = "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE"
+
+
+def test_a_secret_written_into_the_memory_file_by_hand_reaches_no_pack_store_or_recall(
+    repo: Repo,
+) -> None:
+    ids = project_with_memory(repo)
+    cfg = repo.config()
+    path = repo.root / "REPOMEM.md"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        "An invoicing and shipping service.",
+        f"An invoicing and shipping service. Deploy with token {GH_TOKEN}",
+    ).replace("at a 20% default rate.", f"at a 20% default rate, key {AWS_KEY}")
+    path.write_text(text, encoding="utf-8")  # a hand edit (or a `git pull`)
+    for fmt in builder.FORMATS:
+        out = builder.build(cfg, "Invoice tax is applied twice for VAT items", fmt=fmt).render(fmt)
+        assert "An invoicing and shipping service." in out and ids["tax"] in out
+        assert GH_TOKEN not in out and AWS_KEY not in out, fmt
+    found = derived.recall(cfg, "tax applied default rate key")
+    assert found and all(AWS_KEY not in str(item) for item, _ in found)
+    stored = b"".join(p.read_bytes() for p in (repo.root / ".git").rglob("*") if p.is_file()
+                      and "repomem" in p.parts)  # fmt: skip
+    assert GH_TOKEN.encode() not in stored and AWS_KEY.encode() not in stored
+
+
+def test_a_token_pasted_into_the_task_is_not_echoed_by_the_pack(repo: Repo) -> None:
+    make_project(repo)
+    task = f"curl -H 'Authorization: Bearer {GH_TOKEN}' fails when Invoice totals apply_tax"
+    for fmt in builder.FORMATS:
+        out = builder.build(repo.config(), task, fmt=fmt).render(fmt)
+        assert "Authorization: Bearer" in out and GH_TOKEN not in out, fmt
