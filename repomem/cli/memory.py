@@ -54,6 +54,8 @@ def remember(
         typer.echo(f"Already known: {out.notes[0]} (version {out.version}).")
     else:
         typer.echo(f"Remembered {out.fact.id} (version {out.version}).")
+        for note in out.notes:
+            typer.echo(f"Note: {note}.")
 
 
 @memory_app.command("show")

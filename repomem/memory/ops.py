@@ -68,6 +68,28 @@ def similarity(a: str, b: str) -> float:
     return len(wa & wb) / len(wa | wb)
 
 
+# Words that turn a statement around: two facts that differ in them say different things,
+# however many words they share ("must be enabled" / "must never be enabled").
+_NEGATIONS = frozenset(
+    "not no never nor neither none nothing without avoid disable disabled instead".split()
+)
+
+
+def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A text's negations and numbers (`don't` and `cannot` read as `not`)."""
+    lowered = re.sub(r"n['’]t\b", " not", text.lower()).replace("cannot", "can not")
+    words = _WORD.findall(lowered)
+    return (
+        frozenset(w for w in words if w in _NEGATIONS),
+        frozenset(w for w in words if any(ch.isdigit() for ch in w)),
+    )
+
+
+def says_otherwise(a: str, b: str) -> bool:
+    """True when two similar texts differ in a negation or a number: not duplicates."""
+    return _polarity(a) != _polarity(b)
+
+
 def _head(cfg: Config) -> str:
     h = vcs.head(cfg.root)
     return h[:12] if h else "no-commit"
@@ -154,10 +176,14 @@ def _remember_in(
     threshold = cfg.memory.duplicate_similarity
     best: Fact | None = None
     best_score = 0.0
+    contrary: list[str] = []  # similar facts that say otherwise: kept apart, named
     for f in doc.facts():
         if f.kind != kind or f.status not in ("valid", "stale"):
             continue
         score = similarity(f.text, text)
+        if score >= threshold and says_otherwise(f.text, text):
+            contrary.append(f.id)
+            continue
         if score > best_score:
             best, best_score = f, score
     if best is not None and best_score >= threshold:
@@ -184,7 +210,12 @@ def _remember_in(
     while doc.find(fact.id) is not None:  # pragma: no cover - 32-bit id collision
         fact.id = model.new_id(model.KIND_PREFIX[kind], text)
     doc.add(fact)
-    return Outcome(fact=fact, action="added")
+    notes = [
+        f"`{fid}` is similar but says otherwise; if this replaces it, run "
+        f"`repomem memory supersede {fid} TEXT --why WHY` (or forget one of them)"
+        for fid in contrary
+    ]
+    return Outcome(fact=fact, action="added", notes=notes)
 
 
 def supersede(

@@ -311,6 +311,7 @@ def remember(
         text = f"Already known: {out.notes[0]} (memory version {out.version})."
     else:
         text = f"Remembered {out.fact.id} (memory version {out.version})."
+        text += "".join(f" Note: {note}." for note in out.notes)
     return Result(text, {"action": out.action, "version": out.version, **_fact_data(out.fact)})
 
 

@@ -70,6 +70,34 @@ def test_a_near_duplicate_is_merged_not_appended(code: Repo) -> None:
 
 
 @pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "The cache must be enabled in production.",
+            "The cache must never be enabled in production.",
+        ),
+        ("Do not use the cache in production.", "Do use the cache in production."),
+        ("The cache can be shared between workers.", "The cache can't be shared between workers."),
+        (
+            "The sync client's HTTP requests to the billing service time out after 30 seconds.",
+            "The sync client's HTTP requests to the billing service time out after 60 seconds.",
+        ),
+    ],
+)
+def test_a_similar_fact_that_says_otherwise_is_kept_not_merged_away(
+    code: Repo, first: str, second: str
+) -> None:
+    cfg = code.config()
+    a = ops.remember(cfg, first)
+    b = ops.remember(cfg, second)
+    assert b.action == "added" and b.fact.id != a.fact.id
+    assert a.fact.id in b.notes[0] and "supersede" in b.notes[0]
+    assert {f.text for f in access.load(cfg).facts()} == {first, second}
+    # repeating either is still a duplicate of itself
+    assert ops.remember(cfg, second.lower()).action == "merged"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The deploy key is AKIAIOSFODNN7EXAMPLE in CI.",
