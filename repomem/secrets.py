@@ -611,6 +611,10 @@ _NAME_SUFFIXES = frozenset(
     }
 )
 
+# First words of a name that make it a setting about secrets when its value is a plain word:
+# on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
+_SETTING_PREFIX = re.compile(r"(?<![\w.-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
+
 # Keywords whose values are machine-generated (see _looks_generated); passwords, pass
 # phrases and secrets may be anything a person typed.
 _GENERATED_KEYWORDS = frozenset({"token", "key", "auth"})
@@ -741,6 +745,10 @@ def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
         if m is None:
             continue
         span = _secret_value(text, m, lowered[start:end], config_like)
+        if span is not None and _SETTING_PREFIX.search(lowered, 0, start):
+            value = text[span[0] : span[1]]
+            if value.isalpha() and value.islower():
+                continue  # on_secret = "refuse": a setting about secrets, set to a word
         if span is not None and not _is_namespaced(text, start):
             spans.append(span)
             done = span[1]

@@ -751,3 +751,11 @@ def test_random_documents_keep_their_line_structure(seed: int) -> None:
         out, n = redact(text, config_like=config_like, extra_patterns=[r"(?s)BEGIN.{0,80}"])
         assert line_shape(out) == line_shape(text)
         assert (n == 0) == (out == text)
+
+
+def test_a_setting_about_secrets_set_to_a_word_is_not_one() -> None:
+    # the `.repomem` example documents `on_secret = "refuse"`: every `init` reported it
+    for line in ('# on_secret = "refuse"', 'redact_tokens = "always"', "skip-secret: never"):
+        assert redact(line, config_like=True) == (line, 0)
+    for line in ('on_secret = "hunter2hunter"', 'won_secret = "hunter"', 'ON_TOKEN = "Refuse"'):
+        assert redact(line, config_like=True)[1] == 1, line

@@ -67,6 +67,7 @@ def test_init_writes_the_config_and_builds_the_index(repo: Repo) -> None:
     assert code == 0, out
     assert (repo.root / ".repomem").is_file()
     assert "Indexed" in out and "Next:" in out and "repomem pack" in out
+    assert "Redacted" not in out  # the example config holds no secret
     code, out, _ = run("-C", str(repo.root), "status", "--json")
     data = json.loads(out)
     assert data["files"] == 2  # a.py and the new .repomem
