@@ -35,6 +35,12 @@ class StoreError(RepomemError):
     """The index store is missing, locked, corrupt or from a newer version."""
 
 
+class WriteAccessError(StoreError, OSError):
+    """A file or folder repomem writes (its locks, the memory file, session state) cannot be
+    written: permissions, a read-only disk, a full disk. Also an `OSError`, so that code
+    writing only a cache (`except OSError`) goes on without it."""
+
+
 class LockTimeoutError(StoreError):
     """Another process held the store's write lock for too long."""
 

@@ -9,7 +9,16 @@ import time
 from pathlib import Path
 from typing import TypeVar
 
-from repomem.errors import LockTimeoutError
+from repomem.errors import LockTimeoutError, WriteAccessError
+
+
+def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
+    """The one-line error for a write that the file system refused."""
+    why = exc.strerror or type(exc).__name__
+    return WriteAccessError(
+        f"Cannot write `{path}` ({why}); repomem keeps its index, locks and memory there: "
+        f"make it writable (for a read-only checkout, point `store.path` at a writable folder)."
+    )
 
 
 def atomic_write(path: Path | str, text: str) -> None:
@@ -19,7 +28,10 @@ def atomic_write(path: Path | str, text: str) -> None:
     byte for byte.
     """
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise cannot_write(target, exc) from exc
     try:
         with open(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
@@ -59,8 +71,11 @@ class FileLock:
         )
 
     def __enter__(self: _Lock) -> _Lock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise cannot_write(self.path, exc) from exc
         deadline = time.monotonic() + self.timeout
         delay = 0.005
         while not _try_lock(fd):

@@ -10,17 +10,21 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from repomem import secrets
 from repomem.config import Config
+from repomem.errors import WriteAccessError
 from repomem.index import tokens as tok
 from repomem.memory import access
 from repomem.memory import file as mfile
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
+
+log = logging.getLogger(__name__)
 
 META_KEY = "memory_file_hash"
 ROWS_FORMAT = "redacted:"  # changing it makes every store rebuild its memory rows once
@@ -109,15 +113,21 @@ def ensure_synced(
         return False
     if doc is None:
         doc = access.doc_from_text(text, path)
-    with store.writing():
-        store.replace_memory(rows(doc, cfg.secrets.extra_patterns))
-        store.set_meta({META_KEY: digest})
+    try:
+        with store.writing():
+            store.replace_memory(rows(doc, cfg.secrets.extra_patterns))
+            store.set_meta({META_KEY: digest})
+    except WriteAccessError as exc:
+        # a read-only checkout: search the rows as they are (recall redacts what it returns)
+        log.info("memory rows not resynced: %s", exc)
+        return False
     return True
 
 
-def item_from_row(row: dict[str, Any]) -> Fact | Session | HistoryEntry:
-    """Rebuild an entry from a store row's JSON."""
-    data = json.loads(row["data"])
+def item_from_row(row: dict[str, Any], extra: Sequence[str] = ()) -> Fact | Session | HistoryEntry:
+    """Rebuild an entry from a store row's JSON (redacted again: rows written before their
+    redaction may remain in a store that cannot be rewritten)."""
+    data = _redacted(json.loads(row["data"]), extra)
     if row["kind"] == "session":
         return Session(**data)
     if row["kind"] == "history":
@@ -145,7 +155,7 @@ def recall(
     ensure_synced(cfg, store)
     out: list[tuple[Fact | Session | HistoryEntry, float]] = []
     for row, score in store.search_memory(query, limit=limit * 2):
-        item = item_from_row(row)
+        item = item_from_row(row, cfg.secrets.extra_patterns)
         if isinstance(item, Fact) and item.status not in ("valid", "stale"):
             continue
         out.append((item, score))

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from repomem.errors import WriteAccessError
+from repomem.index import indexer
 from repomem.memory import derived, ops, session
 from repomem.pack import builder, tokens
 from tests.conftest import Repo
@@ -166,3 +170,22 @@ def test_a_token_pasted_into_the_task_is_not_echoed_by_the_pack(repo: Repo) -> N
     for fmt in builder.FORMATS:
         out = builder.build(repo.config(), task, fmt=fmt).render(fmt)
         assert "Authorization: Bearer" in out and GH_TOKEN not in out, fmt
+
+
+def test_a_store_that_cannot_be_written_still_serves_packs_and_recall(repo: Repo) -> None:
+    # A read-only checkout: the memory file changed since the store's rows were synced, and
+    # the store's lock cannot be taken (a folder where the lock file goes fails for root too).
+    ids = project_with_memory(repo)
+    cfg = repo.config()
+    builder.build(cfg, "Invoice tax")  # index and rows in sync
+    path = repo.root / "REPOMEM.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    lock = indexer.state_dir(cfg) / "index.lock"
+    lock.unlink(missing_ok=True)
+    lock.mkdir()
+    md = builder.build(cfg, "Invoice tax is applied twice for VAT items", refresh=False).render()
+    assert ids["tax"] in md and "Support reduced VAT rates" in md
+    assert derived.recall(cfg, "tax applied once per line item")
+    repo.write("billing/credit.py", "def credit_note():\n    return 0\n")
+    with pytest.raises(WriteAccessError, match="index.lock"):
+        builder.build(cfg, "Invoice tax", refresh=True)  # refreshing must write: one error

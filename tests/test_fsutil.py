@@ -1,0 +1,33 @@
+"""Atomic writes and the inter-process lock: a place that cannot be written gives one error
+naming it (a directory where the file should be fails the same way for root as a read-only
+folder does for anyone else)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repomem.errors import RepomemError, WriteAccessError
+from repomem.fsutil import FileLock, atomic_write
+
+
+def test_atomic_write_replaces_the_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    atomic_write(target, "one\r\n")
+    atomic_write(target, "two\n")
+    assert target.read_bytes() == b"two\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]  # no temp file left
+
+
+def test_a_write_the_file_system_refuses_is_one_error_naming_the_place(tmp_path: Path) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where a folder should be")
+    with pytest.raises(WriteAccessError) as caught:
+        atomic_write(blocker / "session.json", "{}")
+    assert "`" + str(blocker / "session.json") + "`" in str(caught.value)
+    assert isinstance(caught.value, RepomemError) and isinstance(caught.value, OSError)
+    lock_dir = tmp_path / "index.lock"
+    lock_dir.mkdir()
+    with pytest.raises(WriteAccessError, match="index.lock"), FileLock(lock_dir, 1.0):
+        pass
