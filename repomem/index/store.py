@@ -29,10 +29,12 @@ Full-text search uses LanceDB's native index over a `search` column that holds c
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -304,7 +306,8 @@ class Store:
                 tbl = self._db.open_table(name)
             except (ValueError, FileNotFoundError, OSError) as exc:
                 raise StoreError(
-                    f"The index store `{self.uri}` has no `{name}` table; run `repomem index`."
+                    f"The index store `{self.uri}` has no `{name}` table; run "
+                    f"`repomem doctor --fix` (or `repomem index --full`)."
                 ) from exc
             if not self._writing and name in DERIVED:
                 self._pin(name, tbl)
@@ -897,3 +900,59 @@ class Store:
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(os.path.join(dirpath, n))
         return total
+
+
+# ----------------------------------------------------------------- damage and races
+# What LanceDB raises when a table's files are damaged or vanish under a reader: a Rust
+# error surfaced as RuntimeError/OSError/ValueError whose text names Lance.
+_LANCE_ERROR = ("lance error", "lanceerror")
+# Methods that read under a writer's cleanup get one retry at the latest publication
+_NOT_FOUND = "not found"
+
+
+def _lance_failure(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, RuntimeError | OSError | ValueError) and any(
+        marker in text for marker in _LANCE_ERROR
+    )
+
+
+def _guard(name: str, method: Any) -> Any:
+    """`method` with LanceDB's errors turned into one `StoreError` that says what to do. A
+    reader whose files a concurrent full rebuild removed reads again at the latest update."""
+
+    @functools.wraps(method)
+    def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as exc:
+            if not _lance_failure(exc):
+                raise
+            if not self._writing and _NOT_FOUND in str(exc).lower():
+                log.info("%s: %s; reading the latest update again", name, exc)
+                self.refresh()
+                try:
+                    return method(self, *args, **kwargs)
+                except Exception as again:
+                    if not _lance_failure(again):
+                        raise
+                    exc = again
+            first = re.sub(r",?\s*/rustc/\S+", "", str(exc).strip().splitlines()[0])[:200]
+            raise StoreError(
+                f"The index store `{self.uri}` is damaged or was changed under this process "
+                f"({first}); run `repomem doctor --fix` to repair it."
+            ) from exc
+
+    return guarded
+
+
+for _name, _method in list(vars(Store).items()):
+    if (
+        callable(_method)
+        and not _name.startswith("_")
+        and _name not in ("writing", "refresh")
+        and not isinstance(_method, (staticmethod, classmethod))
+    ):
+        setattr(Store, _name, _guard(_name, _method))

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +183,28 @@ def test_opening_the_store_skips_the_namespace_rest_client_until_it_is_used() ->
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["False", "ApiClient"]
+
+
+def test_damaged_table_files_are_one_error_that_says_how_to_repair(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    files = Path(indexer.store_uri(cfg)) / "files.lance" / "data"
+    for data in files.iterdir():
+        data.write_bytes(b"")  # truncated by a crash or a bad disk
+    reader = indexer.open_store(cfg)
+    with pytest.raises(StoreError, match=r"damaged.*repomem doctor --fix"):
+        reader.texts(["a.py"])
+    with pytest.raises(StoreError, match="doctor --fix"):
+        query.require_store(cfg).file_states()
+
+
+def test_a_missing_table_names_the_repair_that_works(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    shutil.rmtree(Path(indexer.store_uri(cfg)) / "symbols.lance")
+    with pytest.raises(StoreError, match=r"doctor --fix.*index --full"):
+        indexer.open_store(cfg).table("symbols")
