@@ -84,11 +84,13 @@ _CITE = re.compile(
 
 def parse_citation(text: str) -> Citation | None:
     """Parse `path[:symbol] [Lstart-end] [#hash]` (backticks optional); None if malformed."""
-    m = _CITE.match(text.strip())
+    text = text.strip()
+    m = _CITE.match(text)
     if not m:
         return None
     target = m.group("target").strip()
-    if not target or " " in target:
+    # a space only inside backticks (`my file.py:f`): bare, it would end the target
+    if not target or (" " in target and not text.startswith("`")):
         return None
     path, _, symbol = target.partition(":")
     if not path:

@@ -349,3 +349,16 @@ def test_a_citation_from_before_decorators_counted_stays_valid_until_its_code_ch
     assert (fact.cites[0].start_line, fact.cites[0].end_line) == (2, 4)
     code.write("src/sized.py", DECORATED.replace("len(self.store)", "len(self.items)"))
     assert dict(ops.check(cfg).newly_stale)[f.id] == "`src/sized.py:Cache.size` changed"
+
+
+def test_a_file_whose_name_has_a_space_can_be_cited(code: Repo) -> None:
+    from repomem.memory import model
+
+    code.write("src/my cache.py", CODE)
+    code.commit("a file with a space")
+    cfg = code.config()
+    out = ops.remember(cfg, "key_for hashes the data.", cites=["src/my cache.py:key_for"])
+    (fact,) = [f for f in access.load(cfg).facts() if f.id == out.fact.id]  # read back
+    (cite,) = fact.cites
+    assert (cite.path, cite.symbol, cite.start_line) == ("src/my cache.py", "key_for", 1)
+    assert model.parse_citation("src/my cache.py:key_for") is None  # bare, the space is a stop
