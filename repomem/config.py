@@ -299,10 +299,28 @@ def _set(
         raise ConfigError(
             f"Config key `{section}.{key}` in {source} must be {_describe(hint)}, not {value!r}."
         )
+    if isinstance(coerced, int | float) and not isinstance(coerced, bool):
+        low, high = _RANGES.get(f"{section}.{key}", (0, None))
+        if coerced < low or (high is not None and coerced > high):
+            span = f"between {low} and {high}" if high is not None else f"at least {low}"
+            raise ConfigError(
+                f"Config key `{section}.{key}` in {source} must be {span}, not {value!r}."
+            )
     setattr(cfg.section(section), key, coerced)
 
 
 _INVALID = object()
+# Every number is a size, count, duration or share: none is negative. Tighter ranges:
+_RANGES: dict[str, tuple[float, float | None]] = {
+    "index.max_file_size": (1, None),
+    "index.max_line_length": (1, None),
+    "index.max_mean_line_length": (1, None),
+    "pack.token_margin": (1, 3),
+    "pack.map_share": (0, 1),
+    "pack.memory_share": (0, 1),
+    "memory.duplicate_similarity": (0, 1),
+    "server.port": (0, 65535),
+}
 
 
 def _describe(hint: Any) -> str:

@@ -78,6 +78,24 @@ def test_wrong_type_is_an_error_naming_the_key(repo: Repo, line: str, key: str) 
         config.load(repo.root)
 
 
+@pytest.mark.parametrize(
+    ("section", "line", "key", "span"),
+    [
+        ("index", "max_file_size = -1", "index.max_file_size", "at least 1"),
+        ("memory", "duplicate_similarity = 5", "memory.duplicate_similarity", "between 0 and 1"),
+        ("watch", "debounce_ms = -100", "watch.debounce_ms", "at least 0"),
+        ("pack", "memory_share = 1.5", "pack.memory_share", "between 0 and 1"),
+    ],
+)
+def test_a_number_out_of_its_range_is_an_error_naming_the_key_and_the_range(
+    repo: Repo, section: str, line: str, key: str, span: str
+) -> None:
+    # `max_file_size = -1` silently left every file out of the index
+    repo.write(".repomem", f"[{section}]\n{line}\n")
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.") + ".*" + span):
+        config.load(repo.root)
+
+
 def test_bad_environment_value_names_the_variable(repo: Repo) -> None:
     with pytest.raises(ConfigError, match="REPOMEM_INDEX_WORKERS"):
         config.load(repo.root, environ={"REPOMEM_INDEX_WORKERS": "many"})
