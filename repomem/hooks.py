@@ -398,12 +398,24 @@ def register_merge_driver(
     line = _attributes_line(cfg, name, pattern)
     attributes = root / ".gitattributes"
     try:
-        text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+        text = _read_exact(attributes) if attributes.exists() else ""
         if line not in text.splitlines():
-            sep = "" if not text or text.endswith("\n") else "\n"
-            atomic_write(attributes.resolve(), f"{text}{sep}{line}\n")
+            nl = "\r\n" if "\r\n" in text else "\n"  # the file's own line ends
+            sep = "" if not text or text.endswith("\n") else nl
+            if sep:  # remembered so that unregistering puts the file back byte for byte
+                vcs.config_set(root, f"merge.{name}.{_ADDED_NEWLINE}", "true")
+            atomic_write(attributes.resolve(), f"{text}{sep}{line}{nl}")
     except OSError as exc:
         raise HookError(f"Cannot update `{attributes}` ({exc.strerror or exc}).") from exc
+
+
+_ADDED_NEWLINE = "repomemaddednewline"  # git config: the driver's line needed a newline first
+
+
+def _read_exact(path: Path) -> str:
+    """A text file as written (CRLF line ends kept)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
 
 
 def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = None) -> None:
@@ -413,16 +425,19 @@ def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = Non
         HookError: outside a git work tree, or when `.gitattributes` cannot be written.
     """
     root = _git_root(cfg)
+    added_newline = vcs.config_get(root, f"merge.{name}.{_ADDED_NEWLINE}") == "true"
     vcs.config_remove_section(root, f"merge.{name}")
     line = _attributes_line(cfg, name, pattern)
     attributes = root / ".gitattributes"
     try:
         if not attributes.exists():
             return
-        lines = attributes.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = _read_exact(attributes).splitlines(keepends=True)
         kept = [x for x in lines if x.rstrip("\r\n") != line]
         if len(kept) == len(lines):
             return
+        if added_newline and kept and lines[-1].rstrip("\r\n") == line:
+            kept[-1] = kept[-1].rstrip("\r\n")  # the file had no final newline before
         if kept:
             atomic_write(attributes.resolve(), "".join(kept))
         else:

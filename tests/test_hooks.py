@@ -161,9 +161,20 @@ def test_the_merge_driver_is_registered_used_by_git_and_removed(repo: Repo) -> N
     repo.git("merge", "-q", "--no-edit", "other")  # no conflict: the driver merged
     assert (repo.root / "REPOMEM.md").read_text() == "ours\ntheirs\n"
     hooks.unregister_merge_driver(repo.config(), "memtest")
-    assert (repo.root / ".gitattributes").read_text() == "*.png binary\n"
+    # put back byte for byte: the file had no final newline
+    assert (repo.root / ".gitattributes").read_bytes() == b"*.png binary"
     with pytest.raises(subprocess.CalledProcessError):
         repo.git("config", "merge.memtest.driver")
+
+
+@pytest.mark.parametrize("before", ["*.png binary\n", "*.png binary\r\n", "*.png binary"])
+def test_unregistering_the_merge_driver_restores_the_attributes_byte_for_byte(
+    repo: Repo, before: str
+) -> None:
+    (repo.root / ".gitattributes").write_bytes(before.encode())
+    hooks.register_merge_driver(repo.config(), "memtest", "true %A")
+    hooks.unregister_merge_driver(repo.config(), "memtest")
+    assert (repo.root / ".gitattributes").read_bytes() == before.encode()
 
 
 def test_install_with_the_merge_driver_flag_registers_the_memory_merge(repo: Repo) -> None:
