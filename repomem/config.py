@@ -255,7 +255,11 @@ def _apply_file(cfg: Config, path: Path) -> None:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"`{path}` is not valid TOML ({exc}); fix the file.") from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"`{path}` is not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8."
+        ) from exc
+    except OSError as exc:
         raise ConfigError(f"`{path}` cannot be read ({exc}); check its permissions.") from exc
     for section, table in data.items():
         if section not in SECTIONS:

@@ -311,8 +311,7 @@ def _rebuild(cfg: Config) -> None:
 
 
 def _resync_memory(cfg: Config) -> bool:
-    """Rebuild the memory's derived rows from the file."""
+    """Rebuild the memory's derived rows from the file if they lag it; True if they did."""
     from repomem.memory import derived
 
-    derived.ensure_synced(cfg, indexer.open_store(cfg))
-    return True
+    return derived.ensure_synced(cfg, indexer.open_store(cfg))

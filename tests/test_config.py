@@ -112,6 +112,12 @@ def test_invalid_toml_is_a_one_line_error(repo: Repo) -> None:
         config.load(repo.root)
 
 
+def test_a_config_file_that_is_not_utf8_says_so(repo: Repo) -> None:
+    (repo.root / ".repomem").write_bytes(b"[index]\nexclude = ['caf\xe9']\n")
+    with pytest.raises(ConfigError, match=r"not UTF-8 text .*save it as UTF-8"):
+        config.load(repo.root)
+
+
 def test_missing_directory_is_not_a_repo_error(tmp_path: Path) -> None:
     with pytest.raises(NotARepoError, match="does not exist"):
         config.load(tmp_path / "nope")

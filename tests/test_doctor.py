@@ -133,6 +133,8 @@ def test_a_broken_memory_file_is_a_problem_and_fix_resyncs_a_good_one(repo: Repo
     indexer.run(cfg)
     fixed = by_name(doctor.repair(cfg))["memory"]
     assert fixed.ok and fixed.fixed
+    again = by_name(doctor.repair(cfg))["memory"]
+    assert again.ok and not again.fixed  # nothing lagged: nothing is reported as fixed
     assert [f.text for f, _ in derived.recall(cfg, "doctor resyncs")] == [
         "Doctor resyncs the memory rows."
     ]

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from repomem.config import Config
-from repomem.errors import NotFoundError, StoreError
+from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.index import indexer
 
 SYMBOL_KINDS = (
@@ -124,6 +124,8 @@ def symbol(
     Raises:
         NotFoundError: if no definition matches.
     """
+    if not name.strip():
+        raise InputError("The symbol name is empty; give one (`Parser.parse`, `parse`).")
     store = require_store(cfg)
     defs = store.symbols_named(name)
     if not defs:

@@ -101,7 +101,8 @@ def _pick(cfg: Config, spec: str | None, vs: list[Version], default: str) -> Ver
     spec = (spec or default).strip()
     path = access.memory_path(cfg)
     if spec == WORKING:
-        return Version(WORKING, "", "(working copy)", 0, _doc(access.read_text(path), path))
+        doc = _doc(access.read_text(path), path)
+        return Version(WORKING, "", "working copy", doc.version if doc else 0, doc)
     digits = spec[1:] if spec[:1] in "vV" else spec
     if digits.isdigit() and len(digits) < 7:
         for v in vs:
@@ -109,6 +110,8 @@ def _pick(cfg: Config, spec: str | None, vs: list[Version], default: str) -> Ver
                 return v
         raise InputError(f"No version {digits} of `{path.name}` in its git history.")
     sha = vcs.resolve_rev(cfg.root, spec)
+    if sha is None and spec == default == "HEAD":
+        return Version("", "", "nothing committed yet", 0, None)  # all of it is new
     if sha is None:
         raise InputError(f"`{spec}` is neither a memory version nor a git revision.")
     rel = path.relative_to(cfg.root.resolve()).as_posix()

@@ -34,11 +34,22 @@ def test_diff_compares_versions_by_number_or_revision(repo: Repo) -> None:
     va, vb, d = history.diff(cfg, "1", "2")
     assert (va.version, vb.version) == (1, 2)
     assert d.added == [b.id] and d.changed == [f"{a.id}: valid -> superseded"]
-    _, _, same = history.diff(cfg)  # HEAD vs the working copy
+    va, vb, same = history.diff(cfg)  # HEAD vs the working copy
     assert not (same.added or same.changed or same.removed)
+    assert (vb.version, vb.subject) == (2, "working copy")  # not "v0 ((working copy))"
     _, _, by_rev = history.diff(cfg, "HEAD~1", "HEAD")
     assert by_rev.added == [b.id]
     with pytest.raises(InputError, match="No version 9"):
         history.diff(cfg, "9")
     with pytest.raises(InputError, match="neither a memory version nor a git revision"):
         history.diff(cfg, "no-such-branch")
+
+
+def test_diff_before_any_commit_shows_the_whole_file_as_new(folder: Repo) -> None:
+    cfg = folder.config()  # no git: there is no HEAD to compare with
+    a = ops.remember(cfg, "First fact about parsing.").fact
+    va, vb, d = history.diff(cfg)
+    assert va.subject == "nothing committed yet" and vb.version == 1
+    assert d.added == [a.id]
+    with pytest.raises(InputError, match="`HEAD~1` is neither"):
+        history.diff(cfg, "HEAD~1")  # named by the user: still an error
