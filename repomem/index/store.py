@@ -303,7 +303,7 @@ class Store:
         tbl = self._tables.get(name)
         if tbl is None:
             try:
-                tbl = self._db.open_table(name)
+                tbl = self._open(name)
             except (ValueError, FileNotFoundError, OSError) as exc:
                 raise StoreError(
                     f"The index store `{self.uri}` has no `{name}` table; run "
@@ -313,6 +313,17 @@ class Store:
                 self._pin(name, tbl)
             self._tables[name] = tbl
         return tbl
+
+    def _open(self, name: str) -> Any:
+        try:
+            return self._db.open_table(name)
+        except (ValueError, FileNotFoundError, OSError):
+            if self._writing:
+                raise
+            # `index --full` drops and re-creates the tables: wait for it, then look again
+            _await_writer(self)
+            self._published = None
+            return self._db.open_table(name)
 
     def _pin(self, name: str, tbl: Any) -> None:
         """Read a derived table at its published version (the last finished update)."""
@@ -875,6 +886,14 @@ class Store:
         )
         return [(r, float(r["_score"])) for r in found]
 
+    def full_text(
+        self, name: str, query: str, columns: Sequence[str], limit: int
+    ) -> list[dict[str, Any]]:
+        """The best rows of table `name` for a full-text query, with `_score` (the table must
+        have its index: `has_fts`)."""
+        found = self.table(name).search(query, query_type="fts")
+        return list(found.select([*columns, "_score"]).limit(limit).to_list())
+
     def fts_ready(self) -> bool:
         """Whether every table searched by full text has its index."""
         return all(self.has_fts(name) for name in FTS_COLUMNS)
@@ -906,20 +925,28 @@ class Store:
 # What LanceDB raises when a table's files are damaged or vanish under a reader: a Rust
 # error surfaced as RuntimeError/OSError/ValueError whose text names Lance.
 _LANCE_ERROR = ("lance error", "lanceerror")
-# Methods that read under a writer's cleanup get one retry at the latest publication
-_NOT_FOUND = "not found"
+# What a reader meets while `index --full` re-creates the tables under it: files gone, or a
+# table without its full-text index yet. It waits for that writer, then reads again.
+_RACE = ("not found", "inverted index")
 
 
 def _lance_failure(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, RuntimeError | OSError | ValueError) and any(
-        marker in text for marker in _LANCE_ERROR
+        marker in text for marker in (*_LANCE_ERROR, *_RACE)
     )
+
+
+def _await_writer(store: Store) -> None:
+    """Wait until no process holds the write lock (a reader cannot always take it: then it
+    just reads again)."""
+    with contextlib.suppress(StoreError), WriteLock(store.lock_path, store.lock_timeout):
+        pass
 
 
 def _guard(name: str, method: Any) -> Any:
     """`method` with LanceDB's errors turned into one `StoreError` that says what to do. A
-    reader whose files a concurrent full rebuild removed reads again at the latest update."""
+    reader whose tables a concurrent full rebuild re-created waits for it and reads again."""
 
     @functools.wraps(method)
     def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
@@ -930,8 +957,9 @@ def _guard(name: str, method: Any) -> Any:
         except Exception as exc:
             if not _lance_failure(exc):
                 raise
-            if not self._writing and _NOT_FOUND in str(exc).lower():
-                log.info("%s: %s; reading the latest update again", name, exc)
+            if not self._writing and any(m in str(exc).lower() for m in _RACE):
+                log.info("%s: %s; reading again once the writer is done", name, exc)
+                _await_writer(self)
                 self.refresh()
                 try:
                     return method(self, *args, **kwargs)

@@ -340,10 +340,7 @@ def _search(store: Any, table: str, query: str, columns: list[str], limit: int) 
     """The best rows of a table for a full-text query, with `_score` ([] without an index)."""
     if not store.has_fts(table):
         return []
-    found = (
-        store.table(table).search(query, query_type="fts").select([*columns, "_score"]).limit(limit)
-    )
-    return list(found.to_list())
+    return list(store.full_text(table, query, columns, limit))
 
 
 def _bm25_files(store: Any, query: str, cand: Any, share: float) -> None:
