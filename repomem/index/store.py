@@ -36,6 +36,7 @@ import logging
 import os
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -820,11 +821,19 @@ class Store:
 
         Its `text` column holds code-aware search tokens; `data` the entry as JSON.
         """
+        from datetime import timedelta
+
         tbl = self.table("memory")
         tbl.delete("true")
         if rows:
             tbl.add(pa.Table.from_pylist(rows, schema=MEMORY))
             tbl.create_index(WRITER_FTS["memory"], config=_fts_config(), replace=True)
+        # Older versions go at once: they may hold what the file no longer says (a fact
+        # forgotten for its secret, rows written before their redaction). Readers read this
+        # table at its latest, and one still on an older version reads again (`_guard`).
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "optimize.cleanup_older_than=0", UserWarning)
+            tbl.optimize(cleanup_older_than=timedelta(0))
 
     def memory_rows(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = self.table("memory").to_arrow().to_pylist()
