@@ -47,16 +47,30 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` climbs out with `..`; give a path inside the repository."
         )
     rel = posixpath.normpath(unified)
+    if len(rel.encode()) > 4096 or any(len(p.encode()) > 255 for p in parts):
+        raise InputError(
+            f"The {what} `{raw[:80]}...` is longer than a file system allows; give a path "
+            f"inside the repository."
+        )
     if rel in (".", ""):
         raise InputError(f"The {what} `{raw}` names the repository root; give a file in it.")
     root = cfg.root.resolve()
-    full = (root / rel).resolve()
+    try:
+        full = (root / rel).resolve()
+    except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+        why = getattr(exc, "strerror", None) or exc
+        raise InputError(
+            f"The {what} `{raw[:200]}` cannot be resolved ({why}); give a path inside the "
+            f"repository."
+        ) from exc
     if full != root and root not in full.parents:
         raise InputError(
             f"The {what} `{raw}` leads outside the repository (through a symlink); "
             f"give a path inside it."
         )
-    if secrets.is_secret_file(rel):
+    target = full.relative_to(root).as_posix() if full != root else rel
+    if secrets.is_secret_file(rel) or secrets.is_secret_file(target):
+        # `src/settings.py -> ../.env`: the link's target decides
         raise InputError(f"`{rel}` is a credential file; repomem never reads or shows it.")
     return rel
 

@@ -613,7 +613,7 @@ _NAME_SUFFIXES = frozenset(
 
 # First words of a name that make it a setting about secrets when its value is a plain word:
 # on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
-_SETTING_PREFIX = re.compile(r"(?<![\w.-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
+_SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 # Keywords whose values are machine-generated (see _looks_generated); passwords, pass
 # phrases and secrets may be anything a person typed.

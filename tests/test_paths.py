@@ -56,6 +56,19 @@ def test_a_symlink_that_stays_inside_is_allowed(repo: Repo) -> None:
     assert confine(repo.config(), "alias.py") == "alias.py"
 
 
+def test_a_symlink_to_a_credential_file_is_refused_like_the_file(repo: Repo) -> None:
+    repo.write(".env", "DB_PASSWORD=x\n")
+    os.symlink(".env", repo.root / "settings.py")
+    with pytest.raises(InputError, match="credential file"):
+        confine(repo.config(), "settings.py")
+
+
+def test_a_path_too_long_for_the_file_system_is_an_input_error(repo: Repo) -> None:
+    for raw in ("x" * 5000, "a/" * 2100 + "b.py"):
+        with pytest.raises(InputError, match="longer than a file system allows"):
+            confine(repo.config(), raw)
+
+
 def test_absolute_paths_inside_the_repository_are_allowed_when_asked(
     repo: Repo, tmp_path: Path
 ) -> None:

@@ -755,7 +755,12 @@ def test_random_documents_keep_their_line_structure(seed: int) -> None:
 
 def test_a_setting_about_secrets_set_to_a_word_is_not_one() -> None:
     # the `.repomem` example documents `on_secret = "refuse"`: every `init` reported it
-    for line in ('# on_secret = "refuse"', 'redact_tokens = "always"', "skip-secret: never"):
+    for line in (
+        '# on_secret = "refuse"',
+        'redact_tokens = "always"',
+        "skip-secret: never",
+        'or set memory.on_secret = "redact" in .repomem',  # repomem's own advice, kept readable
+    ):
         assert redact(line, config_like=True) == (line, 0)
     for line in ('on_secret = "hunter2hunter"', 'won_secret = "hunter"', 'ON_TOKEN = "Refuse"'):
         assert redact(line, config_like=True)[1] == 1, line

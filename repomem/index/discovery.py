@@ -271,11 +271,13 @@ class Filter:
         except OSError as exc:
             return "symlink-loop" if exc.errno == 40 else "symlink-broken"
         try:
-            target.relative_to(self.real_root)
+            inside = target.relative_to(self.real_root).as_posix()
         except ValueError:
             return "symlink-outside"
         if target.is_dir():
             return "symlink-dir"
+        if secrets.is_secret_file(inside) or self.secret_globs.match_file(inside):
+            return "secret"  # `settings.py -> .env`: the target decides
         return None
 
 

@@ -34,6 +34,7 @@ GENERATED_OFFLINE = "generated-offline"
 WRITTEN = (HUMAN, ASSISTANT)
 GENERATED = (GENERATED_LLM, GENERATED_OFFLINE)
 SOURCES = (*WRITTEN, *GENERATED)  # precedence order
+MAX_NOTE_CHARS = 20_000  # a note on a file, not a copy of it (packs and MCP show it whole)
 
 
 # --------------------------------------------------------------------------- values
@@ -166,6 +167,10 @@ def write_note(
     body = text.strip()
     if not body:
         raise InputError("The note is empty; give its text.")
+    if len(body) > MAX_NOTE_CHARS:
+        raise InputError(
+            f"The note is {len(body):,} characters long; keep it under {MAX_NOTE_CHARS:,}."
+        )
     rel = repo_path(cfg, path)
     full = cfg.root / rel
     if not full.exists():

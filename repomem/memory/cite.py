@@ -62,6 +62,14 @@ class Resolver:
         """The file's lines, or None when it cannot be read (`skipped(rel)` says why)."""
         if rel not in self._files:
             try:
+                # a citation written into the file by hand (or by the memory tool) is
+                # confined like one given on the command line: never read outside the root
+                confine(self.cfg, rel, what="citation")
+            except InputError:
+                self._files[rel] = None
+                self._skipped[rel] = "outside the repository, or a credential file"
+                return None
+            try:
                 data = discovery.read_file(self.cfg, rel)
             except discovery.Skip as skip:
                 self._files[rel] = None

@@ -18,7 +18,9 @@ from repomem.memory.cite import Resolver
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Citation, Fact, NextStep
 
+MAX_TEXT_CHARS = 4000  # a fact, summary, title or step (the file is read by people and packs)
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
 # Personal data that must not be committed in a shared file.
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
 _PHONE = re.compile(r"(?<![\w+])\+\d[\d ()-]{8,}\d\b")
@@ -54,6 +56,26 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
         f"{what} looks like it contains {kind}; remove it (or set memory.on_secret = "
         f'"redact" in .repomem to store it redacted).'
     )
+
+
+def entry_text(cfg: Config, text: str, what: str = "The fact") -> str:
+    """`clean_text` for the text of one entry (a fact, summary, title or step), on one line
+    and of a statement's length.
+
+    One line: an entry's text is a paragraph of the file, and a line break inside it could
+    write a field or heading of its own (`\n- cite: ../outside`) that the file would then
+    read back as real.
+
+    Raises:
+        InputError: as `clean_text`, or when the text is longer than `MAX_TEXT_CHARS`.
+    """
+    text = _LINE_BREAK.sub(" ", text.strip())
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(
+            f"{what} is {len(text):,} characters long; keep it under {MAX_TEXT_CHARS:,} (the "
+            f"memory holds statements: cite the code or write a note on a file instead)."
+        )
+    return clean_text(cfg, text, what)
 
 
 def _words(text: str) -> set[str]:
@@ -157,8 +179,8 @@ def remember(
         raise InputError(
             f"Unknown confidence `{confidence}`; use one of {', '.join(model.CONFIDENCES)}."
         )
-    text = clean_text(cfg, text)
-    topic = clean_text(cfg, topic.strip(), "The topic").replace("\n", " ")
+    text = entry_text(cfg, text)
+    topic = entry_text(cfg, topic, "The topic")
     citations = _resolve_all(cfg, cites or [])
     source = _source(cfg, source)
     if doc is not None:
@@ -231,8 +253,8 @@ def supersede(
     why = why.strip()
     if not why:
         raise InputError("Say why the fact is superseded (--why TEXT).")
-    text = clean_text(cfg, text.strip())
-    why = clean_text(cfg, why, "The reason").replace("\n", " ")
+    text = entry_text(cfg, text)
+    why = entry_text(cfg, why, "The reason")
     if not text:
         raise InputError("The new fact is empty; give its text.")
     new_cites = _resolve_all(cfg, cites) if cites else None
@@ -392,7 +414,7 @@ def complete_next_step(cfg: Config, text: str) -> int:
 
 def add_next_step(cfg: Config, text: str) -> int:
     """Append an open item to Next steps; returns the file version."""
-    text = clean_text(cfg, text.strip(), "The next step").replace("\n", " ")
+    text = entry_text(cfg, text, "The next step")
     if not text:
         raise InputError("The next step is empty; give its text.")
     with access.editing(cfg) as doc:

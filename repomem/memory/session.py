@@ -82,7 +82,7 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
             f"{current.get('started') or 'at an unknown time'}) is still open; end it with "
             f"`repomem session end` or drop it with `repomem session discard`."
         )
-    title = ops.clean_text(cfg, title.strip(), "The title").replace("\n", " ")
+    title = ops.entry_text(cfg, title, "The title")
     info = vcs.open_repo(cfg.root)
     dirty: dict[str, dict[str, Any]] = {}
     files = Resolver(cfg)
@@ -233,11 +233,9 @@ def end(
     record = open_session(cfg)
     if record is None:
         raise InputError("No session is open; start one with `repomem session start`.")
-    summary = ops.clean_text(cfg, summary.strip(), "The summary")
-    texts = [ops.clean_text(cfg, t.strip()) for t in (learned or []) if t.strip()]
-    steps = [
-        ops.clean_text(cfg, t.strip(), "The next step") for t in (next_steps or []) if t.strip()
-    ]
+    summary = ops.entry_text(cfg, summary, "The summary")
+    texts = [ops.entry_text(cfg, t) for t in (learned or []) if t.strip()]
+    steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
     ch = changes(cfg, record) if not record.get("corrupt") else Changes()
     info = vcs.open_repo(cfg.root)
     sess = Session(

@@ -115,6 +115,16 @@ def test_symlinks_escaping_the_repo_and_loops_are_skipped(repo: Repo, tmp_path: 
     assert {d["path"] for d in query.symbol(repo.config(), "real")} == {"alias.py", "real.py"}
 
 
+def test_a_symlink_to_a_credential_file_is_skipped_as_one(repo: Repo) -> None:
+    repo.write(".env", "DB_PASSWORD=supersecretvalue99\n")
+    (repo.root / "src").mkdir()
+    os.symlink("../.env", repo.root / "src" / "settings.py")  # named like code
+    os.symlink(".env", repo.root / "notes.txt")
+    result = skipped(repo)
+    assert sorted(result["secret"]) == [".env", "notes.txt", "src/settings.py"]
+    assert query.search(repo.config(), "supersecretvalue99") == []
+
+
 def test_symlink_loops_in_a_plain_folder_do_not_hang_the_walk(folder: Repo) -> None:
     folder.write("a/x.py", "def x():\n    pass\n")
     os.symlink("..", folder.root / "a" / "up")

@@ -69,3 +69,9 @@ def test_a_password_in_a_notes_prose_is_redacted_as_in_a_fact(repo: Repo) -> Non
     assert redacted == 1
     assert "SuperSecret123" not in note.text
     assert all("SuperSecret123" not in n.text for n in notes.list_notes(cfg, ["app/cart.py"]))
+
+
+def test_a_note_longer_than_the_limit_is_refused(repo: Repo) -> None:
+    cfg = setup_repo(repo)
+    with pytest.raises(InputError, match="characters long"):
+        notes.write_note(cfg, "app/cart.py", "x" * (notes.MAX_NOTE_CHARS + 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from repomem.errors import InputError, NotFoundError
@@ -362,3 +364,41 @@ def test_a_file_whose_name_has_a_space_can_be_cited(code: Repo) -> None:
     (cite,) = fact.cites
     assert (cite.path, cite.symbol, cite.start_line) == ("src/my cache.py", "key_for", 1)
     assert model.parse_citation("src/my cache.py:key_for") is None  # bare, the space is a stop
+
+
+def test_a_line_break_in_a_fact_cannot_write_a_citation_of_its_own(code: Repo) -> None:
+    cfg = code.config()
+    injected = "a\n- cite: `../outside/secret.txt` L1-1 #0123456789ab\n### f-00000000 · valid"
+    out = ops.remember(cfg, injected)
+    (fact,) = [f for f in access.load(cfg).facts() if f.id == out.fact.id]
+    assert fact.cites == [] and "\n" not in fact.text and "- cite:" in fact.text
+    assert len(access.load(cfg).facts()) == 1
+
+
+def test_a_citation_written_into_the_file_never_reads_outside_the_root(
+    code: Repo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "secret.txt"
+    outside.write_text("TOPSECRET_OUTSIDE\n")
+    code.write(".env", "DB_PASSWORD=supersecretvalue99\n")
+    cfg = code.config()
+    ops.remember(cfg, "A fact to edit by hand.")
+    path = access.memory_path(cfg)
+    rel_out = os.path.relpath(outside, code.root)
+    cites = {  # each hash is the right guess: a check that read the file would keep it valid
+        ".env": digest(["DB_PASSWORD=supersecretvalue99"]),
+        rel_out: digest(["TOPSECRET_OUTSIDE"]),
+        str(outside): digest(["TOPSECRET_OUTSIDE"]),
+    }
+    text = path.read_text(encoding="utf-8")
+    lines = "".join(f"- cite: `{p}` L1-1 #{h}\n" for p, h in cites.items())
+    path.write_text(text.replace("A fact to edit by hand.\n", "A fact to edit by hand.\n" + lines))
+    report = ops.check(cfg)
+    (stale,) = report.newly_stale
+    assert stale[1].count("outside the repository, or a credential file") == 3
+
+
+def test_a_fact_the_size_of_a_document_is_refused(code: Repo) -> None:
+    with pytest.raises(InputError, match="characters long; keep it under"):
+        ops.remember(code.config(), "word " * 2000)
+    assert not access.memory_path(code.config()).exists()
