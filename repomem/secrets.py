@@ -203,6 +203,7 @@ _CONFIG_SUFFIXES = (
     ".dockerfile",
 )
 # Exact basenames of config files without a telling suffix.
+_PROSE_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".txt")
 _CONFIG_NAMES = frozenset(
     {
         ".env",
@@ -227,18 +228,21 @@ _RC_FILE = re.compile(r"\.[\w.-]*rc\Z")
 
 
 def is_config_like(relpath: str) -> bool:
-    """True for configuration files, where unquoted values (``PASSWORD=hunter2``) count.
+    """True for configuration files and prose, where unquoted values (``PASSWORD=hunter2``)
+    count.
 
     Pass the result as ``config_like`` to :func:`redact`.  Covers dotenv files, ``.ini``,
     ``.cfg``, ``.conf``, ``.properties``, ``.toml``, YAML, JSON, ``.npmrc``, ``.pypirc`` and
-    other ``rc`` dot-files, Dockerfiles and ``*.env`` files.
+    other ``rc`` dot-files, Dockerfiles and ``*.env`` files, and documentation (Markdown,
+    reStructuredText, AsciiDoc, plain text), where deploy notes paste ``DB_PASSWORD=...``.
     """
     parts = _split_path(relpath)
     if not parts:
         return False
     name = parts[-1]
     return (
-        name in _CONFIG_NAMES
+        name.endswith(_PROSE_SUFFIXES)
+        or name in _CONFIG_NAMES
         or name.endswith(_CONFIG_SUFFIXES)
         or name.startswith((".env.", "dockerfile.", "containerfile."))
         or _RC_FILE.match(name) is not None

@@ -670,9 +670,9 @@ def test_is_config_like_recognises_config_files(path: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["", "main.py", "src/app.ts", "README.md", "Makefile", "lib/config.rb", "rc", "docs/src"],
+    ["", "main.py", "src/app.ts", "Makefile", "lib/config.rb", "rc", "docs/src"],
 )
-def test_is_config_like_rejects_code_and_docs(path: str) -> None:
+def test_is_config_like_rejects_code(path: str) -> None:
     assert not is_config_like(path)
 
 
@@ -764,3 +764,13 @@ def test_a_setting_about_secrets_set_to_a_word_is_not_one() -> None:
         assert redact(line, config_like=True) == (line, 0)
     for line in ('on_secret = "hunter2hunter"', 'won_secret = "hunter"', 'ON_TOKEN = "Refuse"'):
         assert redact(line, config_like=True)[1] == 1, line
+
+
+def test_documentation_counts_unquoted_values_like_config() -> None:
+    from repomem.secrets import is_config_like
+
+    for doc in ("docs/deploy.md", "README.MD", "notes/ops.rst", "INSTALL.txt", "a.adoc"):
+        assert is_config_like(doc), doc
+    assert not is_config_like("src/deploy.py")
+    text = "Deploy with DB_PASSWORD=supersecretvalue99 on the box.\n"
+    assert "supersecretvalue99" not in redact(text, config_like=is_config_like("deploy.md"))[0]
