@@ -5,8 +5,10 @@ from __future__ import annotations
 
 # Bump when a table's columns or their meaning change; add a migration in `store.MIGRATIONS`
 # from the previous version, or let the derived tables be rebuilt.
-# 2: the `chunks` table; 3: a symbol's lines take in its decorators, attributes and doc comment
-SCHEMA_VERSION = 3
+# 2: the `chunks` table; 3: a symbol's lines take in its decorators, attributes and doc comment;
+# 4: documentation redacted like config (unquoted `PASSWORD=x`), symlinks to credential files
+# skipped (indexes built before hold both as written: rebuilt once)
+SCHEMA_VERSION = 4
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")
