@@ -253,7 +253,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             steps in the memory file."""
             return call(lambda: tools.session_end(cfg, summary, learned, next_steps))
 
-    @tool(WRITE, MEMORY_DOC.format(file=_memory_name(cfg)))
+    @tool(READ if ro else WRITE, MEMORY_DOC.format(file=_memory_name(cfg)))
     def memory(
         command: Annotated[
             Literal["view", "create", "str_replace", "insert", "delete", "rename"],

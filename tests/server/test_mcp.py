@@ -236,7 +236,12 @@ def test_paths_that_leave_the_repository_are_refused(
 
 def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:
     async def body(c: Client) -> Any:
-        names = {t.name for t in (await c.list_tools()).tools}
+        listed = (await c.list_tools()).tools
+        names = {t.name for t in listed}
+        # every tool left but `refresh` (it writes the index cache) is marked read-only for
+        # the client, `memory` (views only here) included
+        writing = {t.name for t in listed if not (t.annotations and t.annotations.read_only_hint)}
+        assert writing == {"refresh"}
         called = await c.call_tool("remember", {"fact": "x"})
         edit = await c.call_tool(
             "memory", {"command": "create", "path": "/memories/t.md", "file_text": "A fact."}
