@@ -57,7 +57,7 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
     root = cfg.root.resolve()
     try:
         full = (root / rel).resolve()
-    except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a folder that cannot be read
         why = getattr(exc, "strerror", None) or exc
         raise InputError(
             f"The {what} `{raw[:200]}` cannot be resolved ({why}); give a path inside the "

@@ -244,11 +244,15 @@ class Filter:
         why = self._verdicts[rel] = self._reason(rel)
         return why
 
+    def is_secret(self, rel: str) -> bool:
+        """A credential file by name, or by the configured `secrets.skip_files`."""
+        return secrets.is_secret_file(rel) or bool(self.secret_globs.match_file(rel))
+
     def _reason(self, rel: str) -> str | None:
         parts = rel.split("/")
         if any(p in self.vendor for p in parts[:-1]):
             return "vendored"
-        if secrets.is_secret_file(rel) or self.secret_globs.match_file(rel):
+        if self.is_secret(rel):
             return "secret"
         if self.ignore.match_file(rel):
             return "ignored"
@@ -276,7 +280,7 @@ class Filter:
             return "symlink-outside"
         if target.is_dir():
             return "symlink-dir"
-        if secrets.is_secret_file(inside) or self.secret_globs.match_file(inside):
+        if self.is_secret(inside):
             return "secret"  # `settings.py -> .env`: the target decides
         return None
 

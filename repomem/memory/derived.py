@@ -56,6 +56,10 @@ def _clean(text: str, extra: Sequence[str]) -> str:
 _PROSE = ("text", "topic", "why", "title", "summary", "label", "commits")
 
 
+def _prose(item: Fact | Session | HistoryEntry) -> dict[str, Any]:
+    return {k: getattr(item, k) for k in _PROSE if hasattr(item, k)}
+
+
 def _redacted(data: dict[str, Any], extra: Sequence[str]) -> dict[str, Any]:
     """An entry's fields with the prose in them redacted."""
     out = dict(data)
@@ -81,13 +85,15 @@ def rows(doc: MemoryDoc, extra: Sequence[str] = ()) -> list[dict[str, Any]]:
                 continue
         else:
             kind = "session" if isinstance(item, Session) else "history"
-        # a secret written into the file by hand (or pulled) never enters the store
-        data = _redacted(dataclasses.asdict(item), extra)
+        # a secret written into the file by hand (or pulled) never enters the store: the
+        # entry is redacted once, and both its search text and its JSON come from that
+        clean = dataclasses.replace(item, **_redacted(_prose(item), extra))
+        data = dataclasses.asdict(clean)
         out.append(
             {
                 "id": item.id,
                 "kind": kind,
-                "text": tok.document(_clean(_searchable(item), extra)),
+                "text": tok.document(_searchable(clean)),
                 "data": json.dumps(data, ensure_ascii=False),
                 "updated_at": now,
             }
