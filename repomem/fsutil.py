@@ -21,6 +21,12 @@ def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
     )
 
 
+def read_exact(path: Path | str) -> str:
+    """A UTF-8 text file as written (no newline translation: what `atomic_write` wrote)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
 def atomic_write(path: Path | str, text: str) -> None:
     """Write `text` to `path` atomically (temp file in the same directory, then replace).
 

@@ -34,7 +34,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import HookError
-from repomem.fsutil import atomic_write
+from repomem.fsutil import atomic_write, read_exact
 
 log = logging.getLogger(__name__)
 
@@ -398,7 +398,7 @@ def register_merge_driver(
     line = _attributes_line(cfg, name, pattern)
     attributes = root / ".gitattributes"
     try:
-        text = _read_exact(attributes) if attributes.exists() else ""
+        text = read_exact(attributes) if attributes.exists() else ""
         if line not in text.splitlines():
             nl = "\r\n" if "\r\n" in text else "\n"  # the file's own line ends
             sep = "" if not text or text.endswith("\n") else nl
@@ -410,12 +410,6 @@ def register_merge_driver(
 
 
 _ADDED_NEWLINE = "repomemaddednewline"  # git config: the driver's line needed a newline first
-
-
-def _read_exact(path: Path) -> str:
-    """A text file as written (CRLF line ends kept)."""
-    with open(path, encoding="utf-8", newline="") as fh:
-        return fh.read()
 
 
 def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = None) -> None:
@@ -432,7 +426,7 @@ def unregister_merge_driver(cfg: Config, name: str, *, pattern: str | None = Non
     try:
         if not attributes.exists():
             return
-        lines = _read_exact(attributes).splitlines(keepends=True)
+        lines = read_exact(attributes).splitlines(keepends=True)
         kept = [x for x in lines if x.rstrip("\r\n") != line]
         if len(kept) == len(lines):
             return

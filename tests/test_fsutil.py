@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from repomem.errors import RepomemError, WriteAccessError
-from repomem.fsutil import FileLock, atomic_write
+from repomem.fsutil import FileLock, atomic_write, read_exact
 
 
 def test_atomic_write_replaces_the_file_whole(tmp_path: Path) -> None:
     target = tmp_path / "a.txt"
     atomic_write(target, "one\r\n")
+    assert read_exact(target) == "one\r\n"  # CRLF kept both ways
     atomic_write(target, "two\n")
     assert target.read_bytes() == b"two\n"
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]  # no temp file left

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from repomem.config import Config
 from repomem.errors import ConfigError, MemoryFileError
-from repomem.fsutil import FileLock, atomic_write
+from repomem.fsutil import FileLock, atomic_write, read_exact
 from repomem.memory import file as mfile
 from repomem.memory import migrations, model
 from repomem.memory.file import MemoryDoc
@@ -52,8 +52,7 @@ def read_text(path: Path) -> str | None:
         MemoryFileError: when it exists but cannot be read or is not UTF-8.
     """
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            return fh.read()
+        return read_exact(path)
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
