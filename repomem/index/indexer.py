@@ -420,7 +420,8 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
             t_plan - t0, t_apply - t_plan, report.parsed, t_indexes - t_apply,
             time.monotonic() - t_indexes,
         )  # fmt: skip
-        # A full build writes few large fragments into fresh tables: nothing to compact yet.
+        # A full build writes few large fragments: nothing to compact yet (the emptied rows' files
+        # go at the next compaction).
         runs = int(store.get_meta("runs_since_optimize") or 0) + (1 if report.changed else 0)
         meta["runs_since_optimize"] = str(runs)
         if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):

@@ -321,7 +321,7 @@ class Store:
         except (ValueError, FileNotFoundError, OSError):
             if self._writing:
                 raise
-            # `index --full` drops and re-creates the tables: wait for it, then look again
+            # a schema rebuild drops and re-creates the tables: wait for it, then look again
             _await_writer(self)
             self._published = None
             return self._db.open_table(name)
@@ -439,13 +439,27 @@ class Store:
         return rebuilt
 
     def clear_derived(self) -> None:
-        """Drop and recreate the tables built from the working tree (for `--full`)."""
+        """Empty the tables built from the working tree (for `--full`). Hold the write lock.
+
+        The rows are deleted, not the tables: readers stay on the last published versions
+        (their files stay until a cleanup) and see the rebuild only when it is published. A
+        table that cannot be emptied (damaged, or missing) is dropped and created again.
+        """
         self._fts_ready.clear()
-        self.set_meta({"published": "{}"})  # the old version numbers mean nothing after this
+        names = self._names()
         for name in DERIVED:
-            if name in self._names():
-                self._db.drop_table(name)
             self._tables.pop(name, None)
+            if name in names:
+                try:
+                    tbl = self._db.open_table(name)
+                    tbl.delete("true")
+                    for ix in tbl.list_indices():
+                        tbl.drop_index(ix.name)  # built again over the new rows
+                    self._tables[name] = tbl
+                    continue
+                except (OSError, ValueError, RuntimeError) as exc:
+                    log.info("cannot empty %s (%s); creating it again", name, exc)
+                    self._db.drop_table(name)
             self._tables[name] = self._db.create_table(name, schema=TABLES[name])
 
     def ensure_indexes(self) -> None:

@@ -158,6 +158,28 @@ def test_a_kept_reader_follows_published_updates_only(repo: Repo) -> None:
     assert again.symbols_named("second") and again.count("files") == 1
 
 
+def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
+    repo.write("a.py", 'def first():\n    """The first one."""\n')
+    repo.write("b.py", "def second():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    kept = indexer.reader(cfg)
+    assert kept.symbols_named("first")
+    writer = indexer.open_store(cfg)
+    with writer.writing():
+        writer.clear_derived()  # `index --full`, before it has written anything
+        fresh = indexer.open_store(cfg)
+        assert fresh.count("files") == 2 and fresh.symbols_named("first")
+        assert [h["path"] for h in query.search(cfg, "first")][:1] == ["a.py"]
+        assert indexer.reader(cfg) is kept and kept.count("files") == 2
+    indexer.run(cfg, full=True)
+    after = indexer.open_store(cfg)
+    assert after.count("files") == 2 and after.symbols_named("second")
+    assert [h["path"] for h in query.search(cfg, "second")][:1] == ["b.py"]
+    assert not after.indexes_lagging(share=0.0, floor=0)
+
+
 def test_a_kept_reader_survives_its_store_being_deleted_and_rebuilt(repo: Repo) -> None:
     import shutil
 
