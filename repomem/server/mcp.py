@@ -11,18 +11,19 @@ threads, so a long pack or refresh never blocks other calls.
 # and those of the nested tool functions name local values (the config's budgets).
 
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
-from repomem import __version__
+from repomem import __version__, secrets
 from repomem.config import Config
 from repomem.errors import RepomemError
 from repomem.server import memtool, tools
-from repomem.server.tools import Result, scrub
+from repomem.server.tools import Result, for_tools, scrub
 
 INSTRUCTIONS = """\
 repomem knows this repository: a code index (search_code, get_symbol, find_references,
@@ -54,6 +55,60 @@ on paths under /memories), backed by this repository's project memory.
 - view /memories lists the file and the topics."""
 
 
+class _Server(MCPServer):
+    """The SDK's server, with rejected arguments reported in one line that names each argument
+    and what it must be, never the value given (the SDK's message is pydantic's, several lines
+    long, and quotes the value, which may be a credential pasted in the wrong field)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
+                raise ToolError(_rejected(name, cause)) from cause
+            if name not in {t.name for t in await self.list_tools()}:
+                raise ToolError(
+                    f"Error: no tool named `{_quoted(name)}`; list the tools to see them."
+                ) from exc
+            raise
+
+
+def _quoted(name: str) -> str:
+    """A name a client sent, shortened and on one line, to quote back."""
+    flat = secrets.redact(" ".join(name.split()))[0]
+    return flat if len(flat) <= 60 else flat[:57] + "..."
+
+
+def _rejected(tool: str, exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in err["loc"]) or "the arguments"
+        ctx = err.get("ctx") or {}
+        kind = err["type"]
+        if kind == "missing":
+            what = "is required"
+        elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+            bound = {"greater_than_equal": "at least", "greater_than": "more than"}
+            bound |= {"less_than_equal": "at most", "less_than": "less than"}
+            limit = next(iter(ctx.values()), "?")
+            what = f"must be {bound[kind]} {limit}"
+        elif kind == "literal_error":
+            what = f"must be one of {ctx.get('expected', '?')}"
+        elif kind in ("int_parsing", "int_type", "int_from_float"):
+            what = "must be an integer"
+        elif kind in ("bool_parsing", "bool_type"):
+            what = "must be true or false"
+        elif kind in ("string_type", "list_type", "dict_type"):
+            what = f"must be a {kind.split('_')[0].replace('dict', 'object')}"
+        elif kind == "extra_forbidden":
+            what = "is not an argument of this tool"
+        else:
+            what = f"is invalid ({err['msg']})"
+        problems.append(f"`{where}` {what}")
+    return f"Error: {tool}: {'; '.join(problems)}; see the tool's input schema."
+
+
 def _ok(cfg: Config, res: Result) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=scrub(cfg, res.text))],
@@ -72,9 +127,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     session log or the notes are not registered and the `memory` tool only views.
     """
     ro = cfg.server.read_only if read_only is None else read_only
-    server = MCPServer(
-        "repomem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
-    )
+    server = _Server("repomem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     last = tools.LastPack()
 
     def tool(
@@ -92,7 +145,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             return _ok(cfg, fn())
         except RepomemError as exc:
             # messages quote values, and a hand-edited memory file can put a credential in one
-            return _error(scrub(cfg, f"Error: {exc}"))
+            return _error(scrub(cfg, f"Error: {for_tools(str(exc))}"))
 
     # ------------------------------------------------------------------- code
     @tool(READ)

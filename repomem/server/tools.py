@@ -10,6 +10,7 @@ confines those. Every text returned passes the secret filter (`scrub`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,30 @@ def scrub(cfg: Config, value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [scrub(cfg, v) for v in value]
     return value
+
+
+# The core's messages give command-line advice; over MCP the same step is a tool (or an
+# argument). Each pattern is a phrase the core writes, matched exactly.
+_ADVICE = [
+    (re.compile(r" \(or --task-file FILE\)"), ""),
+    (re.compile(r"raise --budget"), "raise `max_tokens`"),
+    (re.compile(r"try `repomem search [^`]*`"), "try `search_code`"),
+    (re.compile(r"see `repomem memory show`"), "see `recall`"),
+    (re.compile(r"`repomem session start`"), "`session_start`"),
+    (re.compile(r"`repomem session end`"), "`session_end`"),
+    (re.compile(r"run `repomem index`( first| or)"), r"call `refresh`\1"),
+    (
+        re.compile(r"run `repomem memory supersede (\S+) TEXT --why WHY`"),
+        r"call `supersede` with id `\1`",
+    ),
+]
+
+
+def for_tools(message: str) -> str:
+    """A core message with its command-line advice put in terms of the MCP tools."""
+    for pattern, replacement in _ADVICE:
+        message = pattern.sub(replacement, message)
+    return message
 
 
 @dataclass
@@ -311,7 +336,7 @@ def remember(
         text = f"Already known: {out.notes[0]} (memory version {out.version})."
     else:
         text = f"Remembered {out.fact.id} (memory version {out.version})."
-        text += "".join(f" Note: {note}." for note in out.notes)
+        text += "".join(f" Note: {for_tools(note)}." for note in out.notes)
     return Result(text, {"action": out.action, "version": out.version, **_fact_data(out.fact)})
 
 
@@ -355,7 +380,7 @@ def forget(cfg: Config, fact_id: str) -> Result:
     out = ops.forget(cfg, fact_id.strip())
     if out.action == "unchanged":
         return Result(f"{fact_id} was already forgotten.", {"id": fact_id, "action": "unchanged"})
-    text = f"Forgot {fact_id} (memory version {out.version}); {out.notes[0]}."
+    text = f"Forgot {fact_id} (memory version {out.version}); {for_tools(out.notes[0])}."
     return Result(text, {"id": fact_id, "action": out.action, "version": out.version})
 
 

@@ -160,6 +160,11 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
     assert "not in the index" in text(errors[3])
     assert "Unknown kind `gizmo`" in text(errors[5])
     assert not ok.is_error
+    # the advice names this server's tools, not the command line's
+    assert "`search_code`" in text(errors[0]) and "repomem search" not in text(errors[0])
+    assert "`recall`" in text(errors[1]) and "memory show" not in text(errors[1])
+    assert "`session_start`" in text(errors[2]) and "repomem session" not in text(errors[2])
+    assert "--task-file" not in text(errors[4])
 
 
 def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) -> None:
@@ -180,8 +185,22 @@ def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) 
     names = ["query", "limit", "limit", "kind", "cites", "max_tokens", "command", "no_such_tool"]
     for r, name in zip(bad, names, strict=True):
         assert r.is_error, name
-        assert name in text(r), (name, text(r))
+        message = text(r)
+        assert name in message, (name, message)
+        assert message.startswith("Error: ") and "\n" not in message, message
+        assert "pydantic" not in message and "Arguments" not in message, message
+    assert "lots" not in text(bad[1]) and "at least 200" in text(bad[5])
     assert not ok.is_error
+
+
+def test_rejected_argument_values_are_not_echoed(code: Repo) -> None:
+    token = "ghp_" + "b" * 36
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("search_code", {"query": "add", "limit": token})
+
+    r = talk(code, body)
+    assert r.is_error and "limit" in text(r) and token not in text(r) and "ghp_" not in text(r)
 
 
 @pytest.mark.parametrize(
@@ -403,7 +422,7 @@ def test_tools_on_a_repository_without_an_index_say_what_to_do(repo: Repo) -> No
         ]
 
     missing, status, refreshed, found = talk(repo, body)
-    assert missing.is_error and "repomem index" in text(missing)
+    assert missing.is_error and "`refresh`" in text(missing)
     assert status.is_error
     assert not refreshed.is_error and refreshed.structured_content["added"] == 1
     assert not found.is_error and "a.py" in text(found)
