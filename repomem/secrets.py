@@ -78,6 +78,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from repomem.errors import ConfigError
 
@@ -88,6 +89,7 @@ __all__ = [
     "is_config_like",
     "is_secret_file",
     "redact",
+    "redact_value",
 ]
 
 SECRET_FILE_REASON = "secret"
@@ -827,6 +829,18 @@ def redact(
     for pattern in extra:
         text = pattern.sub(apply(extra_handler), text)
     return text, count
+
+
+def redact_value(value: Any, extra_patterns: Sequence[str] = ()) -> Any:
+    """`value` with every credential in its strings redacted, through dicts, lists and tuples
+    (output built from hand-editable data: the memory file, notes)."""
+    if isinstance(value, str):
+        return redact(value, extra_patterns=extra_patterns)[0] if value else value
+    if isinstance(value, dict):
+        return {k: redact_value(v, extra_patterns) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_value(v, extra_patterns) for v in value]
+    return value
 
 
 def contains_secret(text: str) -> bool:

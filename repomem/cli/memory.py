@@ -11,6 +11,7 @@ import typer
 from repomem.cli._app import app, fail, load_config, print_json
 from repomem.errors import RepomemError
 from repomem.memory.model import Fact
+from repomem.secrets import redact, redact_value
 
 memory_app = typer.Typer(
     help="The project memory file: show, check, supersede, forget, log, diff, merge.",
@@ -75,21 +76,26 @@ def show(
     except RepomemError as exc:
         raise fail(exc) from None
     facts = [f for f in doc.facts() if everything or f.status in ("valid", "stale")]
+    extra = cfg.secrets.extra_patterns
     if as_json:
+        # the file is hand-editable: a credential pasted into it is not shown
         print_json(
-            {
-                "file": str(path),
-                "version": doc.version,
-                "schema_version": doc.schema_version,
-                "overview": doc.overview(),
-                "facts": [dataclasses.asdict(f) for f in facts],
-                "next_steps": [dataclasses.asdict(s) for s in doc.next_steps()],
-                "sessions": [dataclasses.asdict(s) for s in doc.sessions()],
-                "history": [dataclasses.asdict(h) for h in doc.history()],
-            }
+            redact_value(
+                {
+                    "file": str(path),
+                    "version": doc.version,
+                    "schema_version": doc.schema_version,
+                    "overview": doc.overview(),
+                    "facts": [dataclasses.asdict(f) for f in facts],
+                    "next_steps": [dataclasses.asdict(s) for s in doc.next_steps()],
+                    "sessions": [dataclasses.asdict(s) for s in doc.sessions()],
+                    "history": [dataclasses.asdict(h) for h in doc.history()],
+                },
+                extra,
+            )
         )
         return
-    typer.echo(f"{path.name} version {doc.version}")
+    lines = [f"{path.name} version {doc.version}"]
     for kind, title in (
         ("convention", "Conventions"),
         ("decision", "Decisions"),
@@ -97,19 +103,20 @@ def show(
     ):
         rows = [f for f in facts if f.kind == kind]
         if rows:
-            typer.echo(f"\n{title}:")
+            lines.append(f"\n{title}:")
             for f in rows:
-                typer.echo("  " + f.summary_line())
+                lines.append("  " + f.summary_line())
     steps = [step for step in doc.next_steps() if not step.done]
     if steps:
-        typer.echo("\nNext steps:")
+        lines.append("\nNext steps:")
         for step in steps:
-            typer.echo(f"  - {step.text}")
+            lines.append(f"  - {step.text}")
     sessions = doc.sessions()
     if sessions:
-        typer.echo(f"\nSessions ({len(sessions)} recent, {len(doc.history())} compacted):")
+        lines.append(f"\nSessions ({len(sessions)} recent, {len(doc.history())} compacted):")
         for s in sessions[-5:]:
-            typer.echo(f"  {s.id}  {s.started[:10]}  {s.title or '-'}")
+            lines.append(f"  {s.id}  {s.started[:10]}  {s.title or '-'}")
+    typer.echo(redact("\n".join(lines), extra_patterns=extra)[0])
 
 
 @memory_app.command("recall")

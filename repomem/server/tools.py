@@ -37,14 +37,7 @@ class Result:
 def scrub(cfg: Config, value: Any) -> Any:
     """`value` with every credential in its strings redacted (a last line of defence: the index
     and the memory file are filtered when written, but hand edits are not)."""
-    extra = cfg.secrets.extra_patterns
-    if isinstance(value, str):
-        return secrets.redact(value, extra_patterns=extra)[0] if value else value
-    if isinstance(value, dict):
-        return {k: scrub(cfg, v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [scrub(cfg, v) for v in value]
-    return value
+    return secrets.redact_value(value, cfg.secrets.extra_patterns)
 
 
 # The core's messages give command-line advice; over MCP the same step is a tool (or an

@@ -71,3 +71,23 @@ def test_memory_merge_without_conflicts_says_so(repo: Repo) -> None:
     run("-C", str(repo.root), "remember", "A fact.")
     code, out, _ = run("-C", str(repo.root), "memory", "merge")
     assert code == 0 and "No conflict markers" in out
+
+
+def test_memory_show_and_recall_redact_a_credential_written_into_the_file_by_hand(
+    repo: Repo,
+) -> None:
+    token = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    repo.write("calc.py", "def add(a, b):\n    return a + b\n")
+    repo.commit("init")
+    r = str(repo.root)
+    assert run("-C", r, "remember", "add() is pure.")[0] == 0
+    path = repo.root / "REPOMEM.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("is pure.", f"is pure ({token})."),
+        encoding="utf-8",
+    )
+    run("-C", r, "session", "start", "--title", f"Rotate {token}")
+    for args in (["memory", "show"], ["memory", "show", "--json"], ["memory", "recall", "pure"]):
+        code, out, _ = run("-C", r, *args)
+        assert code == 0 and "is pure" in out, (args, out)
+        assert token not in out and "[REDACTED]" in out, (args, out)
