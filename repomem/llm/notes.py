@@ -93,9 +93,10 @@ def _to_note(row: dict[str, Any], current: dict[str, tuple[str, str]]) -> Note:
     stale = now is None or now[0] != row["file_hash"]
     if now is None and row["source"] in WRITTEN and not row["file_hash"]:
         stale = False  # a note on a folder or unindexed file has nothing to go stale against
-    return Note(
-        row["path"], row["source"], row["text"], row["file_hash"], float(row["updated_at"]), stale
-    )
+    text = row["text"]
+    if len(text) > MAX_NOTE_CHARS:  # stored before the limit: shown cut, as a new one would be
+        text = f"{text[:MAX_NOTE_CHARS]} [cut: {len(text) - MAX_NOTE_CHARS:,} more characters]"
+    return Note(row["path"], row["source"], text, row["file_hash"], float(row["updated_at"]), stale)
 
 
 def _order(note: Note) -> tuple[str, int, bool, float]:

@@ -75,3 +75,14 @@ def test_a_note_longer_than_the_limit_is_refused(repo: Repo) -> None:
     cfg = setup_repo(repo)
     with pytest.raises(InputError, match="characters long"):
         notes.write_note(cfg, "app/cart.py", "x" * (notes.MAX_NOTE_CHARS + 1))
+
+
+def test_a_note_stored_before_the_limit_is_read_back_cut_to_it(repo: Repo) -> None:
+    cfg = setup_repo(repo)
+    store = indexer.open_store(cfg)
+    huge = notes.Note("app/cart.py", notes.HUMAN, "y" * 300_000, "", 0.0)
+    with store.writing():
+        store.add("notes", [huge.as_row()])
+    [note] = notes.list_notes(cfg, ["app/cart.py"])
+    assert len(note.text) < notes.MAX_NOTE_CHARS + 100
+    assert note.text.startswith("y" * 100) and "280,000 more characters" in note.text
