@@ -393,24 +393,35 @@ def session_list(
     from repomem.memory import session
 
     try:
-        data = session.listing(load_config())
+        cfg = load_config()
+        data = session.listing(cfg)
     except RepomemError as exc:
         raise fail(exc) from None
+    extra = cfg.secrets.extra_patterns
     if as_json:
         print_json(
-            {
-                "open": data["open"] and {k: v for k, v in data["open"].items() if k != "dirty"},
-                "sessions": [dataclasses.asdict(s) for s in data["sessions"]],
-                "history": [dataclasses.asdict(h) for h in data["history"]],
-            }
+            redact_value(
+                {
+                    "open": data["open"]
+                    and {k: v for k, v in data["open"].items() if k != "dirty"},
+                    "sessions": [dataclasses.asdict(s) for s in data["sessions"]],
+                    "history": [dataclasses.asdict(h) for h in data["history"]],
+                },
+                extra,
+            )
         )
         return
+    lines = []
     if data["open"]:
         o = data["open"]
-        typer.echo(f"OPEN  {o['id']}  since {o.get('started') or '?'}  {o.get('title') or ''}")
+        lines.append(f"OPEN  {o['id']}  since {o.get('started') or '?'}  {o.get('title') or ''}")
     for s in data["sessions"]:
-        typer.echo(f"      {s.id}  {s.started[:16]}  {s.title or '-'}  ({len(s.commits)} commits)")
+        lines.append(
+            f"      {s.id}  {s.started[:16]}  {s.title or '-'}  ({len(s.commits)} commits)"
+        )
     for h in data["history"]:
-        typer.echo(f"      {h.id}  {h.label}  (compacted)")
-    if not (data["open"] or data["sessions"] or data["history"]):
+        lines.append(f"      {h.id}  {h.label}  (compacted)")
+    if lines:
+        typer.echo(redact("\n".join(lines), extra_patterns=extra)[0])
+    else:
         typer.echo("No sessions yet; start one with `repomem session start --title TEXT`.")

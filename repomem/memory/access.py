@@ -118,10 +118,36 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
                 f"Refusing to write `{path.name}`: it would lose {', '.join(sorted(lost))}; "
                 f"this is a bug in repomem, please report it."
             )
+        misread = _misread(doc, after_doc)
+        if misread:
+            raise MemoryFileError(
+                f"Refusing to write `{path.name}`: {', '.join(misread)} would be read back "
+                f"differently; this is a bug in repomem, please report it."
+            )
         if before_text is not None and read_text(path) != before_text:  # pragma: no cover
             raise MemoryFileError(f"`{path.name}` changed while locked; retry.")
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text)
+
+
+def _misread(written: MemoryDoc, read: MemoryDoc) -> list[str]:
+    """The entries this write changed that the file, read again, would not give back as
+    written (their text taken for the file's structure, or a field for another)."""
+    again = {e.item.id: e.item for sec in read.sections for e in sec.entries}
+    steps = [(x.text, x.done) for x in written.next_steps()]
+    out = [
+        e.item.id
+        for sec in written.sections
+        for e in sec.entries
+        if e.raw is None
+        and (
+            e.item.id not in again
+            or mfile.render_item(again[e.item.id]) != mfile.render_item(e.item)
+        )
+    ]
+    if steps != [(x.text, x.done) for x in read.next_steps()]:
+        out.append("the next steps")
+    return out
 
 
 def entry_ids(doc: MemoryDoc) -> set[str]:

@@ -27,7 +27,7 @@ from repomem.memory.model import Fact, HistoryEntry, Session
 log = logging.getLogger(__name__)
 
 META_KEY = "memory_file_hash"
-ROWS_FORMAT = "redacted:"  # changing it makes every store rebuild its memory rows once
+ROWS_FORMAT = "redacted-2:"  # changing it makes every store rebuild its memory rows once
 
 
 def _searchable(item: Fact | Session | HistoryEntry) -> str:
@@ -53,7 +53,7 @@ def _clean(text: str, extra: Sequence[str]) -> str:
 
 
 # The fields people write (ids, hashes, dates and paths are repomem's own)
-_PROSE = ("text", "topic", "why", "title", "summary", "label", "commits")
+_PROSE = ("text", "topic", "why", "title", "summary", "label", "commits", "source", "agent", "by")
 
 
 def _prose(item: Fact | Session | HistoryEntry) -> dict[str, Any]:

@@ -312,6 +312,44 @@ class MemoryDoc:
 
 
 # --------------------------------------------------------------------- rendering
+def _structural(line: str) -> bool:
+    """Whether a line of prose would be read as the file's structure: a section or entry
+    heading, a code fence, a `- key: value` field or a git conflict marker."""
+    return (
+        line.startswith(("## ", "### ", "```", "~~~"))
+        or _FIELD.match(line) is not None
+        or CONFLICT_OPEN.match(line) is not None
+        or CONFLICT_CLOSE.match(line) is not None
+    )
+
+
+def _prose(text: str) -> list[str]:
+    """An entry's text as lines of the file: a line that would read as structure is escaped
+    with a backslash, as Markdown does (`\\## x` shows `## x`), and read back without it."""
+    return [f"\\{ln}" if _structural(ln.lstrip("\\")) else ln for ln in text.splitlines()]
+
+
+def _unprose(line: str) -> str:
+    return line[1:] if line.startswith("\\") and _structural(line.lstrip("\\")) else line
+
+
+def _value(value: str) -> str:
+    """A field's value on the one line it has (a line break would start a field of its own)."""
+    return value if value.splitlines() == [value] else " ".join(value.split())
+
+
+def _fields(lines: list[str]) -> list[str]:
+    """The entry's lines with its heading and each field on one line; the prose between them
+    was escaped by `_prose`. Text given to the file passes `ops.entry_text` first; this keeps
+    the file's structure even when a value comes from elsewhere (a commit, a model, a client's
+    name)."""
+    head, *rest = lines
+    n = len(rest)
+    while n and rest[n - 1].startswith("- "):
+        n -= 1
+    return [_value(head), *rest[:n], *(_value(ln) for ln in rest[n:])]
+
+
 def render_item(item: Item, nl: str = "\n") -> str:
     if isinstance(item, Fact):
         lines = _render_fact(item)
@@ -325,8 +363,8 @@ def render_item(item: Item, nl: str = "\n") -> str:
 def _render_fact(f: Fact) -> list[str]:
     lines = [f"### {f.id} · {f.status}"]
     if f.status == "forgotten":
-        return [*lines, f"- forgotten: {f.forgotten}"]
-    lines += f.text.splitlines() or [""]
+        return _fields([*lines, f"- forgotten: {f.forgotten}"])
+    lines += _prose(f.text) or [""]
     if f.topic:
         lines.append(f"- topic: {f.topic}")
     lines += [f"- cite: {c.render()}" for c in f.cites]
@@ -343,12 +381,12 @@ def _render_fact(f: Fact) -> list[str]:
         lines.append(f"- superseded: {f.superseded_by}{at}")
     if f.why:
         lines.append(f"- why: {f.why}")
-    return lines
+    return _fields(lines)
 
 
 def _render_session(s: Session) -> list[str]:
     lines = [f"### {s.id} · {s.title}" if s.title else f"### {s.id}"]
-    lines += s.summary.splitlines()
+    lines += _prose(s.summary)
     started = s.started + (f" at {s.start_head}" if s.start_head else "")
     started += f" ({s.branch})" if s.branch else ""
     lines.append(f"- started: {started}")
@@ -363,12 +401,12 @@ def _render_session(s: Session) -> list[str]:
             lines.append(f"- {key}: {', '.join(values)}")
     if s.symbols:
         lines.append(f"- symbols: {' '.join(s.symbols)}")
-    return lines
+    return _fields(lines)
 
 
 def _render_history(h: HistoryEntry) -> list[str]:
     lines = [f"### {h.id} · {h.label}" if h.label else f"### {h.id}"]
-    lines += h.summary.splitlines()
+    lines += _prose(h.summary)
     if h.span:
         lines.append(f"- span: {h.span}")
     if h.sessions:
@@ -376,7 +414,7 @@ def _render_history(h: HistoryEntry) -> list[str]:
     if h.facts:
         lines.append(f"- facts: {', '.join(h.facts)}")
     lines.append(f"- by: {h.by}")
-    return lines
+    return _fields(lines)
 
 
 # --------------------------------------------------------------------- parsing
@@ -489,7 +527,7 @@ def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:
     start = len(block)
     while start > 1 and _FIELD.match(block[start - 1]):
         start -= 1
-    text = "\n".join(block[1:start]).strip("\n")
+    text = "\n".join(_unprose(ln) for ln in block[1:start]).strip("\n")
     fields: list[tuple[str, str, int]] = []
     allowed = (
         FACT_FIELDS

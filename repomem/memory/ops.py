@@ -49,13 +49,21 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
     if not count and not personal:
         return text
     if cfg.memory.on_secret == "redact":
-        redacted = _EMAIL.sub("[EMAIL]", redacted)
-        return _PHONE.sub("[PHONE]", redacted)
+        return _PHONE.sub("[PHONE]", _EMAIL.sub("[EMAIL]", redacted))
     kind = "a credential" if count else "personal data (an e-mail address or phone number)"
     raise InputError(
         f"{what} looks like it contains {kind}; remove it (or set memory.on_secret = "
         f'"redact" in .repomem to store it redacted).'
     )
+
+
+def redacted_line(cfg: Config, text: str) -> str:
+    """`text` on one line with credentials and personal data redacted, whatever
+    `memory.on_secret` says: for what the memory records from elsewhere (commit subjects),
+    which nobody can take back and write again."""
+    text = _LINE_BREAK.sub(" ", text.strip())
+    redacted = secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
+    return _PHONE.sub("[PHONE]", _EMAIL.sub("[EMAIL]", redacted))
 
 
 def entry_text(cfg: Config, text: str, what: str = "The fact") -> str:
@@ -139,7 +147,7 @@ def credit(cfg: Config, fallback: str = "person") -> str:
 
 def _source(cfg: Config, source: str) -> str:
     """Facts recorded by a person while a session is open are credited to the session."""
-    return credit(cfg) if source == "person" else source
+    return credit(cfg) if source == "person" else entry_text(cfg, source, "The source")
 
 
 def _get(doc: MemoryDoc, fact_id: str) -> Fact:

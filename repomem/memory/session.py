@@ -83,6 +83,7 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
             f"`repomem session end` or drop it with `repomem session discard`."
         )
     title = ops.entry_text(cfg, title, "The title")
+    agent = ops.entry_text(cfg, agent, "The agent") if agent else agent
     info = vcs.open_repo(cfg.root)
     dirty: dict[str, dict[str, Any]] = {}
     files = Resolver(cfg)
@@ -133,7 +134,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     root = cfg.root
     head = record.get("head")
     dirty: dict[str, dict[str, Any]] = record.get("dirty") or {}
-    out = Changes(commits=[f"{sha} {subject}" for sha, subject in vcs.commits_since(root, head)])
+    subjects = vcs.commits_since(root, head)
+    out = Changes(commits=[f"{sha} {ops.redacted_line(cfg, subject)}" for sha, subject in subjects])
     if vcs.open_repo(root) is None:
         return out
     sym_added: list[str] = []

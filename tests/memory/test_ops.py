@@ -402,3 +402,12 @@ def test_a_fact_the_size_of_a_document_is_refused(code: Repo) -> None:
     with pytest.raises(InputError, match="characters long; keep it under"):
         ops.remember(code.config(), "word " * 2000)
     assert not access.memory_path(code.config()).exists()
+
+
+def test_a_source_is_one_line_and_holds_no_credential(code: Repo) -> None:
+    cfg = code.config()
+    with pytest.raises(InputError, match="The source .* credential"):
+        ops.remember(cfg, "Retries are capped.", source="ghp_" + "a1B2" * 10)
+    out = ops.remember(cfg, "The cache is per process.", source="bot\n- cite: `../x.py`")
+    (fact,) = access.load(cfg).facts()
+    assert fact.id == out.fact.id and not fact.cites and fact.source == "bot - cite: `../x.py`"

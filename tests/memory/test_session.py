@@ -167,3 +167,27 @@ def test_a_failing_model_falls_back_to_the_offline_summary(code: Repo) -> None:
 
     assert compact.maybe_compact(cfg, doc, broken) == 1
     assert doc.history()[0].by == "repomem"
+
+
+def test_commit_subjects_are_recorded_with_credentials_and_addresses_redacted(code: Repo) -> None:
+    cfg = code.config()
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"
+    session.start(cfg, "rotate")
+    code.write("app.py", BASE.replace("return 2", "return 5"))
+    code.commit(f"rotate token {token}, ping bob@corp.example.com")
+    session.end(cfg)
+    text = access.memory_path(cfg).read_text(encoding="utf-8")
+    assert token not in text and "bob@corp.example.com" not in text
+    (s,) = access.load(cfg).sessions()
+    assert len(s.commits) == 1 and "rotate token [REDACTED]" in s.commits[0]
+    assert "[EMAIL]" in s.summary
+
+
+def test_an_agent_name_is_one_line_and_holds_no_credential(code: Repo) -> None:
+    cfg = code.config()
+    with pytest.raises(InputError, match="The agent .* credential"):
+        session.start(cfg, "t", agent="ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB")
+    session.start(cfg, "t", agent="claude\n- learned: f-deadbeef")
+    session.end(cfg, summary="ok")
+    (s,) = access.load(cfg).sessions()
+    assert s.agent == "claude - learned: f-deadbeef" and s.learned == []
