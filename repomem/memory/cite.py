@@ -185,9 +185,12 @@ class Resolver:
                 and digest(f.lines[c.start_line - 1 : c.end_line]) == c.hash
             ):
                 return "", c
-            for i in range(max(len(f.lines) - n + 1, 0)):
-                if digest(f.lines[i : i + n]) == c.hash:
-                    return "", Citation(c.path, "", i + 1, i + n, c.hash)
+            found = [
+                i for i in range(max(len(f.lines) - n + 1, 0))
+                if digest(f.lines[i : i + n]) == c.hash
+            ]  # fmt: skip
+            if len(found) == 1 and _distinctive(f.lines[found[0] : found[0] + n]):
+                return "", Citation(c.path, "", found[0] + 1, found[0] + n, c.hash)
             return f"lines {c.start_line}-{c.end_line} of `{c.path}` changed", c
         if c.hash and digest(f.lines) != c.hash:
             return f"`{c.path}` changed", c
@@ -214,10 +217,25 @@ class Resolver:
 def _legacy_tail(lines: list[str], s: Symbol, c: Citation) -> bool:
     """Whether `c` was made when a symbol's lines began at its `def` (before they took in its
     decorators, attributes and doc comments: `@property`, `#[derive]`, `// Run starts`) and
-    the lines it covered are unchanged: as many lines at the end of the symbol hash the same."""
+    the lines it covered are unchanged: as many lines at the end of the symbol hash the same,
+    at the same place (a decorator added since moves the `def` down: that is a change)."""
     n = c.end_line - c.start_line + 1 if c.start_line and c.end_line >= c.start_line else 0
     span = s.end_line - s.start_line + 1
-    return 0 < n < span and digest(lines[s.end_line - n : s.end_line]) == c.hash
+    return (
+        0 < n < span
+        and c.start_line == s.end_line - n + 1
+        and digest(lines[s.end_line - n : s.end_line]) == c.hash
+    )
+
+
+# A cited line range found elsewhere in its file counts as moved only when it could not be
+# another place's copy: found once, and more than a line like `return None`, `pass` or `}`
+# (non-space characters).
+MIN_MOVED_CHARS = 12
+
+
+def _distinctive(block: list[str]) -> bool:
+    return len("".join("".join(line.split()) for line in block)) >= MIN_MOVED_CHARS
 
 
 def symbol_hashes(lines: list[str], symbols: tuple[Symbol, ...]) -> dict[str, str]:

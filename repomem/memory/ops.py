@@ -217,8 +217,9 @@ def _remember_in(
         if score > best_score:
             best, best_score = f, score
     if best is not None and best_score >= threshold:
-        added = [c for c in citations if all(c.target != x.target for x in best.cites)]
-        best.cites.extend(added)
+        # a citation given again is taken as it is now (the restated fact is about today's code)
+        given = {c.spec: c for c in citations}
+        best.cites = [given.pop(x.spec, x) for x in best.cites] + list(given.values())
         if topic and not best.topic:
             best.topic = topic
         best.confirmed = model.now_iso()
@@ -385,6 +386,10 @@ def confirm(cfg: Config, fact_id: str) -> Outcome:
             raise InputError(f"`{fact_id}` is {f.status}; it cannot be confirmed.")
         fresh: list[Citation] = []
         for c in f.cites:
+            reason, current = resolver.check(c)
+            if not reason:  # unchanged, or only moved: keep following that code
+                fresh.append(current)
+                continue
             try:
                 fresh.append(resolver.resolve(c.spec, follow_renames=True))
             except InputError as exc:

@@ -411,3 +411,50 @@ def test_a_source_is_one_line_and_holds_no_credential(code: Repo) -> None:
     out = ops.remember(cfg, "The cache is per process.", source="bot\n- cite: `../x.py`")
     (fact,) = access.load(cfg).facts()
     assert fact.id == out.fact.id and not fact.cites and fact.source == "bot - cite: `../x.py`"
+
+
+def test_a_decorator_added_to_a_cited_function_makes_its_fact_stale(repo: Repo) -> None:
+    repo.write("a.py", "import functools\n\n\ndef load(x):\n    return x + 1\n")
+    cfg = repo.config()
+    f = ops.remember(cfg, "load recomputes on every call", cites=["a.py:load"]).fact
+    repo.write("a.py", "import functools\n\n\n@functools.cache\ndef load(x):\n    return x + 1\n")
+    assert f.id in dict(ops.check(cfg).newly_stale)
+
+
+def test_a_changed_line_is_not_re_anchored_to_a_common_line_elsewhere(repo: Repo) -> None:
+    repo.write("b.py", "def f():\n    return None\n\n\ndef g():\n    return None\n")
+    cfg = repo.config()
+    fact = ops.remember(cfg, "g returns None, callers must check", cites=["b.py:6-6"]).fact
+    repo.write("b.py", "def f():\n    return None\n\n\ndef g():\n    return 42\n")
+    assert fact.id in dict(ops.check(cfg).newly_stale)
+
+
+def test_confirm_follows_code_that_only_moved(repo: Repo) -> None:
+    repo.write("c.py", "def h():\n    return 1\n\n\ndef k():\n    return 'two'\n")
+    cfg = repo.config()
+    fact = ops.remember(cfg, "k returns two", cites=["c.py:5-6"]).fact
+    repo.write(
+        "c.py",
+        "import os\nimport sys\n" + "def h():\n    return 1\n\n\ndef k():\n    return 'two'\n",
+    )
+    ops.confirm(cfg, fact.id)
+    confirmed = access.load(cfg).fact(fact.id)
+    assert confirmed is not None and confirmed.cites[0].start_line == 7
+    repo.write(
+        "c.py", "import os\nimport sys\n" + "def h():\n    return 1\n\n\ndef k():\n    return 3\n"
+    )
+    assert fact.id in dict(ops.check(cfg).newly_stale)
+
+
+def test_restating_a_stale_fact_with_its_citation_takes_the_code_as_it_is_now(
+    repo: Repo,
+) -> None:
+    repo.write("d.py", "def g():\n    return None\n")
+    cfg = repo.config()
+    fact = ops.remember(cfg, "g returns nothing useful", cites=["d.py:g"]).fact
+    repo.write("d.py", "def g():\n    return 42\n")
+    assert fact.id in dict(ops.check(cfg).newly_stale)
+    again = ops.remember(cfg, "g returns nothing useful", cites=["d.py:g"])
+    assert again.action == "merged" and again.fact.id == fact.id
+    report = ops.check(cfg)
+    assert fact.id not in dict(report.newly_stale) and fact.id not in report.still_stale
