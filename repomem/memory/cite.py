@@ -185,12 +185,12 @@ class Resolver:
                 and digest(f.lines[c.start_line - 1 : c.end_line]) == c.hash
             ):
                 return "", c
-            found = [
+            places = [
                 i for i in range(max(len(f.lines) - n + 1, 0))
                 if digest(f.lines[i : i + n]) == c.hash
             ]  # fmt: skip
-            if len(found) == 1 and _distinctive(f.lines[found[0] : found[0] + n]):
-                return "", Citation(c.path, "", found[0] + 1, found[0] + n, c.hash)
+            if len(places) == 1 and _distinctive(f.lines[places[0] : places[0] + n]):
+                return "", Citation(c.path, "", places[0] + 1, places[0] + n, c.hash)
             return f"lines {c.start_line}-{c.end_line} of `{c.path}` changed", c
         if c.hash and digest(f.lines) != c.hash:
             return f"`{c.path}` changed", c

@@ -413,19 +413,30 @@ def test_a_source_is_one_line_and_holds_no_credential(code: Repo) -> None:
     assert fact.id == out.fact.id and not fact.cites and fact.source == "bot - cite: `../x.py`"
 
 
-def test_a_decorator_added_to_a_cited_function_makes_its_fact_stale(repo: Repo) -> None:
-    repo.write("a.py", "import functools\n\n\ndef load(x):\n    return x + 1\n")
+@pytest.mark.parametrize(
+    ("before", "after", "cite"),
+    [
+        # a decorator added to the cited function
+        (
+            "import functools\n\n\ndef load(x):\n    return x + 1\n",
+            "import functools\n\n\n@functools.cache\ndef load(x):\n    return x + 1\n",
+            "a.py:load",
+        ),
+        # the cited line changed, and a line like it is elsewhere: not "moved" there
+        (
+            "def f():\n    return None\n\n\ndef g():\n    return None\n",
+            "def f():\n    return None\n\n\ndef g():\n    return 42\n",
+            "a.py:6-6",
+        ),
+    ],
+)
+def test_a_change_to_the_cited_code_makes_its_fact_stale(
+    repo: Repo, before: str, after: str, cite: str
+) -> None:
+    repo.write("a.py", before)
     cfg = repo.config()
-    f = ops.remember(cfg, "load recomputes on every call", cites=["a.py:load"]).fact
-    repo.write("a.py", "import functools\n\n\n@functools.cache\ndef load(x):\n    return x + 1\n")
-    assert f.id in dict(ops.check(cfg).newly_stale)
-
-
-def test_a_changed_line_is_not_re_anchored_to_a_common_line_elsewhere(repo: Repo) -> None:
-    repo.write("b.py", "def f():\n    return None\n\n\ndef g():\n    return None\n")
-    cfg = repo.config()
-    fact = ops.remember(cfg, "g returns None, callers must check", cites=["b.py:6-6"]).fact
-    repo.write("b.py", "def f():\n    return None\n\n\ndef g():\n    return 42\n")
+    fact = ops.remember(cfg, "What the cited code does.", cites=[cite]).fact
+    repo.write("a.py", after)
     assert fact.id in dict(ops.check(cfg).newly_stale)
 
 
