@@ -87,6 +87,7 @@ _ENTRY_HEAD = re.compile(r"^###[ \t]+(\S+)(?:[ \t]+(?:·|-|—|\|)[ \t]*(.*?))?[
 CONFLICT_OPEN = re.compile(r"^<{7}(?: |$)")
 CONFLICT_CLOSE = re.compile(r"^>{7}(?: |$)")
 _STEP = re.compile(r"^[-*][ \t]+\[([ xX])\][ \t]+(.*)$")
+_STEP_LINE = re.compile(r"^(\s*[-*][ \t]+\[)([ xX])(\][ \t]+)(.*)$")  # a step, kept as written
 
 FACT_FIELDS = frozenset(
     {
@@ -277,16 +278,40 @@ class MemoryDoc:
         raise KeyError(item.id)
 
     def set_next_steps(self, steps: list[NextStep]) -> None:
-        """Rewrite the checkbox lines of Next steps, keeping any other prose there."""
+        """Make the checkbox lines of Next steps say `steps`, changing only the lines that
+        differ: a step's box ticked or cleared in place, steps no longer listed removed, new
+        ones added after the last step. Headings, prose, blank lines and indentation stay."""
         sec = self.section("next", create=True)
         assert sec is not None
         nl = self.newline
-        other = [
-            ln for ln in sec.preamble.splitlines() if ln.strip() and not _STEP.match(ln.strip())
-        ]
-        lines = other + [f"- [{'x' if s.done else ' '}] {s.text}" for s in steps]
-        sec.preamble = nl + nl.join(lines) + nl * 2 if lines else nl
-        self.changed = True
+        todo = list(steps)
+        out: list[str] = []
+        last = -1
+        for line in sec.preamble.splitlines():
+            m = _STEP_LINE.match(line)
+            if m is None:
+                out.append(line)
+                continue
+            step = next((s for s in todo if s.text == m.group(4).strip()), None)
+            if step is None:
+                continue
+            todo.remove(step)
+            if (m.group(2) != " ") != step.done:
+                line = f"{m.group(1)}{'x' if step.done else ' '}{m.group(3)}{m.group(4)}"
+            out.append(line)
+            last = len(out) - 1
+        new = [f"- [{'x' if s.done else ' '}] {s.text}" for s in todo]
+        if new and last >= 0:
+            out[last + 1 : last + 1] = new
+        elif new:
+            end = len(out)
+            while end and not out[end - 1].strip():
+                end -= 1
+            out = [*out[:end], "", *new, "", *out[end + 1 :]]
+        text = nl.join(out) + nl if out else nl
+        if text != sec.preamble:
+            sec.preamble = text
+            self.changed = True
 
     # ----------------------------------------------------------------- output
     def render(self) -> str:

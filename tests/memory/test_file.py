@@ -188,3 +188,26 @@ def test_a_field_value_with_a_line_break_stays_one_field(tmp_path: Path) -> None
     assert not fact.cites and fact.source.startswith("bot - cite:")
     assert [s.key for s in again.sections].count("") == 0  # no `## Injected` section
     assert again.sessions()[0].learned == []
+
+
+def test_next_steps_change_only_their_own_lines(tmp_path: Path) -> None:
+    doc = mfile.new_doc(tmp_path / "REPOMEM.md")
+    doc.set_next_steps([model.NextStep("placeholder")])
+    grouped = (
+        "Release blockers:\n\n- [ ] fix the flaky login test\n  - [ ] check the CI cache\n\n"
+        "After the release:\n\n* [ ] migrate to the new cache\n"
+    )
+    text = doc.render().replace("- [ ] placeholder\n", grouped)
+    doc = mfile.parse(text, tmp_path / "REPOMEM.md")
+    steps = doc.next_steps()
+    steps[1].done = True
+    doc.set_next_steps([*steps, model.NextStep("write the changelog")])
+    out = doc.render()
+    expected = grouped.replace("  - [ ] check", "  - [x] check").replace(
+        "* [ ] migrate to the new cache\n",
+        "* [ ] migrate to the new cache\n- [ ] write the changelog\n",
+    )
+    assert out == text.replace(grouped, expected)
+    doc = mfile.parse(out, tmp_path / "REPOMEM.md")
+    doc.set_next_steps([s for s in doc.next_steps() if s.text != "fix the flaky login test"])
+    assert "flaky" not in doc.render() and "Release blockers:" in doc.render()
