@@ -1,4 +1,5 @@
-"""Small file-system helpers shared by the core: atomic writes and an inter-process lock."""
+"""Small file-system helpers shared by the core: atomic writes, an inter-process lock, and a
+file's lines as editors, git and tree-sitter number them."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
         f"Cannot write `{path}` ({why}); repomem keeps its index, locks and memory there: "
         f"make it writable (for a read-only checkout, point `store.path` at a writable folder)."
     )
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a file's text, numbered as git, editors and tree-sitter number them: split
+    at `\\n` only (a `\\r` before it dropped). `str.splitlines` also splits at form feeds,
+    which PEP 8 allows in code, and at other separators, and would shift every line after one."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def read_exact(path: Path | str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
+from repomem.fsutil import text_lines
 from repomem.index import indexer
 
 SYMBOL_KINDS = (
@@ -151,7 +152,7 @@ def symbol(
         if with_body:
             if d["path"] not in texts:
                 row = store.file(d["path"])
-                texts[d["path"]] = (row["text"] if row else "").splitlines()
+                texts[d["path"]] = text_lines(row["text"] if row else "")
             item["body"] = "\n".join(texts[d["path"]][d["start_line"] - 1 : d["end_line"]])
         out.append(item)
     for item in out:

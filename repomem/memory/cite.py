@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
+from repomem.fsutil import text_lines
 from repomem.index import discovery, languages, parser
 from repomem.memory.model import Citation
 from repomem.paths import confine
@@ -75,7 +76,7 @@ class Resolver:
                 self._files[rel] = None
                 self._skipped[rel] = skip.reason
             else:
-                self._files[rel] = _File(lines=data.text.splitlines())
+                self._files[rel] = _File(lines=text_lines(data.text))
         return self._files[rel]
 
     def skipped(self, rel: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import atomic_write
+from repomem.fsutil import atomic_write, text_lines
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import NextStep, Session
@@ -61,7 +61,7 @@ def _old_symbols(rel: str, data: bytes | None) -> dict[str, str]:
     if data is None:
         return {}
     text = data.decode("utf-8", "replace")
-    return symbol_hashes(text.splitlines(), parse_symbols(rel, text))
+    return symbol_hashes(text_lines(text), parse_symbols(rel, text))
 
 
 def _hash_now(files: Resolver, rel: str) -> str | None:

@@ -29,6 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 from repomem import secrets
 from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
+from repomem.fsutil import text_lines
 from repomem.index import chunks, dense, indexer, languages, query
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
@@ -278,7 +279,7 @@ def _code_items(
         text = texts.get(c.path)
         if text is None or c.score <= 0:
             continue
-        lines = text.splitlines()
+        lines = text_lines(text)
         estimate = _estimate(text, margin)
         top = place < LEAD_FILES
         whole = max(WHOLE_FILE_MAX, int(budget * LEAD_SHARE)) if top else WHOLE_FILE_MAX

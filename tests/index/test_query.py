@@ -18,3 +18,17 @@ def test_a_symbol_is_found_and_an_empty_name_is_an_input_error(repo: Repo) -> No
         query.symbol(repo.config(), " ")  # it said "try `repomem search `"
     with pytest.raises(NotFoundError, match="repomem search beta"):
         query.symbol(repo.config(), "beta")
+
+
+FORM_FEEDS = (
+    "import os\n\x0c\ndef helper():\n    return 1\n\x0c\n"
+    "def compute_total(items):\n    total = sum(items)  # \u2028 kept\n    return total * 1.2\n"
+)
+
+
+def test_line_numbers_count_newlines_only_past_form_feeds_and_separators(repo: Repo) -> None:
+    repo.write("billing.py", FORM_FEEDS)
+    indexer.run(repo.config())
+    (found,) = query.symbol(repo.config(), "compute_total")
+    assert (found["start_line"], found["end_line"]) == (6, 8)
+    assert found["body"] == "\n".join(FORM_FEEDS.split("\n")[5:8])

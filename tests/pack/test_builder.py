@@ -388,3 +388,21 @@ def test_markdown_and_xml_group_the_code_by_file_in_ranking_order() -> None:
     assert [(p, int(n)) for p, n in xml] == want
     # JSON keeps the items in order of value
     assert [i["start_line"] for i in json.loads(pack.render("json"))["items"]][:2] == [40, 90]
+
+
+def test_item_text_is_the_files_lines_past_form_feeds(repo: Repo) -> None:
+    lines = ["import os", "\x0c", "def helper():", "    return 1", "\x0c"]
+    lines += ["def compute_total(items):", "    total = sum(items)", "    return total * 1.2"]
+    for i in range(150):
+        lines += ["", "", f"def filler_{i}(a, b):", f"    value = a * {i} + b", "    return value"]
+    repo.write("billing.py", "\n".join(lines) + "\n")
+    repo.commit()
+    indexer.run(repo.config())
+    data = json.loads(
+        builder.build(repo.config(), "compute_total doubles the tax", budget=1500).render("json")
+    )
+    items = [i for i in data["items"] if i["path"] == "billing.py" and i["kind"] != "map"]
+    assert any(i["symbol"] == "compute_total" for i in items)
+    for item in items:
+        expected = "\n".join(lines[item["start_line"] - 1 : item["end_line"]])
+        assert item["text"].rstrip("\n") == expected.rstrip("\n"), item
