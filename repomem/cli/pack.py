@@ -59,7 +59,9 @@ def pack(
     try:
         atomic_write(out, rendered)
     except OSError as exc:
-        typer.echo(f"Error: cannot write `{out}` ({exc.strerror}); check the path.", err=True)
+        cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc
+        reason = cause.strerror or str(cause)
+        typer.echo(f"Error: cannot write `{out}` ({reason}); check the path.", err=True)
         raise typer.Exit(1) from None
 
 

@@ -14,6 +14,7 @@ from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import text_lines
 from repomem.index import indexer
+from repomem.index.store import valid_text
 
 SYMBOL_KINDS = (
     "class",
@@ -127,6 +128,7 @@ def symbol(
     """
     if not name.strip():
         raise InputError("The symbol name is empty; give one (`Parser.parse`, `parse`).")
+    name = valid_text(name)
     store = require_store(cfg)
     defs = store.symbols_named(name)
     if not defs:

@@ -234,7 +234,17 @@ class Hit:
 
 def quote(value: str) -> str:
     """A SQL string literal for a LanceDB filter."""
-    return "'" + value.replace("'", "''") + "'"
+    return "'" + valid_text(value).replace("'", "''") + "'"
+
+
+def valid_text(value: str) -> str:
+    """`value` as valid Unicode: lone surrogates (undecodable bytes of a command-line
+    argument, or a `\\ud800` escape in JSON) become U+FFFD. LanceDB takes UTF-8 only."""
+    try:
+        raw = value.encode("utf-8", "surrogateescape")  # each undecodable byte, as it was
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 def in_list(column: str, values: Iterable[str]) -> str:

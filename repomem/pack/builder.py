@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -585,7 +586,23 @@ def _md_item(i: Item) -> str:
         return f"{i.path}\n{i.text}"
     where = f"{i.path}:{i.start_line}-{i.end_line}"
     title = f"`{i.symbol}` in {where}" if i.symbol else where
-    return f"\n### {title}\n_{i.reason}_\n```{_fence(i.path)}\n{i.text.rstrip()}\n```"
+    ticks = "`" * max(3, 1 + max((len(m) for m in _TICKS.findall(i.text)), default=0))
+    return f"\n### {title}\n_{i.reason}_\n{ticks}{_fence(i.path)}\n{i.text.rstrip()}\n{ticks}"
+
+
+# A line that opens or closes a code fence (CommonMark): the pack's fence is made longer than
+# any in the code it holds (a docstring's ``` example, a whole Markdown file).
+_TICKS = re.compile(r"^ {0,3}(`{3,})", re.M)
+# Characters XML 1.0 does not allow in a document, even escaped: shown as U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _xml_attr(text: str) -> str:
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
 def _reading_order(pack: Pack) -> list[Item]:
@@ -604,12 +621,12 @@ def _reading_order(pack: Pack) -> list[Item]:
 
 def _render_xml(pack: Pack) -> str:
     out = [
-        f"<context_pack repository={quoteattr(pack.repository)} "
-        f"commit={quoteattr(pack.commit or '')} fresh={quoteattr(str(pack.fresh).lower())} "
+        f"<context_pack repository={_xml_attr(pack.repository)} "
+        f"commit={_xml_attr(pack.commit or '')} fresh={_xml_attr(str(pack.fresh).lower())} "
         f'budget="{pack.budget}" tokens="{pack.tokens}">',
-        f"<task>{escape(_echo(pack.task))}</task>",
+        f"<task>{_xml_text(_echo(pack.task))}</task>",
         "<ranking>",
-        *(f'<file path={quoteattr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
+        *(f'<file path={_xml_attr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",
     ]
     out.extend(_xml_item(i) for i in _reading_order(pack))
@@ -619,12 +636,12 @@ def _render_xml(pack: Pack) -> str:
 
 def _xml_item(i: Item) -> str:
     attrs = (
-        f'path={quoteattr(i.path)} start_line="{i.start_line}" '
-        f'end_line="{i.end_line}" reason={quoteattr(i.reason)}'
+        f'path={_xml_attr(i.path)} start_line="{i.start_line}" '
+        f'end_line="{i.end_line}" reason={_xml_attr(i.reason)}'
     )
     if i.symbol:
-        attrs += f" symbol={quoteattr(i.symbol)}"
-    return f"<{i.kind} {attrs}>\n{escape(i.text)}\n</{i.kind}>"
+        attrs += f" symbol={_xml_attr(i.symbol)}"
+    return f"<{i.kind} {attrs}>\n{_xml_text(i.text)}\n</{i.kind}>"
 
 
 def _rendered(item: Item, fmt: str) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -214,3 +215,17 @@ def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
     assert code == 0
     (line,) = [x for x in out.splitlines() if x.startswith("Updated:")]
     assert line.endswith(" s ago)")
+
+
+def test_undecodable_bytes_in_a_symbol_name_and_an_unwritable_out_are_one_line_errors(
+    repo: Repo, tmp_path: Path
+) -> None:
+    repo.write("a.py", "def get_value():\n    return 1\n")
+    r = str(repo.root)
+    assert run("-C", r, "index", "--quiet")[0] == 0
+    code, _, err = run("-C", r, "symbol", "get\udcffValue")  # how Python passes byte 0xff
+    assert code == 1 and err.startswith("Error: No symbol named `get\ufffdValue`"), err
+    missing = tmp_path / "no-such-dir" / "pack.md"
+    code, _, err = run("-C", r, "pack", "get_value", "--out", str(missing), "--no-refresh")
+    assert code == 1 and err.strip().count("\n") == 0
+    assert f"cannot write `{missing}` (No such file or directory)" in err, err

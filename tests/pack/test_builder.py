@@ -406,3 +406,41 @@ def test_item_text_is_the_files_lines_past_form_feeds(repo: Repo) -> None:
     for item in items:
         expected = "\n".join(lines[item["start_line"] - 1 : item["end_line"]])
         assert item["text"].rstrip("\n") == expected.rstrip("\n"), item
+
+
+def test_xml_packs_stay_well_formed_with_control_characters_in_task_and_code(
+    repo: Repo,
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    repo.write("billing.py", "import os\n\x0c\ndef compute_total(items):\n    return '\x01'\n")
+    repo.commit()
+    indexer.run(repo.config())
+    pack = builder.build(repo.config(), "compute_total\x01 breaks \x00 here", budget=800, fmt="xml")
+    root = ET.fromstring(pack.render("xml"))
+    assert "compute_total" in (root.findtext("task") or "")
+    assert any("def compute_total" in (e.text or "") for e in root.iter() if e.tag != "task")
+
+
+def test_markdown_fences_are_longer_than_any_fence_inside_the_code(repo: Repo) -> None:
+    code = (
+        '"""Turn titles into URL slugs.\n\nExample:\n\n```\n>>> make_slug("Hello World")\n'
+        '\'hello-world\'\n```\n"""\n\n\ndef make_slug(title):\n'
+        '    return "-".join(title.lower().split())\n'
+    )
+    repo.write("slugify.py", code)
+    repo.commit()
+    indexer.run(repo.config())
+    out = builder.build(repo.config(), "make_slug keeps punctuation", budget=800).render("md")
+    assert "````python\n" in out and "\n````" in out
+    # read as CommonMark does: the code's own ``` lines stay inside the pack's fence
+    fence, headings = "", []
+    for line in out.splitlines():
+        ticks = len(line) - len(line.lstrip("`"))
+        if not fence and ticks >= 3:
+            fence = "`" * ticks
+        elif fence and ticks >= len(fence) and not line.strip("`"):
+            fence = ""
+        elif not fence and line.startswith("## "):
+            headings.append(line)
+    assert fence == "" and any(h.startswith("## Code") for h in headings), headings
