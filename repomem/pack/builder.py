@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -47,6 +48,7 @@ WHOLE_FILE_MAX = 1500  # tokens: larger files contribute symbols instead
 RELEVANT_SPAN = 600  # tokens of an item that count as relevant in its value
 LEAD_FILES = 3  # in each of the top files, the whole file if it fits in LEAD_SHARE of the
 LEAD_SHARE = 0.4  # budget, else its best symbol, is valued whatever its size
+PARENT_SHARE = 0.5  # budget: a nested function's hit brings its parent in only up to this
 SYMBOLS_PER_FILE = 8  # best matching symbols of a file offered to the packer
 SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) x its own)
 MAP_FILES = 30
@@ -234,10 +236,13 @@ def build(
     return pack
 
 
-def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[SymbolHit]:
-    """The hits with each nested function replaced by its outermost enclosing function, at
-    the better of the two scores: a nested helper means little without the function around
-    it, and once in the pack it would keep that function out (items never overlap)."""
+def _with_parents(
+    hits: list[SymbolHit], rows: list[dict[str, Any]], fits: Callable[[int, int], bool]
+) -> list[SymbolHit]:
+    """The hits with each nested function replaced by its outermost enclosing function that
+    `fits` (lines), at the better of the two scores: a nested helper means little without the
+    function around it, and once in the pack it would keep that function out (items never
+    overlap). A parent too large for the pack leaves the nested function as it is."""
     nested = [h for h in hits if h.kind in chunks.KINDS and "." in h.qualname]
     if not nested:
         return hits
@@ -249,7 +254,12 @@ def _with_parents(hits: list[SymbolHit], rows: list[dict[str, Any]]) -> list[Sym
         while "." in prefix:
             prefix = prefix.rsplit(".", 1)[0]
             row = functions.get(prefix)
-            if row and row["start_line"] <= h.start_line and h.end_line <= row["end_line"]:
+            if (
+                row
+                and row["start_line"] <= h.start_line
+                and h.end_line <= row["end_line"]
+                and fits(int(row["start_line"]), int(row["end_line"]))
+            ):
                 parent = row
         if parent is None:
             continue
@@ -293,7 +303,12 @@ def _code_items(
             if n <= RELEVANT_SPAN:
                 continue  # a small file is better whole than in pieces
         hits = sorted(c.symbols.values(), key=lambda h: -h.score)[:SYMBOLS_PER_FILE]
-        hits = sorted(_with_parents(hits, rows.get(c.path, [])), key=lambda h: -h.score)
+
+        def fits(start: int, end: int) -> bool:
+            body = "\n".join(lines[start - 1 : end])  # noqa: B023 - called at once
+            return _estimate(body, margin) <= budget * PARENT_SHARE
+
+        hits = sorted(_with_parents(hits, rows.get(c.path, []), fits), key=lambda h: -h.score)
         lead = top  # a top file's best symbol (with a body) is valued whatever its size
         for hit in hits:
             body = "\n".join(lines[hit.start_line - 1 : hit.end_line])

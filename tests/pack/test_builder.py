@@ -444,3 +444,26 @@ def test_markdown_fences_are_longer_than_any_fence_inside_the_code(repo: Repo) -
         elif not fence and line.startswith("## "):
             headings.append(line)
     assert fence == "" and any(h.startswith("## Code") for h in headings), headings
+
+
+def test_a_nested_function_comes_alone_when_its_parent_is_too_large_for_the_pack(
+    repo: Repo,
+) -> None:
+    steps = "".join(
+        f"    step_{i} = compute_step({i}, data)\n    log.debug('step {i}: %s', step_{i})\n"
+        for i in range(400)
+    )
+    repo.write(
+        "pipeline.py",
+        'def run_pipeline(data):\n    """Run every stage."""\n\n    def normalize_record(rec):\n'
+        "        return rec.strip().lower()\n\n"
+        + steps
+        + "    return [normalize_record(r) for r in data]\n",
+    )
+    repo.commit()
+    indexer.run(repo.config())
+    task = "normalize_record() lowercases the record but should keep case"
+    for budget in (1000, 3000):
+        data = json.loads(builder.build(repo.config(), task, budget=budget).render("json"))
+        spans = [(i["path"], i["start_line"], i["end_line"]) for i in data["items"]]
+        assert ("pipeline.py", 4, 5) in spans, (budget, spans)
