@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -374,8 +375,21 @@ def refresh(cfg: Config, marker: Path | None = None) -> Any:
 
 
 def _attributes_line(cfg: Config, name: str, pattern: str | None) -> str:
-    pat = pattern or "/" + cfg.memory.file.replace(os.sep, "/").lstrip("/")
-    return f"{pat} merge={name}"
+    return f"{pattern or _memory_pattern(cfg)} merge={name}"
+
+
+def _memory_pattern(cfg: Config) -> str:
+    """The memory file as a `.gitattributes` pattern that matches it and nothing else: its
+    path from the root (`./REPOMEM.md` is `/REPOMEM.md`), glob characters escaped, and the
+    whole C-quoted when it has a space or a quote (as git reads quoted patterns)."""
+    from repomem.memory import access
+
+    rel = access.memory_path(cfg).relative_to(cfg.root.resolve()).as_posix()
+    pattern = "/" + re.sub(r"([*?\[\]\\])", r"\\\1", rel)
+    if re.search(r'[\s"]', pattern):
+        quoted = pattern.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+        return f'"{quoted}"'
+    return pattern
 
 
 def register_merge_driver(

@@ -215,3 +215,19 @@ def test_refresh_clears_only_its_own_marker(repo: Repo, tmp_path: Path) -> None:
     marker.write_text(f"{os.getpid()}\n")
     hooks.refresh(repo.config(), marker)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("name", ["./REPOMEM.md", "my memory.md", "mem[1].md", "docs/mém ory*.md"])
+def test_the_merge_driver_applies_to_the_memory_file_whatever_its_name(
+    repo: Repo, name: str
+) -> None:
+    repo.write(".repomem", f'[memory]\nfile = "{name}"\n')
+    cfg = repo.config()
+    hooks.register_merge_driver(cfg, "memtest", "true %A")
+    rel = name.removeprefix("./")
+    out = subprocess.run(
+        ["git", "check-attr", "merge", "--", rel, "other.md", "mem1.md"],
+        cwd=repo.root, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert out.count("merge: memtest") == 1 and out.count("merge: unspecified") == 2, out
+    assert hooks.merge_driver_state(cfg, "memtest")["gitattributes"] is True
