@@ -7,8 +7,9 @@ from __future__ import annotations
 # from the previous version, or let the derived tables be rebuilt.
 # 2: the `chunks` table; 3: a symbol's lines take in its decorators, attributes and doc comment;
 # 4: documentation redacted like config (unquoted `PASSWORD=x`), symlinks to credential files
-# skipped (indexes built before hold both as written: rebuilt once)
-SCHEMA_VERSION = 4
+# skipped (indexes built before hold both as written: rebuilt once); 5: JavaScript functions
+# assigned to an object's member (`res.send = function`) and the last of a chain
+SCHEMA_VERSION = 5
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

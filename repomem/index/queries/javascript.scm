@@ -117,21 +117,31 @@
     right: [(arrow_function) (function_expression) (generator_function)])
   (#eq? @_prototype "prototype")) @definition.method
 
-; module.exports.run = function () {}, exports.run = () => {}, run = function () {}
+; module.exports.run = function () {}, exports.run = () => {}, this.run = ..., run = function () {}
 (expression_statement
   (assignment_expression
     left: [
       (identifier) @name
       (member_expression
         object: [
-          (identifier)
+          (identifier) @_exports
           (this)
           (member_expression property: (property_identifier) @_object)
         ]
         property: (property_identifier) @name)
     ]
     right: [(arrow_function) (function_expression) (generator_function)])
-  (#not-eq? @_object "prototype")) @definition.function
+  (#not-eq? @_object "prototype")
+  (#match? @_exports "^(exports|module)$")) @definition.function
+
+; res.send = function send() {}: a function of the object `res` (Express's style), also the
+; last of a chain (req.get = req.header = function header() {} defines `req.header`)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @receiver
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @receiver "^(exports|module)$")) @definition.function
 
 ; top-level constants: const MAX = 10, export const config = {...} (not functions, classes or
 ; require() results). Single declarators are captured with their declaration, as above.
