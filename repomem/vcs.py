@@ -256,19 +256,25 @@ def show_file(root: Path, rev: str, path: str) -> bytes | None:
     if repo is None:
         return None
     try:
-        data: bytes = repo.git.show(f"{rev}:{path}", stdout_as_string=False)
+        data: bytes = repo.git.show(
+            f"{rev}:{path}", stdout_as_string=False, strip_newline_in_stdout=False
+        )
     except git_error():
         return None
     return data
 
 
 def file_history(root: Path, path: str, *, limit: int = 100) -> list[tuple[str, str, str]]:
-    """(sha, ISO date, subject) of commits that changed `path`, newest first."""
+    """(sha, ISO date, subject) of the commits of this branch's first-parent line that changed
+    `path`, newest first: a merge is one version (what it brought in, against the branch
+    before it); the merged branch's own commits are not listed between this branch's."""
     repo = _repo(root)
     if repo is None or head(root) is None:
         return []
     try:
-        out: str = repo.git.log("--format=%H%x00%cI%x00%s", f"-n{limit}", "--follow", "--", path)
+        out: str = repo.git.log(
+            "--format=%H%x00%cI%x00%s", f"-n{limit}", "--first-parent", "-m", "--", path
+        )
     except git_error():
         return []
     rows = [line.split("\0", 2) for line in out.splitlines() if line.count("\0") == 2]

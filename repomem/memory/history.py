@@ -49,12 +49,11 @@ def versions(cfg: Config, *, limit: int = 50) -> list[Version]:
     path = access.memory_path(cfg)
     rel = path.relative_to(cfg.root.resolve()).as_posix()
     out: list[Version] = []
-    head_text = None  # the newest commit's text: what the working copy is compared with
+    committed = vcs.show_file(cfg.root, "HEAD", rel)  # what the working copy is compared with
+    head_text = committed.decode("utf-8", "replace") if committed is not None else None
     for sha, date, subject in vcs.file_history(cfg.root, rel, limit=limit):
         data = vcs.show_file(cfg.root, sha, rel)
         text = data.decode("utf-8", "replace") if data is not None else None
-        if not out:
-            head_text = text
         doc = _doc(text, path)
         out.append(Version(sha, date, subject, doc.version if doc else 0, doc))
     working = access.read_text(path)

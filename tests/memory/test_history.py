@@ -53,3 +53,24 @@ def test_diff_before_any_commit_shows_the_whole_file_as_new(folder: Repo) -> Non
     assert d.added == [a.id]
     with pytest.raises(InputError, match="`HEAD~1` is neither"):
         history.diff(cfg, "HEAD~1")  # named by the user: still an error
+
+
+def test_log_after_a_merge_lists_the_merge_and_no_uncommitted_copy(repo: Repo) -> None:
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=repo.root, check=True, capture_output=True)
+
+    cfg = repo.config()
+    ops.remember(cfg, "First fact about parsing.")
+    repo.commit("base")
+    git("checkout", "-q", "-b", "feat")
+    b = ops.remember(cfg, "Second fact about storage.").fact
+    repo.commit("feat")
+    git("checkout", "-q", "-")
+    repo.write("other.py", "x = 1\n")
+    repo.commit("main work")
+    git("merge", "-q", "--no-ff", "feat", "-m", "merge feat")
+    rows = history.log(cfg)
+    assert [v.subject for v, _ in rows] == ["merge feat", "base"]
+    assert rows[0][1].added == [b.id] and not rows[0][1].removed
