@@ -290,6 +290,12 @@ def _opens_line(node: Node, source: bytes) -> bool:
 def _end_line(node: Node, end: int, source: bytes) -> int:
     if end != node.end_byte:  # an open-ended namespace: up to the line before `end`
         return source.count(b"\n", 0, max(end - 1, node.start_byte)) + 1
+    after = node.next_sibling
+    if node.has_error and after is not None and after.type == "ERROR":
+        # The grammar gave up inside the definition (TypeScript's generic call signatures in
+        # an interface) and closed it early with a missing `}`: the rest, up to the real
+        # closing brace, is the error node that follows.
+        node = after
     row, column = node.end_point
     # A node that ends with its newline (a preprocessor line) ends on the line before.
     return row if column == 0 and row > node.start_point[0] else row + 1

@@ -8,7 +8,8 @@ from __future__ import annotations
 # 2: the `chunks` table; 3: a symbol's lines take in its decorators, attributes and doc comment;
 # 4: documentation redacted like config (unquoted `PASSWORD=x`), symlinks to credential files
 # skipped (indexes built before hold both as written: rebuilt once); 5: JavaScript functions
-# assigned to an object's member (`res.send = function`) and the last of a chain
+# assigned to an object's member (`res.send = function`) and the last of a chain; a definition
+# the grammar closed early (TypeScript call signatures) reaches its closing brace
 SCHEMA_VERSION = 5
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
