@@ -19,11 +19,15 @@ SKIP_PATH_WORDS = True  # words of file paths and URLs are not identifiers
 CLASS_OF_METHOD = True  # `Expression.compile` names `Expression` too
 CALL_NAMES = True  # `Rational(0.5, 100)` names `Rational` (dev split: R@5 +0.015)
 DROP_NOISE = True  # hidden template comments and interpreter banners are not the task's words
+ANY_PATHS = True  # absolute paths, and paths with a folder and any extension, are mentions too
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
     r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
+# Any path with a folder, absolute or not, with any extension or none (`/home/me/gin/errors.go`,
+# `~/src/ci/utils.sh`, `ci/test-complete`): a mention only where its tail names a file.
+_ANY_PATH = re.compile(r"(?<![\w.:/~-])(?:~|[A-Za-z]:)?/?((?:[\w.-]+/)+[\w.-]*\w)")
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\)")
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
@@ -111,6 +115,11 @@ def analyse(text: str) -> TaskSignals:
         if frame.path not in seen:
             seen.add(frame.path)
             sig.paths.append(frame.path)
+    for m in _ANY_PATH.finditer(_URL.sub(" ", text) if ANY_PATHS else ""):
+        p = m.group(1).lstrip("./")
+        if "/" in p and p not in seen and not any(q.endswith("/" + p) for q in seen):
+            seen.add(p)
+            sig.paths.append(p)
     idents: dict[str, int] = {}
 
     def add(name: str, weight: int) -> None:
