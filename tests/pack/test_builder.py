@@ -467,3 +467,15 @@ def test_a_nested_function_comes_alone_when_its_parent_is_too_large_for_the_pack
         data = json.loads(builder.build(repo.config(), task, budget=budget).render("json"))
         spans = [(i["path"], i["start_line"], i["end_line"]) for i in data["items"]]
         assert ("pipeline.py", 4, 5) in spans, (budget, spans)
+
+
+def test_a_file_named_by_an_absolute_path_in_a_compiler_error_ranks_first(repo: Repo) -> None:
+    for name in ("errors", "utils", "gin", "context", "tree"):
+        repo.write(
+            f"{name}.go", f"package gin\n\nfunc {name.title()}Value() int {{\n\treturn 1\n}}\n"
+        )
+    repo.commit()
+    indexer.run(repo.config())
+    task = "/home/dev/go/src/github.com/gin-gonic/gin/errors.go:4:9: cannot use x (type int)"
+    data = json.loads(builder.build(repo.config(), task, budget=2000).render("json"))
+    assert data["ranking"][0]["path"] == "errors.go", data["ranking"][:3]

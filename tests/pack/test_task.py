@@ -147,3 +147,21 @@ def test_issues_and_pull_requests_the_task_refers_to_are_collected() -> None:
     sig = analyse("Bases are wrong again\n\nA regression of #8164, see gh-12 (not 3.4.2).")
     assert sig.references == ["ref8164", "ref12"]
     assert analyse("No issue named here, version 3.4.2").references == []
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("/home/dev/go/src/github.com/gin-gonic/gin/errors.go:12:3: undefined: x", "errors.go"),
+        ("ci/utils.sh fails on macOS", "ci/utils.sh"),
+        ("ci/test-complete is broken", "ci/test-complete"),
+        ("~/src/app/render/render.go:40 panics", "render/render.go"),
+    ],
+)
+def test_absolute_paths_and_paths_with_any_extension_are_mentions(text: str, path: str) -> None:
+    assert any(p.endswith(path) for p in analyse(text).paths), analyse(text).paths
+
+
+def test_a_url_is_not_a_path_mention() -> None:
+    paths = analyse("see https://github.com/org/repo/blob/main/src/x.py for and/or more").paths
+    assert not any("github.com" in p or p.endswith("x.py") for p in paths), paths
