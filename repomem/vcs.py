@@ -7,6 +7,7 @@ thousands of files); commits and status use GitPython's object model.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -214,6 +215,86 @@ def commits_since(root: Path, since: str | None, *, limit: int = 200) -> list[tu
     return [(p[0], p[1]) for p in reversed(pairs)]
 
 
+def _name_status(out: str) -> list[tuple[str, str, str]]:
+    """`git diff --name-status -z` output as (A/M/D/R, path, new path for renames)."""
+    changes: list[tuple[str, str, str]] = []
+    parts = out.split("\0")
+    i = 0
+    while i < len(parts):
+        status = parts[i]
+        i += 1
+        if not status:
+            continue
+        letter = status[0]
+        if letter in "RC":
+            changes.append(("R" if letter == "R" else "A", parts[i], parts[i + 1]))
+            i += 2
+        else:
+            changes.append((letter if letter in "AMD" else "M", parts[i], ""))
+            i += 1
+    return changes
+
+
+def reflog_size(root: Path) -> int | None:
+    """How many entries HEAD's reflog holds (None without git or a reflog)."""
+    repo = _repo(root)
+    if repo is None or head(root) is None:
+        return None
+    try:
+        out: str = repo.git.reflog("show", "--format=%H", "HEAD")
+    except git_error():
+        return None
+    return len(out.split())
+
+
+# Reflog actions that create a commit of one's own (not a checkout, reset, pull or fast-forward).
+_MAKES_COMMIT = re.compile(r"^(?:commit\b|cherry-pick\b|revert\b|rebase[^:]*\((?:pick|reword|"
+                           r"edit|squash|fixup)\)|merge [^:]+: Merge made)")  # fmt: skip
+
+
+def commits_made(root: Path, since_size: int) -> list[tuple[str, str]] | None:
+    """(sha, subject) of the commits made in this checkout since HEAD's reflog held
+    `since_size` entries, oldest first, on whatever branch; a commit amended later is left
+    out. None when the reflog cannot tell (absent, or expired below that size)."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        out: str = repo.git.reflog("show", "--format=%H%x00%gs", "HEAD")
+    except git_error():
+        return None
+    entries = [tuple(line.split("\0", 1)) for line in out.splitlines() if "\0" in line]
+    if len(entries) < since_size:
+        return None
+    made: list[str] = []
+    previous = ""
+    for sha, action in reversed(entries[: len(entries) - since_size]):
+        if action.startswith("commit (amend)") and previous in made:
+            made.remove(previous)
+        if _MAKES_COMMIT.match(action) and sha not in made:
+            made.append(sha)
+        previous = sha
+    if not made:
+        return []
+    subjects: str = repo.git.log("--no-walk=unsorted", "--format=%H%x00%s", *made)
+    by_sha = dict(line.split("\0", 1) for line in subjects.splitlines() if "\0" in line)
+    return [(sha, by_sha.get(sha, "")) for sha in made]
+
+
+def commit_changes(root: Path, sha: str) -> list[tuple[str, str, str]]:
+    """(status A/M/D/R, path, new path for renames) that commit `sha` made against its first
+    parent (against nothing for a root commit)."""
+    repo = _repo(root)
+    if repo is None:
+        return []
+    try:
+        out: str = repo.git.diff_tree("-r", "-M", "-z", "--name-status", "--root", "-m",
+                                      "--first-parent", "--no-commit-id", sha)  # fmt: skip
+    except git_error():
+        return []
+    return _name_status(out)
+
+
 def changes_since(root: Path, rev: str | None) -> list[tuple[str, str, str]]:
     """(status letter A/M/D/R, path, new path for renames) between `rev` and the work tree.
 
@@ -231,20 +312,7 @@ def changes_since(root: Path, rev: str | None) -> list[tuple[str, str, str]]:
     except git_error() as exc:
         log.debug("git diff %s failed: %s", rev, exc)
         return []
-    parts = out.split("\0")
-    i = 0
-    while i < len(parts):
-        status = parts[i]
-        i += 1
-        if not status:
-            continue
-        letter = status[0]
-        if letter in "RC":
-            changes.append(("R" if letter == "R" else "A", parts[i], parts[i + 1]))
-            i += 2
-        else:
-            changes.append((letter if letter in "AMD" else "M", parts[i], ""))
-            i += 1
+    changes += _name_status(out)
     others: str = repo.git.ls_files("-z", "--others", "--exclude-standard")
     changes += [("A", p, "") for p in others.split("\0") if p]
     return changes

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,7 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
         "agent": agent,
         "started": model.now_iso(),
         "head": info.head if info else None,
+        "reflog": vcs.reflog_size(cfg.root) if info else None,  # commits made after it are ours
         "branch": (info.branch or "") if info else "",
         "dirty": dirty,
         "pid": os.getpid(),
@@ -134,7 +136,12 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     root = cfg.root
     head = record.get("head")
     dirty: dict[str, dict[str, Any]] = record.get("dirty") or {}
-    subjects = vcs.commits_since(root, head)
+    reflog = record.get("reflog")
+    made = vcs.commits_made(root, reflog) if isinstance(reflog, int) else None
+    if made is not None:  # the commits made in this checkout during the session, any branch
+        subjects = [(sha[:7], subject) for sha, subject in made]
+    else:
+        subjects = vcs.commits_since(root, head)
     out = Changes(commits=[f"{sha} {ops.redacted_line(cfg, subject)}" for sha, subject in subjects])
     if vcs.open_repo(root) is None:
         return out
@@ -142,19 +149,34 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     sym_changed: list[str] = []
     sym_removed: list[str] = []
     files = Resolver(cfg)  # each file of the work tree read and parsed once
+    now = vcs.head(root)
+    listing = vcs.changes_since(root, head)
+    new_symbols: Callable[[str], dict[str, str]] = files.symbol_hashes
+    before_rev: dict[str, str | None] = {}  # where a file's start is read, if not at `head`
+    if (
+        made is not None
+        and head
+        and now
+        and not all(vcs.is_ancestor(root, rev, now) for rev in [head, *(c for c, _ in made)])
+    ):
+        # HEAD moved to another line, or the session committed on a branch it then left: the
+        # difference between the lines is not the session's work; its own commits and the
+        # uncommitted edits are.
+        listing, before_rev, new_symbols = _own_work(root, made, now, files)
 
     def old_symbols(rel: str) -> dict[str, str]:
         """The file's symbols at the start: from the snapshot if it was dirty, else HEAD."""
         if rel in dirty:
             return dict(dirty[rel].get("symbols") or {})
-        return _old_symbols(rel, vcs.show_file(root, head, rel) if head else None)
+        rev = before_rev.get(rel, head)
+        return _old_symbols(rel, vcs.show_file(root, rev, rel) if rev else None)
 
     def unchanged_since_start(rel: str) -> bool:
         return rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
 
     # the memory file records the session; it is not part of the work
     seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
-    for status, path, new in vcs.changes_since(root, head):
+    for status, path, new in listing:
         target = new or path
         if target in seen:
             continue
@@ -163,16 +185,16 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
             continue
         if status == "R":
             out.renamed.append(f"{path} -> {new}")
-            before, after = old_symbols(path), files.symbol_hashes(new)
+            before, after = old_symbols(path), new_symbols(new)
         elif status == "A":
             out.added.append(path)
-            before, after = old_symbols(path), files.symbol_hashes(path)
+            before, after = old_symbols(path), new_symbols(path)
         elif status == "D":
             out.deleted.append(path)
             before, after = old_symbols(path), {}
         else:
             out.modified.append(path)
-            before, after = old_symbols(path), files.symbol_hashes(path)
+            before, after = old_symbols(path), new_symbols(path)
         sym_added += [n for n in after if n not in before]
         sym_removed += [n for n in before if n not in after]
         sym_changed += [n for n in after if n in before and before[n] != after[n]]
@@ -196,6 +218,61 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
         syms = [*syms[:MAX_SYMBOLS], f"…+{len(syms) - MAX_SYMBOLS}"]
     out.symbols = [s.replace(" ", "") for s in syms]
     return out
+
+
+def _own_work(
+    root: Path, made: list[tuple[str, str]], now: str, files: Resolver
+) -> tuple[list[tuple[str, str, str]], dict[str, str | None], Callable[[str], dict[str, str]]]:
+    """The files the session's own commits and uncommitted edits changed, as (status, path,
+    new path) against where each file started: the parent of the first of those commits that
+    touched it, else HEAD. Also where each starts, and its symbols at the end (the work tree
+    for uncommitted edits, else the last commit that touched it, which may be on a branch
+    that is not checked out)."""
+    start: dict[str, str | None] = {}  # path -> revision its start is read from
+    last: dict[str, str] = {}  # path -> the last session commit that touched it
+    origin: dict[str, str] = {}  # path at the end -> its path at the start
+    for sha, _ in made:
+        for status, path, new in vcs.commit_changes(root, sha):
+            for rel in (path, new) if new else (path,):
+                start.setdefault(origin.get(rel, rel), f"{sha}^" if status != "A" else None)
+            if new:
+                origin[new] = origin.pop(path, path)
+                last[path] = sha
+            last[new or path] = sha
+    edited = {new or path for _, path, new in vcs.changes_since(root, now)}
+    for _, path, new in vcs.changes_since(root, now):
+        start.setdefault(origin.get(path, path), now)
+        if new:
+            origin[new] = origin.pop(path, path)
+
+    def in_tree(rel: str) -> bool:  # its end is the work tree (else the last commit)
+        return rel in edited or rel not in last
+
+    def exists(rel: str) -> bool:
+        if in_tree(rel):
+            return files.file(rel) is not None
+        return vcs.show_file(root, last[rel], rel) is not None
+
+    def at_end(rel: str) -> dict[str, str]:
+        if in_tree(rel):
+            return files.symbol_hashes(rel)
+        return _old_symbols(rel, vcs.show_file(root, last[rel], rel))
+
+    listing: list[tuple[str, str, str]] = []
+    moved = set(origin.values())
+    for rel in sorted({*start, *origin, *last, *edited}):
+        was = origin.get(rel, rel)
+        before = start.get(was)
+        existed = before is not None and vcs.show_file(root, before, was) is not None
+        if was != rel and exists(rel):
+            listing.append(("R", was, rel))
+        elif rel in moved and rel not in origin:
+            continue  # the start of a rename, listed with its end
+        elif exists(rel):
+            listing.append(("M" if existed else "A", rel, ""))
+        elif existed:
+            listing.append(("D", rel, ""))
+    return listing, start, at_end
 
 
 def _fallback_summary(ch: Changes) -> str:

@@ -191,3 +191,30 @@ def test_an_agent_name_is_one_line_and_holds_no_credential(code: Repo) -> None:
     session.end(cfg, summary="ok")
     (s,) = access.load(cfg).sessions()
     assert s.agent == "claude - learned: f-deadbeef" and s.learned == []
+
+
+def test_a_branch_switch_alone_is_not_the_sessions_work(code: Repo) -> None:
+    cfg = code.config()
+    code.git("branch", "old")
+    code.write("app.py", BASE.replace("return 2", "return 5"))
+    code.write("extra.py", "def extra():\n    return 1\n")
+    code.commit("main work")
+    session.start(cfg, "look around")
+    code.git("checkout", "-q", "old")
+    s = session.end(cfg, summary="Only read code.").session
+    assert (s.commits, s.added, s.modified, s.deleted, s.symbols) == ([], [], [], [], [])
+
+
+def test_commits_made_on_another_branch_during_the_session_are_its_work(code: Repo) -> None:
+    cfg = code.config()
+    session.start(cfg, "gamma")
+    code.git("checkout", "-q", "-b", "topic")
+    code.write("gamma.py", "def gamma():\n    return 3\n")
+    code.write("app.py", BASE.replace("return 2", "return 22"))
+    code.commit("add gamma")
+    code.git("checkout", "-q", "-")
+    code.write("wip.py", "def wip():\n    return 'edited on main'\n")
+    s = session.end(cfg, summary="Added gamma.").session
+    assert [c.split(" ", 1)[1] for c in s.commits] == ["add gamma"]
+    assert s.added == ["gamma.py"] and s.modified == ["app.py", "wip.py"] and s.deleted == []
+    assert set(s.symbols) == {"+gamma", "~change", "~wip"}
