@@ -338,8 +338,13 @@ def _python_docstring(node: Node) -> str:
     return _clip("".join(parts)) if parts else ""
 
 
+# Comments addressed to tools, not readers: Go's `//go:noinline`, `//go:generate`, build tags,
+# linters' `//nolint:...` and `//lint:ignore`.
+_DIRECTIVE = re.compile(r"^\s*//(?:go:|\+build\b|nolint\b|lint:)")
+
+
 def _comment_doc(comments: list[Node]) -> str:
-    lines = [ln for c in comments for ln in _text(c).splitlines()]
+    lines = [ln for c in comments for ln in _text(c).splitlines() if not _DIRECTIVE.match(ln)]
     if not lines:
         return ""
     cleaned = [_COMMENT_PREFIX.sub("", ln).rstrip() for ln in lines]

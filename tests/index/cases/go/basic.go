@@ -78,3 +78,9 @@ func walk(fsys iofs.FS) error {
 		return err
 	})
 }
+
+// Add sums two numbers.
+//go:noinline
+func Add(a, b int) int {
+	return a + b
+}
