@@ -68,6 +68,8 @@ def pack(
 def _task_text(task: str | None, task_file: Path | None) -> str:
     from repomem.errors import InputError
 
+    if task_file is not None and task is not None:
+        raise InputError("Give the task as text or with --task-file, not both.")
     if task_file is not None:
         if str(task_file) == "-":
             return sys.stdin.read()

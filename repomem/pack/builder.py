@@ -376,7 +376,7 @@ def _map_items(
                 "map",
                 c.path,
                 "",
-                1,
+                0,  # signatures from across the file, not a range of its lines
                 0,
                 _estimate(text, margin),
                 c.score,

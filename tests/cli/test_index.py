@@ -201,6 +201,8 @@ def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> No
     assert code == 0 and "add_numbers" in out
     code, _, err = run("-C", str(repo.root), "pack", "--task-file", str(task) + ".missing")
     assert code == 1 and err.startswith("Error: Cannot read the task file")
+    code, _, err = run("-C", str(repo.root), "pack", "other words", "--task-file", str(task))
+    assert code == 1 and "not both" in err
     code, _, err = run("-C", str(repo.root), "pack", "x", "--budget", "5")
     assert code == 1 and "minimum" in err
     code, _, err = run("-C", str(repo.root), "pack")

@@ -144,6 +144,7 @@ def test_items_never_repeat_code(repo: Repo) -> None:
     seen: list[tuple[str, int, int]] = []
     for item in pack.items:
         if item.kind == "map":
+            assert (item.start_line, item.end_line) == (0, 0)  # not a range of the file's lines
             continue
         for path, start, end in seen:
             assert not (path == item.path and item.start_line <= end and start <= item.end_line)
