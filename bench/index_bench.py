@@ -341,7 +341,7 @@ def _parse_job(job: tuple[str, str, list[tuple[str, str]]]) -> tuple[float, int]
         from repomem.index import indexer
 
         cfg = config.load(root)
-        none: frozenset[str] = frozenset()
+        none: dict[str, str] = {}
         t = time.perf_counter()
         for rel, _lang in files:
             indexer.process_file(cfg, rel, None, none)

@@ -217,10 +217,10 @@ class Parsed:
 
 
 _W_CFG: Config | None = None
-_W_KNOWN: frozenset[str] = frozenset()
+_W_KNOWN: dict[str, str] = {}
 
 
-def _init_worker(cfg: Config, known: frozenset[str]) -> None:
+def _init_worker(cfg: Config, known: dict[str, str]) -> None:
     global _W_CFG, _W_KNOWN
     _W_CFG = cfg
     _W_KNOWN = known
@@ -232,9 +232,12 @@ def _work(task: tuple[str, str | None]) -> Parsed | tuple[str, str]:
 
 
 def process_file(
-    cfg: Config, rel: str, old_hash: str | None, known: frozenset[str]
+    cfg: Config, rel: str, old_hash: str | None, known: dict[str, str]
 ) -> Parsed | tuple[str, str]:
-    """Read, redact and parse one file; a (path, reason) pair when it is skipped."""
+    """Read, redact and parse one file; a (path, reason) pair when it is skipped. `known` maps
+    the hashes of content stored under paths this run leaves alone to one such path: a file
+    with that content under a name read by the same rules (language, secret rules) reuses the
+    stored rows."""
     from repomem.index import parser
 
     language = languages.detect(rel)
@@ -246,7 +249,8 @@ def process_file(
         return (rel, skip.reason)
     if fd.hash == old_hash:
         return Parsed(rel, "same", fd.hash, fd.size, fd.mtime_ns)
-    if fd.hash in known:
+    source = known.get(fd.hash)
+    if source is not None and _same_rules(source, rel):
         return Parsed(rel, "reuse", fd.hash, fd.size, fd.mtime_ns)
     text, redactions = secrets.redact(
         fd.text, config_like=secrets.is_config_like(rel), extra_patterns=cfg.secrets.extra_patterns
@@ -306,10 +310,18 @@ def process_file(
     return out
 
 
+def _same_rules(a: str, b: str) -> bool:
+    """Whether two paths' content is parsed and redacted alike (a rename to `tool.py`, or to
+    `DEPLOY.md` whose unquoted `PASSWORD=x` counts as a credential, is not)."""
+    return languages.detect(a) == languages.detect(b) and (
+        secrets.is_config_like(a) == secrets.is_config_like(b)
+    )
+
+
 def _run_tasks(
     cfg: Config,
     tasks: list[tuple[str, str | None]],
-    known: frozenset[str],
+    known: dict[str, str],
     progress: Progress | None,
 ) -> Iterator[Parsed | tuple[str, str]]:
     total = len(tasks)
@@ -378,8 +390,10 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         rebuilt = store.ensure_schema()
         journal = store.read_journal()
         if full or rebuilt or "*" in journal:
+            # until the rebuild is published, a run that finds `*` starts it over (the emptied
+            # tables are not an index of the tree)
+            store.write_journal(["*"])
             store.clear_derived()
-            store.clear_journal()
             report.full = True
             states: dict[str, tuple[int, int, str]] = {}
         else:
@@ -427,6 +441,8 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         if not report.full and _optimize_due(cfg, store, runs, store.get_meta("optimized_at")):
             meta.update(compact(store))
         store.publish(meta)
+        if report.full:
+            store.clear_journal()
         rows = _state_rows(store)
         _write_manifest(cfg, store, plan.head, rows)
         report.skipped = _skip_counts(plan.skipped, rows)
@@ -601,33 +617,43 @@ def _apply(
     report: IndexReport,
     progress: Progress | None,
 ) -> None:
-    by_hash: dict[str, str] = {}
-    for path, (_s, _m, h) in states.items():
-        if h:
-            by_hash.setdefault(h, path)
+    keep = ["*"] if report.full else []  # a full build stays marked until it is published
     deleted = set(plan.deleted)
+    changed = set(plan.changed)
+    # Rows are copied only from paths whose rows stay until the copies are made: not from a
+    # re-parsed path (an earlier batch may have replaced its rows); a deleted path's rows go
+    # in the last batch, after the copies.
+    by_hash: dict[str, str] = {}
+    gone: dict[str, str] = {}  # content of deleted paths: a file parsed with it was renamed
+    for path, (_s, _m, h) in states.items():
+        if h and path in deleted:
+            gone.setdefault(h, path)
+        if h and path not in changed:
+            by_hash.setdefault(h, path)
     tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
     touched: dict[str, tuple[int, int]] = {}
     reuse: list[Parsed] = []
     batch = _Batch()
-    batch.replace.extend(sorted(deleted))
 
     def flush() -> None:
         nonlocal batch
         if not len(batch) and not batch.replace:
             return
         paths = sorted(set(batch.replace) | {f["path"] for f in batch.files})
-        store.write_journal(paths)
+        store.write_journal([*keep, *paths])
         if batch.replace:
             store.delete_paths(batch.replace)
         store.add_columns("symbols", _columns(SYMBOL_COLUMNS, batch.symbols))
         store.add_columns("refs", _columns(REF_COLUMNS, batch.refs))
         store.add_columns("chunks", _columns(CHUNK_COLUMNS, batch.chunks))
         store.add("files", batch.files)  # last: a file row marks its file complete
-        store.clear_journal()
+        if keep:
+            store.write_journal(keep)
+        else:
+            store.clear_journal()
         batch = _Batch()
 
-    for result in _run_tasks(cfg, tasks, frozenset(by_hash), progress):
+    for result in _run_tasks(cfg, tasks, by_hash, progress):
         if isinstance(result, tuple):
             rel, reason = result
             if rel in states:
@@ -657,7 +683,12 @@ def _apply(
         if result.parse_error:
             log.warning("parse failed for %s: %s", result.path, result.parse_error)
             report.parse_errors.append(result.path)
-        (report.modified if result.path in states else report.added).append(result.path)
+        if result.path in states:
+            report.modified.append(result.path)
+        elif result.hash in gone:
+            report.renamed.append((gone.pop(result.hash), result.path))
+        else:
+            report.added.append(result.path)
         if result.path in states:
             batch.replace.append(result.path)
         batch.add(result)
@@ -674,6 +705,7 @@ def _apply(
             report.renamed.append((source, r.path))
         else:
             report.added.append(r.path)
+    batch.replace.extend(sorted(deleted))
     renamed_from = {a for a, _b in report.renamed}
     report.deleted.extend(sorted(deleted - renamed_from))
     flush()

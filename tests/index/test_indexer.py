@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -221,15 +222,7 @@ def test_parallel_build_matches_serial_build(repo: Repo) -> None:
 def test_kill_during_a_build_then_the_next_run_completes_it(repo: Repo) -> None:
     populate(repo, 400)
     repo.commit()
-    journal = repo.root / ".git" / "repomem" / "journal.json"
-    code = (
-        "import sys; from repomem import config; from repomem.index import indexer;"
-        "indexer.BATCH_FILES = 25;"
-        "indexer.run(config.load(sys.argv[1], overrides={'index.workers': 1}))"
-    )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    proc = subprocess.Popen([sys.executable, "-c", code, str(repo.root)], env=env)
-    kill_mid_batch(proc, journal, "the build")
+    build_and_kill(repo, full=False)
     report = indexer.run(repo.config())
     assert report.recovered > 0 or report.full
     store = indexer.open_store(repo.config())
@@ -402,16 +395,36 @@ def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
     assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"
 
 
+def build_and_kill(repo: Repo, *, full: bool) -> None:
+    """An index run (batches of 25 files) in another process, killed in the middle."""
+    code = (
+        "import sys; from repomem import config; from repomem.index import indexer;"
+        "indexer.BATCH_FILES = 25;"
+        f"indexer.run(config.load(sys.argv[1], overrides={{'index.workers': 1}}), full={full})"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen([sys.executable, "-c", code, str(repo.root)], env=env)
+    kill_mid_batch(proc, repo.root / ".git" / "repomem" / "journal.json", "the build")
+
+
 def kill_mid_batch(proc: subprocess.Popen[bytes], journal: Path, what: str) -> None:
-    """kill -9 `proc` while a batch is being written (its journal exists), after a few landed."""
+    """kill -9 `proc` while a batch is being written (its journal names paths), after a few
+    landed. (A full build's journal holds `*` throughout; a batch adds its paths.)"""
+
+    def writing() -> bool:
+        try:
+            return any(p != "*" for p in json.loads(journal.read_text())["paths"])
+        except (OSError, ValueError, KeyError):
+            return False
+
     deadline = time.monotonic() + 120
     seen = 0
     while time.monotonic() < deadline and proc.poll() is None:
-        if journal.exists():
+        if writing():
             seen += 1
             if seen >= 3:
                 break
-            while journal.exists() and time.monotonic() < deadline:
+            while writing() and time.monotonic() < deadline:
                 time.sleep(0.001)
         time.sleep(0.001)
     if proc.poll() is not None:
@@ -432,3 +445,57 @@ def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(re
     assert store.get_meta("optimized_at") is not None
     assert not store.indexes_lagging()
     assert [h["path"] for h in query.search(cfg, "many_1100")][:1] == ["pkg/many.py"]
+
+
+def test_content_moved_to_a_name_read_by_other_rules_is_parsed_and_redacted_again(
+    repo: Repo,
+) -> None:
+    repo.write("tool", "def renamed_ext_fn():\n    return 1\n")
+    repo.write(
+        "deploy_notes.py", 'import os\n\nDEPLOY_STEPS = """\nDB_PASSWORD=hunter2horse9\n"""\n'
+    )
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.git("mv", "tool", "tool.py")
+    repo.git("mv", "deploy_notes.py", "DEPLOY.md")
+    report = indexer.run(cfg)
+    assert sorted(report.renamed) == [("deploy_notes.py", "DEPLOY.md"), ("tool", "tool.py")]
+    store = indexer.open_store(cfg)
+    assert [r["path"] for r in store.symbols_named("renamed_ext_fn")] == ["tool.py"]
+    assert "hunter2horse9" not in (store.file("DEPLOY.md") or {}).get("text", "")
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_copies_and_renames_in_a_run_of_many_batches_match_a_fresh_build(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    populate(repo, 12)
+    repo.write("a_src.py", "def version_one_fn():\n    return 1\n")
+    repo.write("r.py", "def unique_zeppelin_fn():\n    return 2\n")
+    repo.commit()
+    cfg = repo.config(**{"index.workers": 1})
+    indexer.run(cfg)
+    monkeypatch.setattr(indexer, "BATCH_FILES", 2)  # every few files a batch is written
+    repo.write("zz_backup.py", "def version_one_fn():\n    return 1\n")  # a copy of a_src.py
+    repo.write("a_src.py", "def version_two_fn():\n    return 1\n")
+    repo.git("mv", "r.py", "zz_moved.py")
+    for i in range(12):
+        repo.write(f"pkg/mod_{i}.py", MODULE.format(n=i) + f"\nEXTRA_{i} = {i}\n")
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    assert [r["path"] for r in store.symbols_named("version_one_fn")] == ["zz_backup.py"]
+    assert [r["path"] for r in store.symbols_named("unique_zeppelin_fn")] == ["zz_moved.py"]
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_a_full_rebuild_killed_midway_is_started_over_by_the_next_run(repo: Repo) -> None:
+    populate(repo, 400)
+    repo.commit()
+    indexer.run(repo.config())
+    build_and_kill(repo, full=True)
+    report = indexer.run(repo.config())
+    assert report.full
+    store = indexer.open_store(repo.config())
+    assert store.count("files") == 400
+    assert snapshot(store) == fresh_snapshot(repo)
