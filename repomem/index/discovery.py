@@ -200,6 +200,23 @@ _SPECS: dict[
 _MAX_VERDICTS = 250_000  # paths remembered per settings (~25 MB at most)
 
 
+def _store_pattern(cfg: Config) -> str | None:
+    """An ignore pattern for `store.path` when it names a folder inside the repository."""
+    configured = cfg.store.path.strip()
+    if not configured or "://" in configured:
+        return None
+    path = Path(configured).expanduser()
+    try:
+        rel = (path if path.is_absolute() else cfg.root / path).resolve().relative_to(
+            cfg.root.resolve()
+        )
+    except (ValueError, OSError):
+        return None
+    if not rel.parts:
+        return None
+    return "/" + re.sub(r"([*?\[\]\\!#])", r"\\\1", rel.as_posix()) + "/"
+
+
 class Filter:
     """Path-level decisions (no I/O on the file itself beyond `lstat` for symlinks)."""
 
@@ -215,6 +232,9 @@ class Filter:
                 patterns += ignore.read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError as exc:
                 log.warning("cannot read %s: %s", ignore, exc)
+        store = _store_pattern(cfg)
+        if store:  # a `store.path` inside the repository: its own files are never code
+            patterns.append(store)
         self.memory_file = PurePosixPath(cfg.memory.file.strip() or "REPOMEM.md").as_posix()
         # A path's verdict depends on these settings only: verdicts are kept per settings, so a
         # long-lived process (the server, the watcher, packs in a loop) matches each path once.

@@ -225,3 +225,17 @@ def test_text_files_can_be_left_out(repo: Repo) -> None:
     repo.write("notes.md", "# Notes\n")
     result = skipped(repo, **{"index.index_text_files": False})
     assert result["text-disabled"] == ["notes.md"]
+
+
+def test_a_store_path_inside_the_repository_is_never_indexed(repo: Repo) -> None:
+    from repomem.index import indexer
+
+    repo.write("app.py", "def transactions():\n    return 1\n")
+    repo.write(".repomem", '[store]\npath = "idx"\n')
+    cfg = repo.config()
+    for _ in range(3):
+        report = indexer.run(cfg)
+    assert report.files_seen == 2 and report.changed == 0  # app.py and .repomem, stable
+    assert not [
+        p for p in indexer.open_store(cfg).column("files", ["path"])["path"] if p.startswith("idx/")
+    ]
