@@ -207,8 +207,10 @@ def _store_pattern(cfg: Config) -> str | None:
         return None
     path = Path(configured).expanduser()
     try:
-        rel = (path if path.is_absolute() else cfg.root / path).resolve().relative_to(
-            cfg.root.resolve()
+        rel = (
+            (path if path.is_absolute() else cfg.root / path)
+            .resolve()
+            .relative_to(cfg.root.resolve())
         )
     except (ValueError, OSError):
         return None

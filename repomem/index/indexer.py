@@ -75,6 +75,18 @@ def store_uri(cfg: Config) -> str:
     return str(state_dir(cfg) / "lance")
 
 
+def content_rules(cfg: Config) -> str:
+    """A fingerprint of the settings that decide what a file's content becomes in the index
+    (which files are read and how they are redacted); when it changes, the next run rebuilds:
+    files are otherwise read again only when they change."""
+    ix = cfg.index
+    data = [
+        ix.max_file_size, ix.max_line_length, ix.max_mean_line_length, ix.skip_generated,
+        ix.index_text_files, list(cfg.secrets.extra_patterns),
+    ]  # fmt: skip
+    return hashlib.blake2b(json.dumps(data).encode(), digest_size=8).hexdigest()
+
+
 def open_store(cfg: Config) -> Any:
     """The repository's Store (created lazily on the first write)."""
     from repomem.index.store import Store
@@ -389,6 +401,10 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
     with store.writing():
         rebuilt = store.ensure_schema()
         journal = store.read_journal()
+        rules = store.get_meta("content_rules")
+        if rules not in (None, content_rules(cfg)):
+            log.info("index settings changed since the last run: rebuilding")
+            rebuilt = True
         if full or rebuilt or "*" in journal:
             # until the rebuild is published, a run that finds `*` starts it over (the emptied
             # tables are not an index of the tree)
@@ -427,6 +443,7 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
             "indexed_at": f"{time.time():.3f}",
             "indexed_commit": plan.head or "",
             "root": str(cfg.root),
+            "content_rules": content_rules(cfg),
         }
         meta.update(_sync_commits(cfg, store, plan.head, full=report.full))
         log.info(
@@ -516,6 +533,7 @@ def _write_manifest(cfg: Config, store: Any, head: str | None, rows: dict[str, l
         "head": head,
         "commit_history": cfg.index.commit_history,
         "commits_format": commits.FORMAT,
+        "content_rules": content_rules(cfg),
         "files_version": store.table("files").version,
         "files": rows,
     }
@@ -574,6 +592,7 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
         or plan.head != data.get("head")
         or data.get("commit_history") != cfg.index.commit_history
         or data.get("commits_format") != commits.FORMAT
+        or data.get("content_rules") != content_rules(cfg)
     ):
         return check
     report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
@@ -811,6 +830,7 @@ def update(
             meta = {}
         if (
             meta.get("schema_version") != str(schema.SCHEMA_VERSION)
+            or meta.get("content_rules") not in (None, content_rules(cfg))
             or store.read_journal()
             or (meta.get("indexed_commit") or None) != info.head
         ):

@@ -199,6 +199,7 @@ def build(
         plan = indexer.make_plan(cfg, store.file_states())
         pending = len(plan.changed) + len(plan.deleted)
         fresh = pending == 0 and commit == plan.head
+        fresh = fresh and meta.get("content_rules") in (None, indexer.content_rules(cfg))
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)

@@ -499,3 +499,22 @@ def test_a_full_rebuild_killed_midway_is_started_over_by_the_next_run(repo: Repo
     store = indexer.open_store(repo.config())
     assert store.count("files") == 400
     assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_changing_the_settings_that_decide_file_content_rebuilds_the_index(repo: Repo) -> None:
+    repo.write("conf.py", 'INTERNAL_CODE = "ACME-7734-SECRET"\n')
+    repo.write("README.md", "# Zebra\n\nAbout zebras.\n")
+    repo.commit()
+    indexer.run(repo.config())
+    cfg = repo.config(**{"secrets.extra_patterns": ["ACME-[0-9]+-SECRET"]})
+    assert query.status(cfg)["fresh"] is False
+    assert indexer.run(cfg).full
+    assert "ACME-7734" not in (indexer.open_store(cfg).file("conf.py") or {})["text"]
+    assert query.status(cfg)["fresh"] is True
+    off = repo.config(
+        **{"secrets.extra_patterns": ["ACME-[0-9]+-SECRET"], "index.index_text_files": False}
+    )
+    indexer.run(off)
+    on = repo.config(**{"secrets.extra_patterns": ["ACME-[0-9]+-SECRET"]})
+    indexer.run(on)
+    assert [h["path"] for h in query.search(on, "zebras")][:1] == ["README.md"]
