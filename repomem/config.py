@@ -193,9 +193,19 @@ class Config:
     watch: WatchSection = field(default_factory=WatchSection)
     server: ServerSection = field(default_factory=ServerSection)
     embed: EmbedSection = field(default_factory=EmbedSection)
+    overrides: dict[str, Any] = field(default_factory=dict)  # given to `load`, kept to reload
 
     def section(self, name: str) -> Any:
         return getattr(self, name)
+
+    def reload(self) -> Config:
+        """The configuration read again from its file and environment, with the same overrides
+        (a long-lived process after `.repomem` changed).
+
+        Raises:
+            ConfigError: as `load`.
+        """
+        return load(self.root, overrides=self.overrides)
 
 
 def find_root(start: Path | str | None = None) -> Path:
@@ -234,7 +244,7 @@ def load(
     """
     root = find_root(start)
     env = os.environ if environ is None else environ
-    cfg = Config(root=root)
+    cfg = Config(root=root, overrides=dict(overrides or {}))
     path = Path(env["REPOMEM_CONFIG"]) if env.get("REPOMEM_CONFIG") else root / CONFIG_NAME
     if path.is_file():
         cfg.file = path

@@ -257,6 +257,19 @@ class Watcher:
             with contextlib.suppress(KeyError, RuntimeError):
                 self._observer.unschedule(watch)
 
+    def _reload(self) -> None:
+        """Take up a changed `.repomem`, `.repomemignore` or `.gitignore`: the settings and
+        the path filter the watcher started with no longer say what is indexed."""
+        try:
+            cfg = self.cfg.reload()
+        except RepomemError as exc:  # a half-written `.repomem`: keep the last good settings
+            log.warning("keeping the previous settings: %s", exc)
+            cfg = self.cfg
+        self.cfg = cfg
+        self.memory_rel = cfg.memory.file.replace(os.sep, "/").lstrip("/")
+        self._filter = Filter(cfg)
+        self._ignored_dirs = self._private_dirs()
+
     def _private_dirs(self) -> list[Path]:
         """Folders whose events are never changes to the code: the store and the state dir."""
         out: list[Path] = []
@@ -416,6 +429,8 @@ class Watcher:
                 reason = "head"
         if not reason and len(p.paths) > self.large_batch:
             reason = "large"
+        if reason == "ignore-rules":
+            self._reload()
         if reason:
             report = indexer.run(self.cfg)
         elif p.paths:

@@ -270,3 +270,22 @@ def test_compaction_waits_for_an_idle_moment(repo: Repo) -> None:
     store = indexer.open_store(cfg)
     assert store.get_meta("runs_since_optimize") == "0"
     assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_changed_ignore_rules_and_settings_are_taken_up_by_the_running_watcher(
+    watched: tuple[Repo, Recorder, Watcher],
+) -> None:
+    repo, rec, _ = watched
+    repo.write(".repomemignore", "gen/\n")
+    rec.wait_for(lambda: any(b.reason == "ignore-rules" for b in rec.batches), "the new rules")
+    repo.write("gen/x.py", "def gen_alpha_fn():\n    return 1\n")
+    repo.write("pkg/mod_1.py", "def marker_one():\n    return 1\n")
+    rec.wait_for(lambda: "marker_one" in names(repo), "an edit after the rules")
+    assert "gen_alpha_fn" not in names(repo)
+    repo.write(".repomemignore", "")  # gen/ is code again, and its edits count
+    rec.wait_for(lambda: "gen_alpha_fn" in names(repo), "the emptied rules")
+    repo.write("gen/x.py", "def gen_beta_fn():\n    return 2\n")
+    rec.wait_for(lambda: "gen_beta_fn" in names(repo), "an edit under gen/")
+    repo.write(".repomem", '[index]\nexclude = ["pkg/**"]\n')
+    rec.wait_for(lambda: "marker_one" not in names(repo), "the new exclude setting")
+    assert not rec.errors
