@@ -23,10 +23,13 @@ byte for byte; a husky block is removed exactly as it was added.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import re
+import shutil
 import stat
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,13 +120,14 @@ fi
 (
     # git's variables would point the refresh at a hook's temporary index.
     unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX GIT_OBJECT_DIRECTORY
-    if [ -x "$repomem_py" ]; then
+    if [ -x "$repomem_py" ] && "$repomem_py" -c 'import repomem' >/dev/null 2>&1; then
         set -- "$repomem_py" -m repomem
     elif command -v repomem >/dev/null 2>&1; then
         set -- repomem
     else
         echo "$(date -u '+%Y-%m-%dT%H:%M:%SZ') {name}: repomem not found" \\
-            "($repomem_py is gone); run \\`repomem hooks install\\` again" >> "$repomem_log"
+            "($repomem_py is gone or no longer has it); install repomem, then run" \\
+            "\\`repomem hooks install\\` again" >> "$repomem_log"
         exit 0
     fi
     # One refresh waiting for the index's lock is enough: it will see this change too.
@@ -202,7 +206,25 @@ def _check_python(st: HookState, text: str) -> HookState:
                     st.name, st.path, "broken", st.chained, st.manager,
                     f"{py} is gone; reinstall the hooks",
                 )  # fmt: skip
+            if not _has_repomem(py) and shutil.which("repomem") is None:
+                return HookState(
+                    st.name, st.path, "broken", st.chained, st.manager,
+                    f"{py} cannot import repomem (uninstalled?); install it, then reinstall "
+                    f"the hooks",
+                )  # fmt: skip
     return st
+
+
+@functools.lru_cache(maxsize=8)
+def _has_repomem(python: str) -> bool:
+    """Whether `python` can import repomem (what the hooks run)."""
+    try:
+        done = subprocess.run(
+            [python, "-c", "import repomem"], capture_output=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
 
 
 def status(cfg: Config) -> list[HookState]:

@@ -231,3 +231,18 @@ def test_the_merge_driver_applies_to_the_memory_file_whatever_its_name(
     ).stdout  # fmt: skip
     assert out.count("merge: memtest") == 1 and out.count("merge: unspecified") == 2, out
     assert hooks.merge_driver_state(cfg, "memtest")["gitattributes"] is True
+
+
+def test_a_python_that_lost_repomem_is_reported_and_logged(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("a.py", "x = 1\n")
+    hooks.install(repo.config(), python="/bin/false")  # runs, but cannot `import repomem`
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # and no `repomem` command to fall back to
+    state = hooks.status(repo.config())[0]
+    assert state.state == "broken" and "cannot import repomem" in state.detail
+    subprocess.run(["git", "add", "-A"], cwd=repo.root, check=True)
+    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=repo.root, capture_output=True)
+    assert done.returncode == 0
+    log = hooks.log_path(repo.config())
+    wait_until(lambda: log.exists() and "no longer has it" in log.read_text(), "the log line")
