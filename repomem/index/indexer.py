@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -234,6 +235,8 @@ _W_KNOWN: dict[str, str] = {}
 
 def _init_worker(cfg: Config, known: dict[str, str]) -> None:
     global _W_CFG, _W_KNOWN
+    # Ctrl-C reaches the whole process group: the main process stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _W_CFG = cfg
     _W_KNOWN = known
 
@@ -346,15 +349,46 @@ def _run_tasks(
         return
     chunk = max(1, min(64, total // (workers * 8)))
     ctx = get_context("spawn")
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         workers, mp_context=ctx, initializer=_init_worker, initargs=(cfg, known)
-    ) as pool:
-        with _main_module_hidden():
+    )
+    try:
+        with _main_module_hidden(), _sigint_ignored():
             results = pool.map(_work, tasks, chunksize=chunk)  # starts the workers
         for i, result in enumerate(results, 1):
             yield result
             if progress:
                 progress("parse", i, total)
+    except BaseException:  # Ctrl-C, an error, or the caller stopped reading: stop at once
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Start workers with Ctrl-C ignored (they inherit it): one interrupted while importing
+    prints a traceback of its own. The main process takes Ctrl-C again right after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread handles signals (a watcher's or server's thread)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers now (a worker blocked writing a result nobody reads never would)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in processes:
+        with contextlib.suppress(OSError, ValueError):
+            proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            proc.join(timeout=5)
 
 
 @contextlib.contextmanager
