@@ -29,7 +29,9 @@ def text_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if "\r" in text:
+        return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return lines
 
 
 def read_exact(path: Path | str) -> str:
