@@ -239,8 +239,9 @@ def _own_work(
                 origin[new] = origin.pop(path, path)
                 last[path] = sha
             last[new or path] = sha
-    edited = {new or path for _, path, new in vcs.changes_since(root, now)}
-    for _, path, new in vcs.changes_since(root, now):
+    uncommitted = vcs.changes_since(root, now)
+    edited = {new or path for _, path, new in uncommitted}
+    for _, path, new in uncommitted:
         start.setdefault(origin.get(path, path), now)
         if new:
             origin[new] = origin.pop(path, path)
