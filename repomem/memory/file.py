@@ -423,7 +423,7 @@ def _render_session(s: Session) -> list[str]:
     for key in ("added", "modified", "deleted", "renamed", "learned"):
         values: list[str] = getattr(s, key)
         if values:
-            lines.append(f"- {key}: {', '.join(values)}")
+            lines.append(f"- {key}: {', '.join(_listed(v) for v in values)}")
     if s.symbols:
         lines.append(f"- symbols: {' '.join(s.symbols)}")
     return _fields(lines)
@@ -638,8 +638,23 @@ def _fact(
     return f
 
 
+# A list field's items are comma-separated: a comma, line break or `%` inside one (a file
+# named `a, b.py`) is percent-encoded, and decoded when read.
+_LISTED = {"%": "%25", ",": "%2C", "\n": "%0A", "\r": "%0D"}
+_UNLISTED = re.compile("|".join(re.escape(v) for v in _LISTED.values()))
+
+
+def _listed(item: str) -> str:
+    return "".join(_LISTED.get(c, c) for c in item) if any(c in item for c in _LISTED) else item
+
+
 def _split(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
+    decode = {v: k for k, v in _LISTED.items()}
+    return [
+        _UNLISTED.sub(lambda m: decode[m.group(0)], v.strip())
+        for v in value.split(",")
+        if v.strip()
+    ]
 
 
 def _session(

@@ -211,3 +211,11 @@ def test_next_steps_change_only_their_own_lines(tmp_path: Path) -> None:
     doc = mfile.parse(out, tmp_path / "REPOMEM.md")
     doc.set_next_steps([s for s in doc.next_steps() if s.text != "fix the flaky login test"])
     assert "flaky" not in doc.render() and "Release blockers:" in doc.render()
+
+
+def test_session_file_lists_keep_names_with_commas_and_percent_signs(tmp_path: Path) -> None:
+    doc = mfile.new_doc(tmp_path / "REPOMEM.md")
+    names = ["a, b.py", "100%2C.txt", "plain.py"]
+    doc.add(Session(id="s-1", title="T", started=model.now_iso(), added=names))
+    again = mfile.parse(doc.render(), tmp_path / "REPOMEM.md")
+    assert again.sessions()[0].added == names
