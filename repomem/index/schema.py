@@ -9,8 +9,9 @@ from __future__ import annotations
 # 4: documentation redacted like config (unquoted `PASSWORD=x`), symlinks to credential files
 # skipped (indexes built before hold both as written: rebuilt once); 5: JavaScript functions
 # assigned to an object's member (`res.send = function`) and the last of a chain; a definition
-# the grammar closed early (TypeScript call signatures) reaches its closing brace
-SCHEMA_VERSION = 5
+# the grammar closed early (TypeScript call signatures) reaches its closing brace; 6: a named
+# JavaScript function passed to a call (`defineGetter(req, 'host', function host() {})`)
+SCHEMA_VERSION = 6
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

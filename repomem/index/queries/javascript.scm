@@ -143,6 +143,12 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#not-match? @receiver "^(exports|module)$")) @definition.function
 
+; defineGetter(req, 'hostname', function hostname() {}), app.use(function logger() {}): a
+; named function passed to a call is defined under its name
+(call_expression
+  arguments: (arguments
+    (function_expression name: (identifier) @name) @definition.function))
+
 ; top-level constants: const MAX = 10, export const config = {...} (not functions, classes or
 ; require() results). Single declarators are captured with their declaration, as above.
 (program

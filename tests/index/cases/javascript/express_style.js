@@ -17,3 +17,9 @@ function setup() {
   this.handler = function () {};
   run = function () {};
 }
+
+defineGetter(req, 'hostname', function hostname() {
+  return this.get('Host');
+});
+
+app.use(() => 1);
