@@ -153,15 +153,10 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     listing = vcs.changes_since(root, head)
     new_symbols: Callable[[str], dict[str, str]] = files.symbol_hashes
     before_rev: dict[str, str | None] = {}  # where a file's start is read, if not at `head`
-    if (
-        made is not None
-        and head
-        and now
-        and not all(vcs.is_ancestor(root, rev, now) for rev in [head, *(c for c, _ in made)])
-    ):
-        # HEAD moved to another line, or the session committed on a branch it then left: the
-        # difference between the lines is not the session's work; its own commits and the
-        # uncommitted edits are.
+    if made is not None and head and now and not _linear(root, head, now, made):
+        # HEAD moved to another line, the session committed on a branch it then left, or
+        # others' commits came in (a pull): the difference between start and end is not the
+        # session's work; its own commits and the uncommitted edits are.
         listing, before_rev, new_symbols = _own_work(root, made, now, files)
 
     def old_symbols(rel: str) -> dict[str, str]:
@@ -218,6 +213,16 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
         syms = [*syms[:MAX_SYMBOLS], f"…+{len(syms) - MAX_SYMBOLS}"]
     out.symbols = [s.replace(" ", "") for s in syms]
     return out
+
+
+def _linear(root: Path, head: str, now: str, made: list[tuple[str, str]]) -> bool:
+    """Whether the work tree's history since `head` is exactly the session's own commits."""
+    if not all(vcs.is_ancestor(root, rev, now) for rev in [head, *(c for c, _ in made)]):
+        return False
+    ours = [sha for sha, _ in made]
+    return all(
+        any(sha.startswith(short) for sha in ours) for short, _ in vcs.commits_since(root, head)
+    )
 
 
 def _own_work(

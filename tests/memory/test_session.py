@@ -218,3 +218,17 @@ def test_commits_made_on_another_branch_during_the_session_are_its_work(code: Re
     assert [c.split(" ", 1)[1] for c in s.commits] == ["add gamma"]
     assert s.added == ["gamma.py"] and s.modified == ["app.py", "wip.py"] and s.deleted == []
     assert set(s.symbols) == {"+gamma", "~change", "~wip"}
+
+
+def test_commits_pulled_in_during_the_session_are_not_its_work(code: Repo) -> None:
+    cfg = code.config()
+    code.git("checkout", "-q", "-b", "upstream")
+    code.write("theirs.py", "def theirs():\n    return 1\n")
+    code.commit("their work")
+    code.git("checkout", "-q", "-")
+    session.start(cfg, "pull and edit")
+    code.git("merge", "-q", "--ff-only", "upstream")  # what `git pull` does
+    code.write("app.py", BASE.replace("return 1", "return 10"))
+    s = session.end(cfg, summary="Pulled, then edited keep().").session
+    assert s.commits == [] and s.added == [] and s.modified == ["app.py"]
+    assert s.symbols == ["~keep"]
