@@ -96,6 +96,10 @@ BARE_TEXT_MENTION = 0.4
 # this much (dev: no change at 0.8, two tasks worse at 0.6; bench/README.md, run 11)
 FRAME_OUTER = 0.8
 MAX_MENTIONED = 5  # a mentioned file name shared by more files than this names none of them
+# A long path (two folders or more) whose only match is by its bare file name names the user's
+# own file (`/Users/me/code/bot/bot/logging.py` is not `src/_pytest/logging.py`), unless the
+# match is at the repository's root (`/home/me/go/src/.../gin/errors.go` is `errors.go`).
+BARE_NAME_FROM_LONG_PATH_ROOT_ONLY = True
 
 _DOC_PATH = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/")
 # Benchmark sources measure the code rather than being it (`benches/`, `asv_bench/`, gson's
@@ -453,6 +457,9 @@ def _mentions(
         # the longest suffix of the mentioned path that names files in the repository
         parts = mentioned.strip("/").split("/")
         resolved = _suffix_hits(by_suffix, parts)
+        if resolved and BARE_NAME_FROM_LONG_PATH_ROOT_ONLY and len(parts) >= 3:
+            kept = [p for p in resolved[0] if "/" not in p or _suffix_len(p, parts) >= 2]
+            resolved = (kept, resolved[1]) if kept else None
         if resolved:
             hits, strength = resolved
             for path in hits:
@@ -502,6 +509,15 @@ def _mentions(
                         cand(hits[0]), r, 1.0,
                         f"in a stack frame quoted in the task (line {frame.line})", ties=True,
                     )  # fmt: skip
+
+
+def _suffix_len(path: str, parts: list[str]) -> int:
+    """How many trailing components `path` shares with the mentioned `parts`."""
+    mine = path.split("/")
+    n = 0
+    while n < min(len(mine), len(parts)) and mine[-1 - n] == parts[-1 - n]:
+        n += 1
+    return n
 
 
 def _suffix_hits(

@@ -259,3 +259,18 @@ def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
     order = _ranked(repo, text)
     assert _by_path(order)["examples/pyproject.toml"].signals["mention"] == pytest.approx(0.4)
     assert order[0].path == "linter/expand.py"
+
+
+def test_a_long_path_into_another_project_names_no_file_by_its_bare_name(repo: Repo) -> None:
+    repo.write("src/_pytest/logging.py", "def catching_logs():\n    return 1\n")
+    repo.write("src/_pytest/python.py", "def collect():\n    return 2\n")
+    repo.write("setup.py", "def build():\n    return 3\n")
+    repo.commit()
+    by_path = _by_path(_ranked(repo, "/Users/me/code/bot/bot/logging.py:12: error; see setup.py"))
+    assert not by_path.get("src/_pytest/logging.py") or not by_path[
+        "src/_pytest/logging.py"
+    ].signals.get("mention")
+    by_path = _by_path(_ranked(repo, "/home/me/src/proj/setup.py:3: SyntaxError"))
+    assert by_path["setup.py"].signals.get("mention")  # a root file: the repository's own
+    by_path = _by_path(_ranked(repo, "/opt/venv/lib/site-packages/_pytest/logging.py:12"))
+    assert by_path["src/_pytest/logging.py"].signals.get("mention")
