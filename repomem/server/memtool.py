@@ -28,7 +28,7 @@ from repomem.errors import InputError, NotFoundError
 from repomem.memory import access
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
-from repomem.server.tools import Result, assistant_source, memory_file_text
+from repomem.server.tools import Result, assistant_source, memory_file_text, shown_prose
 
 ROOT = "/memories"
 COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
@@ -256,7 +256,8 @@ def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None)
         raise NotFoundError(f"The path {shown} does not exist. Please provide a valid path.")
     text, _ = _render_topic(target.name, facts)
     return Result(
-        _numbered(shown, text, view_range), {"path": shown, "facts": [f.id for f in facts]}
+        _numbered(shown, shown_prose(cfg, text), view_range),
+        {"path": shown, "facts": [f.id for f in facts]},
     )
 
 
@@ -382,11 +383,9 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
 
 
 def _replace(cfg: Config, shown: str, current: str, old: str, new: str) -> tuple[str, str]:
-    from repomem.memory import ops
 
     pos = _find_once(current, old, shown)
-    new = ops.clean_text(cfg, new, "The new text") if new.strip() else new
-    text = current[:pos] + new + current[pos + len(old) :]
+    text = _new_lines_checked(cfg, current, current[:pos] + new + current[pos + len(old) :])
     line = text[:pos].count("\n")
     lines = text.split("\n")
     snippet = "\n".join(
@@ -400,7 +399,6 @@ def _replace(cfg: Config, shown: str, current: str, old: str, new: str) -> tuple
 
 
 def _insert(cfg: Config, current: str, at: int, text: str) -> tuple[str, str]:
-    from repomem.memory import ops
 
     lines = current.split("\n")
     if lines and lines[-1] == "":
@@ -410,17 +408,23 @@ def _insert(cfg: Config, current: str, at: int, text: str) -> tuple[str, str]:
             f"Invalid `insert_line` parameter: {at}. It should be within the range "
             f"[0, {len(lines)}]."
         )
-    text = ops.clean_text(cfg, text, "The inserted text") if text.strip() else text
     lines.insert(at, text.rstrip("\n"))
-    return "\n".join(lines) + "\n", "The memory file has been edited."
+    return _new_lines_checked(cfg, current, "\n".join(lines) + "\n"), (
+        "The memory file has been edited."
+    )
 
 
 def _rewrite(cfg: Config, current: str, text: str) -> tuple[str, str]:
+    return _new_lines_checked(cfg, current, text), "The memory file has been rewritten."
+
+
+def _new_lines_checked(cfg: Config, current: str, text: str) -> str:
+    """`text` with each line the file did not hold passed through the secret filter: whole
+    lines, so an edit cannot complete a credential from pieces (`ghp_` + what follows it)."""
     from repomem.memory import ops
 
     known = set(current.split("\n"))
-    lines = [
+    return "\n".join(
         ln if ln in known or not ln.strip() else ops.clean_text(cfg, ln, "The new text")
         for ln in text.split("\n")
-    ]
-    return "\n".join(lines), "The memory file has been rewritten."
+    )

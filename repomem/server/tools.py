@@ -424,10 +424,16 @@ def session_end(
 
 
 def memory_file_text(cfg: Config) -> str:
-    """The memory file as stored (a fresh template when it does not exist yet)."""
+    """The memory file as stored (a fresh template when it does not exist yet), to show: its
+    credentials redacted as the memory's prose is (`DB_PASSWORD=x` counts, as in config)."""
     from repomem.memory import access
 
     text = access.read_text(access.memory_path(cfg))
     if text is None or not text.strip():
         return access.load(cfg).render()
-    return text
+    return shown_prose(cfg, text)
+
+
+def shown_prose(cfg: Config, text: str) -> str:
+    """Memory text to show a client, with credentials redacted by the rules facts pass."""
+    return secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]

@@ -259,3 +259,38 @@ def test_str_replace_in_the_memory_file_names_the_lines_of_an_ambiguous_old_str(
     )  # fmt: skip
     assert r.is_error
     assert f"appears 2 times in /memories/REPOMEM.md (lines {', '.join(where)})" in text(r)
+
+
+def test_a_credential_cannot_be_assembled_from_pieces_by_edits(code: Repo) -> None:
+    cfg = code.config()
+    rest = "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    ops.remember(cfg, f"The CI key is {rest} in the vault.")  # no prefix: not a token yet
+    path = access.memory_path(cfg)
+    original = path.read_text(encoding="utf-8")
+    results = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md",
+         "old_str": "The CI key is ", "new_str": "The CI key is ghp_"},
+    )  # fmt: skip
+    assert results[0].is_error and "credential" in text(results[0])
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_a_hand_written_password_is_redacted_from_the_file_view_and_resource(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Deploy uses the staging database.")
+    path = access.memory_path(cfg)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "staging database.", "staging database; export DB_PASSWORD=Sup3rS3cretPw first."
+        ),
+        encoding="utf-8",
+    )
+
+    async def body(c: Client) -> list[Any]:
+        view = await c.call_tool("memory", {"command": "view", "path": "/memories/REPOMEM.md"})
+        resource = await c.read_resource("repomem://memory")
+        return [text(view), " ".join(getattr(x, "text", "") for x in resource.contents)]
+
+    for shown in talk(code, body):
+        assert "DB_PASSWORD=" in shown and "Sup3rS3cretPw" not in shown, shown
