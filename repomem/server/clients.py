@@ -87,12 +87,18 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
         InputError: when the existing file is not a JSON object (e.g. it has comments).
     """
     new = entry(cfg, client, **kwargs)
-    path = path_for(cfg, client)
+    shown = path_for(cfg, client)
+    # a link to a shared file: that file is the configuration (written through the link)
+    path = shown.resolve() if shown.is_symlink() else shown
     data: dict[str, Any] = {}
     if path.exists():
         try:
-            loaded = json.loads(path.read_text(encoding="utf-8") or "{}")
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            loaded = json.loads(
+                path.read_text(encoding="utf-8") or "{}",
+                object_pairs_hook=_unique_keys,
+                parse_constant=_no_constant,
+            )
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise InputError(
                 f"`{path}` is not plain JSON ({exc}); add this entry by hand under "
                 f"`{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
@@ -105,6 +111,26 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
         raise InputError(f"`{KEYS[client]}` in `{path}` is not an object; fix it by hand.")
     replaced = SERVER_NAME in servers
     servers[SERVER_NAME] = new
+    try:
+        rendered = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError as exc:  # 1e400 reads as infinity, which JSON cannot write back
+        raise InputError(
+            f"`{path}` holds a number too large for JSON tools ({exc}); fix it by hand."
+        ) from exc
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return path, replaced
+    atomic_write(path, rendered)
+    return shown, replaced
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when a key repeats (the last one would silently win)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key `{key}` appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"`{name}` is not JSON")

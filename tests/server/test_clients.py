@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,30 @@ def test_a_missing_project_file_is_created(repo: Repo) -> None:
     path, _ = clients.write(repo.config(), "vscode", command=["repomem"])
     assert path == repo.root / ".vscode" / "mcp.json"
     assert set(json.loads(path.read_text(encoding="utf-8"))["servers"]) == {"repomem"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"mcpServers": {"a": {"command": "x", "timeout": 1e400}}}',
+        '{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"b": {"command": "y"}}}',
+        '{"mcpServers": {"a": {"command": "x", "timeout": NaN}}}',
+    ],
+)
+def test_a_project_file_json_tools_would_misread_is_left_alone(repo: Repo, body: str) -> None:
+    path = repo.root / ".mcp.json"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(InputError, match=r"\.mcp\.json"):
+        clients.write(repo.config(), "claude-code")
+    assert path.read_text(encoding="utf-8") == body
+
+
+def test_a_symlinked_project_file_is_updated_through_the_link(repo: Repo, tmp_path: Path) -> None:
+    shared = tmp_path / "shared.json"
+    shared.write_text('{"servers": {"team": {"command": "y"}}}', encoding="utf-8")
+    link = repo.root / ".vscode" / "mcp.json"
+    link.parent.mkdir()
+    link.symlink_to(shared)
+    shown, _ = clients.write(repo.config(), "vscode")
+    assert shown == link and link.is_symlink()
+    assert set(json.loads(shared.read_text(encoding="utf-8"))["servers"]) == {"team", "repomem"}
