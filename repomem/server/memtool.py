@@ -239,7 +239,9 @@ def _view(cfg: Config, target: Target, shown: str, view_range: list[int] | None)
         topics = _topics(access.load(cfg))
         for tname in sorted(topics):
             text, _ = _render_topic(tname, topics[tname])
-            entries.append((len(text.encode()), f"{ROOT}/{tname}.md"))
+            # a topic named like the memory file opens without `.md` (with it: the file)
+            shown_name = tname if f"{tname}.md" == name else f"{tname}.md"
+            entries.append((len(text.encode()), f"{ROOT}/{shown_name}"))
         lines = [f"{_size(sum(n for n, _ in entries))}\t{ROOT}"]
         lines += [f"{_size(n)}\t{p}" for n, p in entries]
         header = (

@@ -294,3 +294,15 @@ def test_a_hand_written_password_is_redacted_from_the_file_view_and_resource(cod
 
     for shown in talk(code, body):
         assert "DB_PASSWORD=" in shown and "Sup3rS3cretPw" not in shown, shown
+
+
+def test_a_topic_named_like_the_memory_file_is_listed_at_a_path_that_opens_it(code: Repo) -> None:
+    ops.remember(code.config(), "The release checklist lives in the wiki.", topic="REPOMEM")
+    listing, topic = memory(
+        code,
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/REPOMEM"},
+    )
+    paths = [f["path"] for f in listing.structured_content["files"]]
+    assert paths.count("/memories/REPOMEM.md") == 1 and "/memories/REPOMEM" in paths
+    assert "release checklist" in text(topic)
