@@ -145,7 +145,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             return _ok(cfg, fn())
         except RepomemError as exc:
             # messages quote values, and a hand-edited memory file can put a credential in one
-            return _error(scrub(cfg, f"Error: {for_tools(str(exc))}"))
+            # one line even when the message quotes a client's value holding a line break
+            return _error(scrub(cfg, " ".join(f"Error: {for_tools(str(exc))}".splitlines())))
 
     # ------------------------------------------------------------------- code
     @tool(READ)

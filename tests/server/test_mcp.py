@@ -146,6 +146,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
             await c.call_tool("file_overview", {"path": "missing.py"}),
             await c.call_tool("context_pack", {"task": "   "}),
             await c.call_tool("search_code", {"query": "add", "kind": "gizmo"}),
+            await c.call_tool("forget", {"id": "../../x\nsecond line"}),
             await c.call_tool("get_symbol", {"name": "add"}),
         ]
 
