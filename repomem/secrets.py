@@ -190,6 +190,10 @@ def is_secret_file(relpath: str) -> bool:
 # Basename suffixes of files made of ``key = value`` / ``key: value`` lines.
 _CONFIG_SUFFIXES = (
     ".env",
+    ".sh",  # shell scripts: `export DB_PASSWORD=x` is a config line
+    ".bash",
+    ".zsh",
+    ".ksh",
     ".ini",
     ".cfg",
     ".conf",
@@ -696,6 +700,10 @@ def _secret_value(
             eol = _LINE_END.search(text, start)
             bare = text[start : eol.start() if eol is not None else len(text)]
             value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            cut = value.find(REDACTED)
+            if cut > 0:  # a token later on the line was redacted: this value is a word before it
+                words = value[:cut].split()
+                value = words[0].rstrip(",;") if words else ""
             if len(value) < 6:
                 return None
     if _is_placeholder(value) or _is_name_value(value):

@@ -774,3 +774,15 @@ def test_documentation_counts_unquoted_values_like_config() -> None:
     assert not is_config_like("src/deploy.py")
     text = "Deploy with DB_PASSWORD=supersecretvalue99 on the box.\n"
     assert "supersecretvalue99" not in redact(text, config_like=is_config_like("deploy.md"))[0]
+
+
+def test_a_config_value_before_a_redacted_token_on_its_line_is_redacted_too() -> None:
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    out, n = redact(f"prod db password=hunter2xyz, CI token {token}", config_like=True)
+    assert "hunter2xyz" not in out and token not in out and n == 2
+
+
+def test_shell_scripts_are_read_like_config() -> None:
+    assert is_config_like("deploy/release.sh") and is_config_like("ci/env.bash")
+    out, _ = redact("export DB_PASSWORD=shellpass123\n", config_like=is_config_like("x.sh"))
+    assert "shellpass123" not in out

@@ -10,8 +10,10 @@ from __future__ import annotations
 # skipped (indexes built before hold both as written: rebuilt once); 5: JavaScript functions
 # assigned to an object's member (`res.send = function`) and the last of a chain; a definition
 # the grammar closed early (TypeScript call signatures) reaches its closing brace; 6: a named
-# JavaScript function passed to a call (`defineGetter(req, 'host', function host() {})`)
-SCHEMA_VERSION = 6
+# JavaScript function passed to a call (`defineGetter(req, 'host', function host() {})`);
+# 7: shell scripts redacted like config (`export DB_PASSWORD=x`), and a config value before an
+# already redacted token on its line
+SCHEMA_VERSION = 7
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

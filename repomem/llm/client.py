@@ -471,7 +471,11 @@ def _completion(raw: Any) -> Completion:
     ]
     input_tokens = getattr(usage, "input_tokens", None)
     output_tokens = getattr(usage, "output_tokens", None)
-    if not texts or not isinstance(input_tokens, int) or not isinstance(output_tokens, int):
+    if (
+        not "".join(texts).strip()  # an empty answer is no answer (it would be stored as one)
+        or not isinstance(input_tokens, int)
+        or not isinstance(output_tokens, int)
+    ):
         raise LLMError(_malformed("a message"))
     return Completion(
         text="".join(texts).strip(),

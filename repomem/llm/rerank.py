@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from repomem import secrets
 from repomem.config import Config
 from repomem.errors import LLMError, LockTimeoutError
 from repomem.fsutil import FileLock, atomic_write
@@ -82,6 +83,8 @@ def rerank(cfg: Config, task: str, ranked: list[Any]) -> list[Any]:
     if api is None:
         log.info("pack.llm_rerank is on but no API key is set: the offline ranking stands")
         return ranked
+    # the task is prose: `DB_PASSWORD=x` in it counts, as in facts and notes
+    task = secrets.redact(task, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
     text = prompt(task, head)
     try:
         estimate = _estimate(cfg, text)

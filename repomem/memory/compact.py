@@ -24,6 +24,8 @@ from repomem.memory.model import HistoryEntry, Session
 
 log = logging.getLogger(__name__)
 
+MAX_SUMMARY_CHARS = 4000  # a model's summary of old sessions, at most (it is committed)
+
 SYSTEM = (
     "You compact the session log of a software project's memory file. Write a faithful summary "
     "of the sessions below for a coding assistant joining the project: what was done and why, "
@@ -95,6 +97,8 @@ def maybe_compact(cfg: Config, doc: MemoryDoc, summarizer: Summarizer | None = N
             log.warning("model summary failed, using the offline summary: %s", exc)
         else:
             cleaned, _ = secrets.redact(result.text.strip(), config_like=True)
+            if len(cleaned) > MAX_SUMMARY_CHARS:  # a summary, not a transcript
+                cleaned = cleaned[:MAX_SUMMARY_CHARS].rstrip() + " …"
             if cleaned:
                 text, by = cleaned, result.by
     facts = list(dict.fromkeys(f for s in old for f in s.learned))

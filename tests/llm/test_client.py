@@ -190,6 +190,16 @@ def test_a_body_that_is_not_a_message_is_malformed(fake_api: FakeAnthropic) -> N
         make(fake_api).complete("s", "p", max_tokens=5)
 
 
+def test_an_empty_answer_is_malformed_not_a_note(fake_api: FakeAnthropic) -> None:
+    usage = {"input_tokens": 5, "output_tokens": 0}
+    fake_api.script(
+        Reply(200, {"type": "message", "role": "assistant", "model": "m", "usage": usage,
+                    "content": [{"type": "text", "text": "  \n"}], "stop_reason": "end_turn"})
+    )  # fmt: skip
+    with pytest.raises(LLMError, match="malformed response"):
+        make(fake_api).complete("s", "p", max_tokens=5)
+
+
 def test_a_refused_key_names_the_variable_but_never_the_key(
     fake_api: FakeAnthropic, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -46,7 +46,10 @@ def test_the_model_s_choice_leads_the_ranking_with_its_reason(
 ) -> None:
     cfg = _repo(repo)
     api_env.answer = lambda body: _file_number(body, "shop/tax.py")
-    task = f"The cart total is wrong for cart_total in shop/cart.py (token {SECRET})"
+    task = (
+        f"The cart total is wrong for cart_total in shop/cart.py (token {SECRET}); "
+        "we set DB_PASSWORD=hunter2xyz in prod"
+    )
     out = _ranking(cfg, task)
     assert out["ranking"][0]["path"] == "shop/tax.py"
     (sent,) = api_env.posts()
@@ -54,6 +57,7 @@ def test_the_model_s_choice_leads_the_ranking_with_its_reason(
     assert "The cart total is wrong" in content and "shop/cart.py" in content
     assert "def cart_total(items)" in content  # the files' symbols go with them
     assert SECRET not in json.dumps(sent.body) and TEST_KEY not in json.dumps(sent.body)
+    assert "hunter2xyz" not in json.dumps(sent.body)  # the task is prose: redacted as config
     reasons = {i["path"]: i["reason"] for i in out["items"] if i["kind"] == "file"}
     assert reasons["shop/tax.py"].startswith("placed 1 by the model")
     assert "placed" not in reasons["shop/cart.py"]

@@ -232,3 +232,13 @@ def test_commits_pulled_in_during_the_session_are_not_its_work(code: Repo) -> No
     s = session.end(cfg, summary="Pulled, then edited keep().").session
     assert s.commits == [] and s.added == [] and s.modified == ["app.py"]
     assert s.symbols == ["~keep"]
+
+
+def test_a_model_summary_is_cut_to_a_summary_s_length(code: Repo) -> None:
+    cfg = code.config(**{"memory.keep_sessions": 1, "memory.compact_after_bytes": 10})
+    _sessions(cfg, 1)
+    doc = access.load(cfg)
+    doc.add(Session(id="s-new", title="new", started="2099-01-01T00:00:00Z"))
+    assert compact.maybe_compact(cfg, doc, lambda text: Summary("word " * 100_000, "m")) == 1
+    (h,) = doc.history()
+    assert len(h.summary) <= compact.MAX_SUMMARY_CHARS + 2
