@@ -1,5 +1,5 @@
-"""Small file-system helpers shared by the core: atomic writes, an inter-process lock, and a
-file's lines as editors, git and tree-sitter number them."""
+"""Small file-system helpers shared by the core: atomic writes, an inter-process lock, a
+file's lines as editors, git and tree-sitter number them, and text made valid Unicode."""
 
 from __future__ import annotations
 
@@ -32,6 +32,16 @@ def text_lines(text: str) -> list[str]:
     if "\r" in text:
         return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     return lines
+
+
+def valid_text(value: str) -> str:
+    """`value` as valid Unicode: lone surrogates (undecodable bytes of a command-line
+    argument, or a `\\ud800` escape in JSON) become U+FFFD, as UTF-8 consumers need."""
+    try:
+        raw = value.encode("utf-8", "surrogateescape")  # each undecodable byte, as it was
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 def read_exact(path: Path | str) -> str:

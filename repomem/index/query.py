@@ -12,9 +12,8 @@ from typing import Any
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
-from repomem.fsutil import text_lines
+from repomem.fsutil import text_lines, valid_text
 from repomem.index import indexer
-from repomem.index.store import valid_text
 
 SYMBOL_KINDS = (
     "class",

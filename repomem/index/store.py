@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from repomem.errors import StoreError
-from repomem.fsutil import FileLock
+from repomem.fsutil import FileLock, valid_text
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
 
@@ -235,16 +235,6 @@ class Hit:
 def quote(value: str) -> str:
     """A SQL string literal for a LanceDB filter."""
     return "'" + valid_text(value).replace("'", "''") + "'"
-
-
-def valid_text(value: str) -> str:
-    """`value` as valid Unicode: lone surrogates (undecodable bytes of a command-line
-    argument, or a `\\ud800` escape in JSON) become U+FFFD. LanceDB takes UTF-8 only."""
-    try:
-        raw = value.encode("utf-8", "surrogateescape")  # each undecodable byte, as it was
-    except UnicodeEncodeError:
-        raw = value.encode("utf-8", "surrogatepass")
-    return raw.decode("utf-8", "replace")
 
 
 def in_list(column: str, values: Iterable[str]) -> str:
