@@ -88,6 +88,12 @@ def content_rules(cfg: Config) -> str:
     return hashlib.blake2b(json.dumps(data).encode(), digest_size=8).hexdigest()
 
 
+def built_under_current_rules(cfg: Config, meta: dict[str, str]) -> bool:
+    """Whether the index (its `meta`) was built under today's `content_rules` (an index from
+    before they were recorded counts as such)."""
+    return meta.get("content_rules") in (None, content_rules(cfg))
+
+
 def open_store(cfg: Config) -> Any:
     """The repository's Store (created lazily on the first write)."""
     from repomem.index.store import Store
@@ -435,8 +441,7 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
     with store.writing():
         rebuilt = store.ensure_schema()
         journal = store.read_journal()
-        rules = store.get_meta("content_rules")
-        if rules not in (None, content_rules(cfg)):
+        if not built_under_current_rules(cfg, store.all_meta()):
             log.info("index settings changed since the last run: rebuilding")
             rebuilt = True
         if full or rebuilt or "*" in journal:
@@ -738,12 +743,11 @@ def _apply(
             report.parse_errors.append(result.path)
         if result.path in states:
             report.modified.append(result.path)
+            batch.replace.append(result.path)
         elif result.hash in gone:
             report.renamed.append((gone.pop(result.hash), result.path))
         else:
             report.added.append(result.path)
-        if result.path in states:
-            batch.replace.append(result.path)
         batch.add(result)
         if len(batch) >= BATCH_FILES or batch.bytes >= BATCH_BYTES:
             flush()
@@ -864,7 +868,7 @@ def update(
             meta = {}
         if (
             meta.get("schema_version") != str(schema.SCHEMA_VERSION)
-            or meta.get("content_rules") not in (None, content_rules(cfg))
+            or not built_under_current_rules(cfg, meta)
             or store.read_journal()
             or (meta.get("indexed_commit") or None) != info.head
         ):

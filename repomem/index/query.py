@@ -89,9 +89,7 @@ def status(cfg: Config) -> dict[str, Any]:
         "indexed_at": indexed_at,
         "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
         "pending": {"changed": len(plan.changed), "deleted": len(plan.deleted)},
-        "fresh": fresh_head
-        and pending == 0
-        and meta.get("content_rules") in (None, indexer.content_rules(cfg)),
+        "fresh": fresh_head and pending == 0 and indexer.built_under_current_rules(cfg, meta),
         "llm_rerank": _rerank_spend(cfg),
     }
 

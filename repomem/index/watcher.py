@@ -128,20 +128,17 @@ class Watcher:
         max_delay: float = MAX_DELAY,
         idle_seconds: float = IDLE_SECONDS,
     ) -> None:
-        self.cfg = cfg
         self.root = cfg.root.resolve()
+        self._use(cfg)
         self.on_batch = on_batch
         self.on_error = on_error
         self.on_memory_change = on_memory_change
         self.debounce = (cfg.watch.debounce_ms if debounce_ms is None else debounce_ms) / 1000
         self.large_batch = large_batch
         self.max_delay = max_delay
-        self.memory_rel = cfg.memory.file.replace(os.sep, "/").lstrip("/")
         info = vcs.open_repo(cfg.root)
         self.git_dir: Path | None = info.git_dir if info else None
         self.head: str | None = info.head if info else None
-        self._filter = Filter(cfg)
-        self._ignored_dirs = self._private_dirs()
         self._cond = threading.Condition()
         self._pending = _Pending()
         self._stopping = False
@@ -265,6 +262,10 @@ class Watcher:
         except RepomemError as exc:  # a half-written `.repomem`: keep the last good settings
             log.warning("keeping the previous settings: %s", exc)
             cfg = self.cfg
+        self._use(cfg)
+
+    def _use(self, cfg: Config) -> None:
+        """Watch by these settings: what is indexed, where the memory file and store are."""
         self.cfg = cfg
         self.memory_rel = cfg.memory.file.replace(os.sep, "/").lstrip("/")
         self._filter = Filter(cfg)

@@ -198,8 +198,9 @@ def build(
     if not refreshed:
         plan = indexer.make_plan(cfg, store.file_states())
         pending = len(plan.changed) + len(plan.deleted)
-        fresh = pending == 0 and commit == plan.head
-        fresh = fresh and meta.get("content_rules") in (None, indexer.content_rules(cfg))
+        fresh = (
+            pending == 0 and commit == plan.head and indexer.built_under_current_rules(cfg, meta)
+        )
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
