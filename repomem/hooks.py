@@ -39,6 +39,7 @@ from repomem import vcs
 from repomem.config import Config
 from repomem.errors import HookError
 from repomem.fsutil import atomic_write, read_exact
+from repomem.paths import root_pattern
 
 log = logging.getLogger(__name__)
 
@@ -407,7 +408,7 @@ def _memory_pattern(cfg: Config) -> str:
     from repomem.memory import access
 
     rel = access.memory_path(cfg).relative_to(cfg.root.resolve()).as_posix()
-    pattern = "/" + re.sub(r"([*?\[\]\\])", r"\\\1", rel)
+    pattern = root_pattern(rel)
     if re.search(r'[\s"]', pattern):
         quoted = pattern.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
         return f'"{quoted}"'

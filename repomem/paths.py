@@ -3,7 +3,7 @@
 Used for MCP clients (untrusted: relative paths only), citations and note paths from the CLI
 (an absolute path inside the repository is fine there). A path must not climb out with `..` or
 reach outside through a symlink, and credential files are refused, since repomem never reads
-them.
+them. Also the other way round: a repository path as a gitignore/gitattributes pattern.
 """
 
 from __future__ import annotations
@@ -103,3 +103,9 @@ def confine_glob(pattern: str) -> str:
             f"relative to the repository root, like `src/**/*.py`."
         )
     return unified
+
+
+def root_pattern(rel: str) -> str:
+    """A gitignore/gitattributes pattern for exactly `rel` (relative to the root): anchored
+    with `/`, its wildmatch characters (`*?[]\\`) escaped."""
+    return "/" + re.sub(r"([*?\[\]\\])", r"\\\1", rel)

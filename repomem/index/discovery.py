@@ -35,6 +35,7 @@ import pathspec
 
 from repomem import secrets
 from repomem.config import Config
+from repomem.paths import root_pattern
 
 log = logging.getLogger(__name__)
 
@@ -201,22 +202,17 @@ _MAX_VERDICTS = 250_000  # paths remembered per settings (~25 MB at most)
 
 
 def _store_pattern(cfg: Config) -> str | None:
-    """An ignore pattern for `store.path` when it names a folder inside the repository."""
-    configured = cfg.store.path.strip()
-    if not configured or "://" in configured:
+    """An ignore pattern for the store's folder when `store.path` puts it in the repository."""
+    from repomem.index.indexer import store_uri  # indexer imports this module
+
+    uri = store_uri(cfg)
+    if "://" in uri:
         return None
-    path = Path(configured).expanduser()
     try:
-        rel = (
-            (path if path.is_absolute() else cfg.root / path)
-            .resolve()
-            .relative_to(cfg.root.resolve())
-        )
+        rel = Path(uri).resolve().relative_to(cfg.root.resolve())
     except (ValueError, OSError):
         return None
-    if not rel.parts:
-        return None
-    return "/" + re.sub(r"([*?\[\]\\!#])", r"\\\1", rel.as_posix()) + "/"
+    return root_pattern(rel.as_posix()) + "/" if rel.parts else None
 
 
 class Filter:
