@@ -208,8 +208,9 @@ _CONFIG_SUFFIXES = (
     ".tfvars",
     ".dockerfile",
 )
-# Exact basenames of config files without a telling suffix.
+# Documentation, where deploy notes paste `DB_PASSWORD=...`.
 _PROSE_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".txt")
+# Exact basenames of config files without a telling suffix.
 _CONFIG_NAMES = frozenset(
     {
         ".env",
@@ -839,15 +840,24 @@ def redact(
     return text, count
 
 
-def redact_value(value: Any, extra_patterns: Sequence[str] = ()) -> Any:
+def redact_value(
+    value: Any, extra_patterns: Sequence[str] = (), *, config_like: bool = False
+) -> Any:
     """`value` with every credential in its strings redacted, through dicts, lists and tuples
-    (output built from hand-editable data: the memory file, notes)."""
+    (output built from hand-editable data: the memory file, notes). `config_like` as for
+    :func:`redact` (the memory's prose is read so: `DB_PASSWORD=x` counts)."""
     if isinstance(value, str):
-        return redact(value, extra_patterns=extra_patterns)[0] if value else value
+        return (
+            redact(value, config_like=config_like, extra_patterns=extra_patterns)[0]
+            if value
+            else value
+        )
     if isinstance(value, dict):
-        return {k: redact_value(v, extra_patterns) for k, v in value.items()}
+        return {
+            k: redact_value(v, extra_patterns, config_like=config_like) for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
-        return [redact_value(v, extra_patterns) for v in value]
+        return [redact_value(v, extra_patterns, config_like=config_like) for v in value]
     return value
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from repomem.cli._app import app, fail, load_config, print_json
 from repomem.errors import RepomemError
 from repomem.memory.model import Fact
-from repomem.secrets import redact, redact_value
+from repomem.secrets import redact_value
 
 memory_app = typer.Typer(
     help="The project memory file: show, check, supersede, forget, log, diff, merge.",
@@ -76,11 +76,11 @@ def show(
     except RepomemError as exc:
         raise fail(exc) from None
     facts = [f for f in doc.facts() if everything or f.status in ("valid", "stale")]
-    extra = cfg.secrets.extra_patterns
     if as_json:
         # the file is hand-editable: a credential pasted into it is not shown
         print_json(
-            redact_value(
+            _shown(
+                cfg,
                 {
                     "file": str(path),
                     "version": doc.version,
@@ -91,7 +91,6 @@ def show(
                     "sessions": [dataclasses.asdict(s) for s in doc.sessions()],
                     "history": [dataclasses.asdict(h) for h in doc.history()],
                 },
-                extra,
             )
         )
         return
@@ -116,7 +115,13 @@ def show(
         lines.append(f"\nSessions ({len(sessions)} recent, {len(doc.history())} compacted):")
         for s in sessions[-5:]:
             lines.append(f"  {s.id}  {s.started[:10]}  {s.title or '-'}")
-    typer.echo(redact("\n".join(lines), extra_patterns=extra)[0])
+    typer.echo(_shown(cfg, "\n".join(lines)))
+
+
+def _shown(cfg: Any, value: Any) -> Any:
+    """Output built from the memory file, which is hand-editable: its credentials redacted as
+    the memory's prose is filtered (a pasted token or `DB_PASSWORD=...` is not shown)."""
+    return redact_value(value, cfg.secrets.extra_patterns, config_like=True)
 
 
 @memory_app.command("recall")
@@ -397,17 +402,16 @@ def session_list(
         data = session.listing(cfg)
     except RepomemError as exc:
         raise fail(exc) from None
-    extra = cfg.secrets.extra_patterns
     if as_json:
         print_json(
-            redact_value(
+            _shown(
+                cfg,
                 {
                     "open": data["open"]
                     and {k: v for k, v in data["open"].items() if k != "dirty"},
                     "sessions": [dataclasses.asdict(s) for s in data["sessions"]],
                     "history": [dataclasses.asdict(h) for h in data["history"]],
                 },
-                extra,
             )
         )
         return
@@ -422,6 +426,6 @@ def session_list(
     for h in data["history"]:
         lines.append(f"      {h.id}  {h.label}  (compacted)")
     if lines:
-        typer.echo(redact("\n".join(lines), extra_patterns=extra)[0])
+        typer.echo(_shown(cfg, "\n".join(lines)))
     else:
         typer.echo("No sessions yet; start one with `repomem session start --title TEXT`.")

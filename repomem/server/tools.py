@@ -436,4 +436,4 @@ def memory_file_text(cfg: Config) -> str:
 
 def shown_prose(cfg: Config, text: str) -> str:
     """Memory text to show a client, with credentials redacted by the rules facts pass."""
-    return secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
+    return str(secrets.redact_value(text, cfg.secrets.extra_patterns, config_like=True))

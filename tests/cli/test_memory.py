@@ -83,11 +83,16 @@ def test_memory_show_and_recall_redact_a_credential_written_into_the_file_by_han
     assert run("-C", r, "remember", "add() is pure.")[0] == 0
     path = repo.root / "REPOMEM.md"
     path.write_text(
-        path.read_text(encoding="utf-8").replace("is pure.", f"is pure ({token})."),
+        path.read_text(encoding="utf-8").replace(
+            "is pure.", f"is pure ({token}); export DB_PASSWORD=Sup3rS3cretPw"
+        ),
         encoding="utf-8",
     )
     run("-C", r, "session", "start", "--title", f"Rotate {token}")
     for args in (["memory", "show"], ["memory", "show", "--json"], ["memory", "recall", "pure"]):
         code, out, _ = run("-C", r, *args)
         assert code == 0 and "is pure" in out, (args, out)
-        assert token not in out and "[REDACTED]" in out, (args, out)
+        assert token not in out and "Sup3rS3cretPw" not in out and "[REDACTED]" in out, (
+            args,
+            out,
+        )
