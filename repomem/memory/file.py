@@ -86,8 +86,8 @@ _ENTRY_HEAD = re.compile(r"^###[ \t]+(\S+)(?:[ \t]+(?:·|-|—|\|)[ \t]*(.*?))?[
 # git's conflict markers (`|||||||` and `=======` only count between these two)
 CONFLICT_OPEN = re.compile(r"^<{7}(?: |$)")
 CONFLICT_CLOSE = re.compile(r"^>{7}(?: |$)")
-_STEP = re.compile(r"^[-*][ \t]+\[([ xX])\][ \t]+(.*)$")
-_STEP_LINE = re.compile(r"^(\s*[-*][ \t]+\[)([ xX])(\][ \t]+)(.*)$")  # a step, kept as written
+# A next step's line, in parts so that ticking its box keeps the rest as written.
+_STEP = re.compile(r"^(\s*[-*][ \t]+\[)([ xX])(\][ \t]+)(.*)$")
 
 FACT_FIELDS = frozenset(
     {
@@ -226,9 +226,9 @@ class MemoryDoc:
             return []
         steps = []
         for line in sec.preamble.splitlines():
-            m = _STEP.match(line.strip())
+            m = _STEP.match(line)
             if m:
-                steps.append(NextStep(text=m.group(2).strip(), done=m.group(1) != " "))
+                steps.append(NextStep(text=m.group(4).strip(), done=m.group(2) != " "))
         return steps
 
     # ----------------------------------------------------------------- edits
@@ -288,7 +288,7 @@ class MemoryDoc:
         out: list[str] = []
         last = -1
         for line in sec.preamble.splitlines():
-            m = _STEP_LINE.match(line)
+            m = _STEP.match(line)
             if m is None:
                 out.append(line)
                 continue
