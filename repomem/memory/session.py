@@ -11,6 +11,7 @@ ended or discarded.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -149,22 +150,28 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     sym_changed: list[str] = []
     sym_removed: list[str] = []
     files = Resolver(cfg)  # each file of the work tree read and parsed once
+
+    @functools.cache
+    def show(rev: str, rel: str) -> bytes | None:  # a committed version, read from git once
+        return vcs.show_file(root, rev, rel)
+
     now = vcs.head(root)
-    listing = vcs.changes_since(root, head)
     new_symbols: Callable[[str], dict[str, str]] = files.symbol_hashes
     before_rev: dict[str, str | None] = {}  # where a file's start is read, if not at `head`
     if made is not None and head and now and not _linear(root, head, now, made):
         # HEAD moved to another line, the session committed on a branch it then left, or
         # others' commits came in (a pull): the difference between start and end is not the
         # session's work; its own commits and the uncommitted edits are.
-        listing, before_rev, new_symbols = _own_work(root, made, now, files)
+        listing, before_rev, new_symbols = _own_work(root, made, now, files, show)
+    else:
+        listing = vcs.changes_since(root, head)
 
     def old_symbols(rel: str) -> dict[str, str]:
         """The file's symbols at the start: from the snapshot if it was dirty, else HEAD."""
         if rel in dirty:
             return dict(dirty[rel].get("symbols") or {})
         rev = before_rev.get(rel, head)
-        return _old_symbols(rel, vcs.show_file(root, rev, rel) if rev else None)
+        return _old_symbols(rel, show(rev, rel) if rev else None)
 
     def unchanged_since_start(rel: str) -> bool:
         return rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
@@ -226,7 +233,11 @@ def _linear(root: Path, head: str, now: str, made: list[tuple[str, str]]) -> boo
 
 
 def _own_work(
-    root: Path, made: list[tuple[str, str]], now: str, files: Resolver
+    root: Path,
+    made: list[tuple[str, str]],
+    now: str,
+    files: Resolver,
+    show: Callable[[str, str], bytes | None],
 ) -> tuple[list[tuple[str, str, str]], dict[str, str | None], Callable[[str], dict[str, str]]]:
     """The files the session's own commits and uncommitted edits changed, as (status, path,
     new path) against where each file started: the parent of the first of those commits that
@@ -257,19 +268,19 @@ def _own_work(
     def exists(rel: str) -> bool:
         if in_tree(rel):
             return files.file(rel) is not None
-        return vcs.show_file(root, last[rel], rel) is not None
+        return show(last[rel], rel) is not None
 
     def at_end(rel: str) -> dict[str, str]:
         if in_tree(rel):
             return files.symbol_hashes(rel)
-        return _old_symbols(rel, vcs.show_file(root, last[rel], rel))
+        return _old_symbols(rel, show(last[rel], rel))
 
     listing: list[tuple[str, str, str]] = []
     moved = set(origin.values())
     for rel in sorted({*start, *origin, *last, *edited}):
         was = origin.get(rel, rel)
         before = start.get(was)
-        existed = before is not None and vcs.show_file(root, before, was) is not None
+        existed = before is not None and show(before, was) is not None
         if was != rel and exists(rel):
             listing.append(("R", was, rel))
         elif rel in moved and rel not in origin:
