@@ -948,7 +948,8 @@ class Store:
 # What LanceDB raises when a table's files are damaged or vanish under a reader: a Rust
 # error surfaced as RuntimeError/OSError/ValueError whose text names Lance.
 _LANCE_ERROR = ("lance error", "lanceerror")
-# What a reader meets while `index --full` re-creates the tables under it: files gone, or a
+# What a reader meets when a writer changes the tables under it (a schema rebuild drops and
+# re-creates them; a compaction's cleanup removes the files of old versions): files gone, or a
 # table without its full-text index yet. It waits for that writer, then reads again.
 _RACE = ("not found", "inverted index")
 
@@ -969,7 +970,7 @@ def _await_writer(store: Store) -> None:
 
 def _guard(name: str, method: Any) -> Any:
     """`method` with LanceDB's errors turned into one `StoreError` that says what to do. A
-    reader whose tables a concurrent full rebuild re-created waits for it and reads again."""
+    reader whose files a concurrent writer removed (`_RACE`) waits for it and reads again."""
 
     @functools.wraps(method)
     def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
