@@ -12,8 +12,9 @@ from __future__ import annotations
 # the grammar closed early (TypeScript call signatures) reaches its closing brace; 6: a named
 # JavaScript function passed to a call (`defineGetter(req, 'host', function host() {})`);
 # 7: shell scripts redacted like config (`export DB_PASSWORD=x`), and a config value before an
-# already redacted token on its line
-SCHEMA_VERSION = 7
+# already redacted token on its line; 8: every name of a JavaScript assignment chain
+# (`req.get = req.header = function`)
+SCHEMA_VERSION = 8
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

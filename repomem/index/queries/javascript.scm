@@ -143,6 +143,21 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#not-match? @receiver "^(exports|module)$")) @definition.function
 
+; the earlier names of a chain (req.get in req.get = req.header = function header() {}, also
+; two deep), defined on the function's own assignment so every name has the function's lines
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @receiver
+    property: (property_identifier) @name)
+  right: [
+    (assignment_expression
+      right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+    (assignment_expression
+      right: (assignment_expression
+        right: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+  ]
+  (#not-match? @receiver "^(exports|module)$"))
+
 ; defineGetter(req, 'hostname', function hostname() {}), app.use(function logger() {}): a
 ; named function passed to a call is defined under its name
 (call_expression

@@ -23,3 +23,9 @@ defineGetter(req, 'hostname', function hostname() {
 });
 
 app.use(() => 1);
+
+res.json =
+res.jsonp =
+res.jsonpx = function jsonp(obj) {
+  return this.send(obj);
+};
