@@ -341,6 +341,26 @@ NOT_SECRETS = {
     "bearer_concat": 'headers["Authorization"] = "Bearer " + token',
     "pem_in_docs": "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
     "unquoted_in_code": "PASSWORD=hunter2hunter",
+    "unquoted_in_code_indented": "    DB_PASSWORD=hunter2hunter",
+    "keyword_argument": "connect(host, DB_PASSWORD=hunter2hunter)",
+    "imap_capability": "capabilities = 'LOGINDISABLED AUTH=CRAM-MD5'",
+    "env_lookup_in_command": 'cmd = "PGPASSWORD=$PGPASSWORD psql"',
+    "flag_metavar": "  --password TEXT  The password to log in with",
+    "flag_word": "Pass the --token option to log in.",
+    "flag_variable": 'run(["app", "--password", password])',
+    "flag_placeholder": "app --password=<password> --token=$TOKEN",
+    "flag_file": "docker login --password-stdin --password-file=/run/pw",
+    "mysql_prompt": "mysql -u root -p appdb",
+    "mkdir_p": "mkdir -p build/lib",
+    "uid_gid": "docker run -u 1000:1000 img && curl -sSL https://x",
+    "git_upstream": "git push -u origin main",
+    "stated_word": "The password is hashed with bcrypt before it is stored.",
+    "stated_none": "if password is None:",
+    "stated_attribute": "assert token is self.token",
+    "stated_duration": "The token is valid for 3600 seconds.",
+    "stated_length": "The password is at least 12 characters long.",
+    "stated_subscript": "if token is tokens[i + 1]:",
+    "stated_short_key": "the api key is AES256",
 }
 
 
@@ -786,3 +806,48 @@ def test_shell_scripts_are_read_like_config() -> None:
     assert is_config_like("deploy/release.sh") and is_config_like("ci/env.bash")
     out, _ = redact("export DB_PASSWORD=shellpass123\n", config_like=is_config_like("x.sh"))
     assert "shellpass123" not in out
+
+
+# ---------------------------------------------------------------------------------------
+# Command lines and sentences, in code as well as in config and docs
+# ---------------------------------------------------------------------------------------
+
+STATED_OR_PASSED = {
+    "flag_equals": ("deploy --password=hunter2x --verbose", "hunter2x"),
+    "flag_space": ("deploy --db-password s3cr3tpw", "s3cr3tpw"),
+    "flag_quoted_with_space": ("app --passphrase 'correct horse 42'", "correct horse 42"),
+    "flag_argv_list": ('run(["mysql", "--password", "Zx9!kq2w"])', "Zx9!kq2w"),
+    "flag_api_key": ("cli --api-key=k3y0123456789abcdefAB", "k3y0123456789abcdefAB"),
+    "mysql_attached": ("mysql -u root -pS3cretPw appdb", "S3cretPw"),
+    "mysqldump_quoted": ("mysqldump -u root -p'hunter22' appdb", "hunter22"),
+    "mariadb": ("mariadb -h db -prootpw1 x", "rootpw1"),
+    "curl_user": ("curl -u admin:Sup3rSecret https://api", "Sup3rSecret"),
+    "curl_long_user": ("curl --user=bob:hunter2x https://api", "hunter2x"),
+    "env_in_python_string": (
+        'subprocess.run("PGPASSWORD=pgS3cret99 psql", shell=True)',
+        "pgS3cret99",
+    ),
+    "env_exported_in_string": ('os.system("export API_TOKEN=abc123def456 && go")', "abc123def456"),
+    "env_in_docker_args": ('run("docker run -e POSTGRES_PASSWORD=Hunter2x pg")', "Hunter2x"),
+    "env_in_comment": ("# run with DB_PASSWORD=hunter2x", "hunter2x"),
+    "stated_password": ("The staging password is Tr0ub4dor&3.", "Tr0ub4dor&3"),
+    "stated_with_words": ("# the password for the staging db was hunter2!", "hunter2!"),
+    "stated_in_backticks": ("the passcode is `482915`", "482915"),
+    "stated_api_key": ("the API key is 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"),
+}
+
+
+@pytest.mark.parametrize(("text", "secret"), STATED_OR_PASSED.values(), ids=STATED_OR_PASSED.keys())
+def test_secrets_passed_to_commands_or_stated_in_prose_are_redacted(text: str, secret: str) -> None:
+    out, count = redact(text)
+    assert secret not in out and count == 1
+    assert out.replace(REDACTED, secret) == text  # only the secret itself was replaced
+
+
+def test_personal_data_is_redacted_on_request() -> None:
+    from repomem.secrets import redact_personal
+
+    text = "by Jane <jane.roe@corp.example>, call +44 20 7946 0958; 1 + 2"
+    out, count = redact_personal(text)
+    assert out == "by Jane <[EMAIL]>, call [PHONE]; 1 + 2" and count == 2
+    assert redact_personal("x = a + b") == ("x = a + b", 0)

@@ -13,7 +13,9 @@ from __future__ import annotations
 # JavaScript function passed to a call (`defineGetter(req, 'host', function host() {})`);
 # 7: shell scripts redacted like config (`export DB_PASSWORD=x`), and a config value before an
 # already redacted token on its line; 8: every name of a JavaScript assignment chain
-# (`req.get = req.header = function`)
+# (`req.get = req.header = function`), and secrets given to commands (`--password=x`,
+# `mysql -px`, `curl -u u:x`, `"PGPASSWORD=x psql"` in code) or stated in prose ("the
+# password is x") redacted
 SCHEMA_VERSION = 8
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).

@@ -9,7 +9,8 @@ A small, typed surface over the SDK for the rest of repomem:
 What it guarantees:
 
 * Nothing leaves unredacted. Every outgoing text goes through `repomem.secrets.redact` (with the
-  user's extra patterns), and a final `contains_secret` check refuses to send what is left.
+  user's extra patterns) and `redact_personal` (e-mail addresses, phone numbers), and a final
+  `contains_secret` check refuses to send what is left.
 * The key comes from `ANTHROPIC_API_KEY` only (never from `.repomem`) and never appears in a log
   line or an error message.
 * Bounded retries on rate limits (429), overload (529), server errors (5xx), timeouts and
@@ -266,6 +267,8 @@ class LLMClient:
         cleaned, found = secrets.redact(text, extra_patterns=self._extra)
         if found:
             log.info("redacted %d secret(s) before sending to the model", found)
+        # Personal data is not the model's business either (a file header's author e-mail).
+        cleaned = secrets.redact_personal(cleaned)[0]
         if secrets.contains_secret(cleaned) or self._key in cleaned:
             raise LLMError(
                 "A credential survived redaction in text meant for the model; nothing was sent "

@@ -21,9 +21,6 @@ from repomem.memory.model import Citation, Fact, NextStep
 MAX_TEXT_CHARS = 4000  # a fact, summary, title or step (the file is read by people and packs)
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
-# Personal data that must not be committed in a shared file.
-_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
-_PHONE = re.compile(r"(?<![\w+])\+\d[\d ()-]{8,}\d\b")
 
 
 @dataclass
@@ -45,11 +42,11 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
     extra = cfg.secrets.extra_patterns
     # config_like: `password: x` in prose counts too
     redacted, count = secrets.redact(text, config_like=True, extra_patterns=extra)
-    personal = _EMAIL.findall(redacted) + _PHONE.findall(redacted)
+    redacted, personal = secrets.redact_personal(redacted)
     if not count and not personal:
         return text
     if cfg.memory.on_secret == "redact":
-        return _PHONE.sub("[PHONE]", _EMAIL.sub("[EMAIL]", redacted))
+        return redacted
     kind = "a credential" if count else "personal data (an e-mail address or phone number)"
     raise InputError(
         f"{what} looks like it contains {kind}; remove it (or set memory.on_secret = "
@@ -63,7 +60,7 @@ def redacted_line(cfg: Config, text: str) -> str:
     which nobody can take back and write again."""
     text = _LINE_BREAK.sub(" ", text.strip())
     redacted = secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
-    return _PHONE.sub("[PHONE]", _EMAIL.sub("[EMAIL]", redacted))
+    return secrets.redact_personal(redacted)[0]
 
 
 def entry_text(cfg: Config, text: str, what: str = "The fact") -> str:

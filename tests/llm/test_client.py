@@ -253,6 +253,19 @@ def test_secrets_are_redacted_before_anything_is_sent(fake_api: FakeAnthropic) -
     assert "print(1)" in sent
 
 
+def test_personal_data_and_command_line_passwords_are_not_sent(fake_api: FakeAnthropic) -> None:
+    prompt = (
+        '__author__ = "Jane Roe <jane.roe@corp.example>"\n'
+        'subprocess.run("PGPASSWORD=pgS3cret99 psql -h db", shell=True)\n'
+        "# the staging password is Tr0ub4dor&3\n"
+    )
+    make(fake_api).complete("s", prompt, max_tokens=5)
+    sent = fake_api.posts()[0].raw.decode()
+    for leaked in ("jane.roe@corp.example", "pgS3cret99", "Tr0ub4dor&3"):
+        assert leaked not in sent
+    assert "[EMAIL]" in sent and "Jane Roe" in sent
+
+
 def test_extra_patterns_are_redacted_too(fake_api: FakeAnthropic) -> None:
     make(fake_api, extra_patterns=[r"internal-[0-9]{6}"]).complete(
         "s", "host internal-123456 is ours", max_tokens=5
