@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -32,6 +33,17 @@ def text_lines(text: str) -> list[str]:
     if "\r" in text:
         return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     return lines
+
+
+# Every break str.splitlines() knows, with the blanks around it.
+_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: each line break (any `str.splitlines` knows) and the blanks around
+    it become one space, and the ends are stripped. For text written where a line break would
+    start something else: an entry or field of the memory file, an error message."""
+    return _LINE_BREAK.sub(" ", text.strip())
 
 
 def valid_text(value: str) -> str:

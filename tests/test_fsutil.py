@@ -32,3 +32,12 @@ def test_a_write_the_file_system_refuses_is_one_error_naming_the_place(tmp_path:
     lock_dir.mkdir()
     with pytest.raises(WriteAccessError, match="index.lock"), FileLock(lock_dir, 1.0):
         pass
+
+
+def test_one_line_joins_every_kind_of_line_break_with_one_space() -> None:
+    from repomem.fsutil import one_line
+
+    text = "  a  \r\n  b\x0bc\x1cd\u2028e\n\n\tf  "
+    assert one_line(text) == "a b c d e f"
+    assert one_line("keeps  inner  spaces") == "keeps  inner  spaces"
+    assert one_line("x") == "x" and one_line("") == ""

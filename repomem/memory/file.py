@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from repomem import fsutil
 from repomem.errors import MemoryFileError
 from repomem.memory import model
 from repomem.memory.model import Fact, HistoryEntry, NextStep, Session
@@ -360,7 +361,7 @@ def _unprose(line: str) -> str:
 
 def _value(value: str) -> str:
     """A field's value on the one line it has (a line break would start a field of its own)."""
-    return value if value.splitlines() == [value] else " ".join(value.split())
+    return value if value.splitlines() == [value] else fsutil.one_line(value)
 
 
 def _fields(lines: list[str]) -> list[str]:

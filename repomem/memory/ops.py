@@ -10,7 +10,7 @@ import contextlib
 import re
 from dataclasses import dataclass, field
 
-from repomem import secrets, vcs
+from repomem import fsutil, secrets, vcs
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory import access, model
@@ -20,7 +20,6 @@ from repomem.memory.model import Citation, Fact, NextStep
 
 MAX_TEXT_CHARS = 4000  # a fact, summary, title or step (the file is read by people and packs)
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
 
 
 @dataclass
@@ -58,7 +57,7 @@ def redacted_line(cfg: Config, text: str) -> str:
     """`text` on one line with credentials and personal data redacted, whatever
     `memory.on_secret` says: for what the memory records from elsewhere (commit subjects),
     which nobody can take back and write again."""
-    text = _LINE_BREAK.sub(" ", text.strip())
+    text = fsutil.one_line(text)
     redacted = secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
     return secrets.redact_personal(redacted)[0]
 
@@ -74,7 +73,7 @@ def entry_text(cfg: Config, text: str, what: str = "The fact") -> str:
     Raises:
         InputError: as `clean_text`, or when the text is longer than `MAX_TEXT_CHARS`.
     """
-    text = _LINE_BREAK.sub(" ", text.strip())
+    text = fsutil.one_line(text)
     if len(text) > MAX_TEXT_CHARS:
         raise InputError(
             f"{what} is {len(text):,} characters long; keep it under {MAX_TEXT_CHARS:,} (the "

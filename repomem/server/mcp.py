@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from repomem import __version__, secrets
+from repomem import __version__, fsutil, secrets
 from repomem.config import Config
 from repomem.errors import RepomemError
 from repomem.server import memtool, tools
@@ -146,7 +146,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         except RepomemError as exc:
             # messages quote values, and a hand-edited memory file can put a credential in one
             # one line even when the message quotes a client's value holding a line break
-            return _error(scrub(cfg, " ".join(f"Error: {for_tools(str(exc))}".splitlines())))
+            return _error(scrub(cfg, fsutil.one_line(f"Error: {for_tools(str(exc))}")))
 
     # ------------------------------------------------------------------- code
     @tool(READ)
