@@ -518,3 +518,75 @@ def test_changing_the_settings_that_decide_file_content_rebuilds_the_index(repo:
     on = repo.config(**{"secrets.extra_patterns": ["ACME-[0-9]+-SECRET"]})
     indexer.run(on)
     assert [h["path"] for h in query.search(on, "zebras")][:1] == ["README.md"]
+
+
+def start_build(repo: Repo, *, full: bool, workers: int = 1) -> subprocess.Popen[bytes]:
+    """An index run (batches of 25 files) in another process, its stderr captured."""
+    code = (
+        "import sys; from repomem import config; from repomem.index import indexer;"
+        "indexer.BATCH_FILES = 25;"
+        f"indexer.run(config.load(sys.argv[1], overrides={{'index.workers': {workers}}}), "
+        f"full={full})"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(repo.root)],
+        env=env,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches
+    )
+
+
+def rebuilding(journal: Path) -> bool:
+    try:
+        return "*" in json.loads(journal.read_text())["paths"]
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def test_readers_keep_the_published_index_while_a_full_rebuild_runs(repo: Repo) -> None:
+    populate(repo, 400)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    proc = start_build(repo, full=True)
+    during = missing = 0
+    reader = indexer.reader(cfg)  # kept, as the MCP server keeps it
+    while proc.poll() is None:
+        in_rebuild = rebuilding(journal)
+        found = bool(reader.symbols_named("func_7")) and bool(query.search(cfg, "helper_7"))
+        if in_rebuild and rebuilding(journal):  # the whole read fell inside the rebuild
+            during += 1
+            missing += not found
+        time.sleep(0.01)
+    _, err = proc.communicate()
+    assert proc.returncode == 0, err.decode()
+    assert during > 0, "no read fell inside the rebuild"
+    assert missing == 0, f"{missing} of {during} reads during the rebuild found nothing"
+
+
+def test_ctrl_c_during_a_parallel_build_stops_cleanly_and_the_next_run_completes_it(
+    repo: Repo,
+) -> None:
+    populate(repo, 400)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    proc = start_build(repo, full=True, workers=2)
+    deadline = time.monotonic() + 120
+    while not rebuilding(journal) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.3)  # into the parse: the workers are busy
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the run hung after Ctrl-C")
+    stderr = err.decode()
+    assert proc.returncode != 0, "the run ended before Ctrl-C reached it"
+    assert stderr.count("Traceback") <= 1, stderr  # the main process's KeyboardInterrupt only
+    assert "Process" not in stderr and "multiprocessing" not in stderr, stderr
+    report = indexer.run(repo.config())
+    assert report.full
+    assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
