@@ -20,15 +20,18 @@ pattern starts with, and only does real work where that literal occurs.  Alterna
 (``a|b|c``) and case-insensitive patterns lose that fast path and run ten times slower,
 so the module avoids them at the top level of every scan.
 
-1. *Token detectors.*  Each well-known credential format (AWS key ids, GitHub, GitLab,
-   Slack, Anthropic, OpenAI, Google, Stripe, Twilio, SendGrid, npm and PyPI tokens, JWTs,
-   PEM private keys, passwords in URLs) is a regular expression starting with a literal
-   (``A``, ``S``, ``g``, ``xox``, ``//`` ...); formats sharing a first letter share a
-   scan, and boundary checks sit in a look-behind *after* the literal so they do not hide
-   it from the engine.  Where a format starts with a common letter (``sk-``, ``eyJ``,
-   ``npm_``), a cheap gate anchored on a rarer letter (``k``, ``J``, ``m_``) runs first.
-   Three more find credentials given to commands: ``--password=...``/``--token ...`` flags
-   (after the literal ``--``), ``mysql -p...`` and ``curl -u user:...``.  Twelve in all.
+1. *Token detectors.*  Each well-known credential format (AWS key ids and a secret key
+   passed beside one, GitHub, GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio,
+   SendGrid, npm, PyPI, Hugging Face, Vault, Telegram and Discord tokens, Azure account
+   keys and SAS signatures, JWTs, PEM private keys also base64-encoded, passwords in URLs,
+   Slack and Discord webhooks, Terraform variables' defaults) is a regular expression
+   starting with a literal (``A``, ``S``, ``g``, ``xox``, ``hf_``, ``//`` ...); formats
+   sharing a first letter share a scan, and boundary checks sit in a look-behind *after*
+   the literal so they do not hide it from the engine.  Where a format starts with a common
+   letter (``sk-``, ``eyJ``, ``npm_``), a cheap gate anchored on a rarer letter (``k``,
+   ``J``, ``m_``) runs first.  Three more find credentials given to commands:
+   ``--password=...``/``--token ...`` flags (after the literal ``--``), ``mysql -p...`` and
+   ``curl -u user:...``.
 2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
    found in a lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``,
    ``token``/``key`` (after api/access/private), ``secret`` and ``auth``, each with a
@@ -37,8 +40,14 @@ so the module avoids them at the top level of every scan.
    must stand as a word of the name, and an anchored regex reads the operator and value.
    ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
    sentence ("the staging password is ...": the look-ahead also accepts a few words and
-   ``is``/``was``) and environment variables set inside a command written in code
-   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``).
+   ``is``/``was``), environment variables set inside a command written in code
+   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a URL's query
+   or a connection string (``?password=...&``, ``;Pwd=...;``), setters
+   (``setPassword("...")``), environment-style names given with a value
+   (``getenv("DB_PASSWORD", "...")``, ``define('DB_PASSWORD', '...')``), XML elements and
+   ``key="ApiKey" value="..."`` settings, values wrapped in parentheses or triple quotes,
+   escaped quotes inside JSON (notebooks), YAML block scalars, and comments in code read
+   like config (``# old password: ...``).
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
@@ -80,10 +89,12 @@ The module is pure standard library, keeps no state between calls and never prin
 
 from __future__ import annotations
 
+import base64
 import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import unquote
 
 from repomem.errors import ConfigError
 
@@ -234,6 +245,9 @@ _CONFIG_NAMES = frozenset(
         ".dockercfg",
         "dockerfile",  # ENV API_KEY=...
         "containerfile",
+        "makefile",  # DB_PASSWORD ?= ..., API_TOKEN := ...
+        "gnumakefile",
+        "kubeconfig",  # users: - user: token: ...
     }
 )
 # Other dot-files ending in "rc" (.curlrc, .babelrc ...) are key/value configuration too.
@@ -258,6 +272,8 @@ def is_config_like(relpath: str) -> bool:
         or name in _CONFIG_NAMES
         or name.endswith(_CONFIG_SUFFIXES)
         or name.startswith((".env.", "dockerfile.", "containerfile."))
+        or name.endswith(".mk")
+        or (name == "config" and len(parts) > 1 and parts[-2] == ".kube")
         or _RC_FILE.match(name) is not None
     )
 
@@ -325,6 +341,10 @@ _DUMMY_VALUES = frozenset(
         "undefined",
         "true",
         "false",
+        "bearer",  # token = "Bearer": an auth scheme
+        "basic",
+        "enabled",
+        "disabled",
     }
 )
 
@@ -360,6 +380,8 @@ _NAME_VALUE = re.compile(
     | (?:[a-z]{2,}|[A-Z]+[a-z]{2,})(?:[A-Z]+[a-z]{2,})*[A-Z]+[a-z]*\Z  # nextToken, AWSKeyId
     | \#[\w-]*\Z                                         # #ff0000, #ansired: colours
     | arn:                                               # AWS resource names
+    | \w+(?:::\w+)+\Z                                    # AWS::S3::Flag, Foo::Bar: type names
+    | [A-Z][a-z]*(?:-[A-Z][a-z]*)+\Z                     # X-Api-Key: header names
     | .*(?:\\[wdsbWDSB]|\(\?|\[\^|\[[^\]]*\w-\w[^\]]*\])   # regular expressions
     """,
     re.VERBOSE,
@@ -438,11 +460,14 @@ def _pem(m: re.Match[str]) -> str | None:
 
 
 # Formats with an "A": AWS access key ids (AKIA long-term, ASIA temporary, then 16
-# upper-case letters/digits), Google API keys (AIza + 35 characters) and PyPI API tokens
-# (pypi- + a macaroon, which always starts with "AgE"; the harmless "pypi-" stays).
+# upper-case letters/digits, with a secret access key passed right after one), Google API
+# keys (AIza + 35 characters) and PyPI API tokens (pypi- + a macaroon, which always starts
+# with "AgE"; the harmless "pypi-" stays).
 _A_TOKENS = re.compile(
     r"A(?:"
     r"(?<![A-Za-z0-9_]A)[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])"
+    # the secret access key given right after it: Credentials("AKIA...", "<40>")
+    r"""(?:(?P<between>["'`][ \t]*,[ \t]*["'`])(?P<aws_secret>[A-Za-z0-9/+]{40})(?![\w/+=]))?"""
     r"|(?<![A-Za-z0-9_]A)Iza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
     r"|(?<=pypi-A)gE[A-Za-z0-9_-]{50,}"
     r")"
@@ -458,12 +483,12 @@ _S_TOKENS = re.compile(
 
 # Formats starting with "g": GitHub classic tokens (ghp_ personal, gho_ OAuth, ghu_
 # user-to-server, ghs_ server-to-server, ghr_ refresh), fine-grained github_pat_ tokens and
-# GitLab personal access tokens (glpat-).
+# GitLab tokens (glpat- personal, glptt- pipeline trigger, gldt- deploy, glrt- runner, ...).
 _G_TOKENS = re.compile(
     r"g(?<![A-Za-z0-9_]g)"
     r"(?:h[pousr]_[A-Za-z0-9]{36,255}"
     r"|ithub_pat_[A-Za-z0-9_]{22,255}"
-    r"|lpat-[A-Za-z0-9_-]{20,})"
+    r"|l(?:pat|ptt|dt|rt|soat|ft|imt|agent|cbt)-[A-Za-z0-9_-]{20,})"
     r"(?![A-Za-z0-9_-])"
 )
 
@@ -480,6 +505,8 @@ _SK_TOKENS = re.compile(
 
 # Slack tokens: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session.
 _SLACK_TOKEN = re.compile(r"xox(?<![A-Za-z0-9_]xox)[abprs]-(?P<material>[A-Za-z0-9-]{10,})")
+# Slack app-level tokens: xapp-1-A.../...
+_SLACK_APP = re.compile(r"xapp-(?<![A-Za-z0-9_]xapp-)(?P<material>\d-[A-Za-z0-9-]{20,})")
 
 # npm access tokens: npm_ + 36 letters/digits.  Gated on the "m_" ("n" is too common).
 _NPM_GATE = re.compile(r"m_(?<=npm_)")
@@ -491,15 +518,91 @@ _JWT_GATE = re.compile(r"J(?<=eyJ)")
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 
 # After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
-# user and host) or the secret path of a Slack incoming webhook
-# (https://hooks.slack.com/services/T.../B.../...).  Anchored on the "//", which is rarer
-# in code than ":".
+# user and host) or the secret path of a Slack or Discord incoming webhook
+# (https://hooks.slack.com/services/T.../B.../..., discord.com/api/webhooks/<id>/...).
+# Anchored on the "//", which is rarer in code than ":".
 _URL = re.compile(
     r"//(?<=://)(?:"
     r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#@'\"<>]+)@"
-    r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/)(?P<path>[A-Za-z0-9_/-]{8,})"
+    r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
+    r"|discord(?:app)?\.com/api/webhooks/\d+/)(?P<path>[A-Za-z0-9_/-]{8,})"
     r")"
 )
+
+# More vendors' formats, each after a literal prefix: Hugging Face (hf_), Stripe webhook
+# signing secrets (whsec_), HashiCorp Vault (hvs./hvb./hvr.), Google OAuth access tokens
+# (ya29.) and client secrets (GOCSPX-).  Key material must mix letters and digits.
+_HF_TOKEN = re.compile(r"hf_(?<![A-Za-z0-9_]hf_)(?P<material>[A-Za-z0-9]{30,40})(?![A-Za-z0-9])")
+_WHSEC = re.compile(r"whsec_(?<![A-Za-z0-9_]whsec_)(?P<material>[A-Za-z0-9+/=]{24,})")
+_VAULT = re.compile(r"hv(?<![A-Za-z0-9_]hv)[sbr]\.(?P<material>[A-Za-z0-9_-]{24,})")
+_GOOGLE_OAUTH = re.compile(r"ya29\.(?<![A-Za-z0-9_]ya29\.)(?P<material>[A-Za-z0-9_-]{20,})")
+_GOOGLE_SECRET = re.compile(r"GOCSPX-(?<![A-Za-z0-9_]GOCSPX-)(?P<material>[A-Za-z0-9_-]{20,})")
+
+# Telegram bot tokens: <bot id>:AA<about 33 characters>; the bot id stays.
+_TELEGRAM = re.compile(r"AA(?<=\d:AA)(?P<material>[A-Za-z0-9_-]{30,40})(?![A-Za-z0-9_-])")
+
+# Discord bot tokens: <base64 user id>.<6>.<27-38>, found by their middle part.
+_DISCORD_GATE = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}")
+_DISCORD = re.compile(
+    r"(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.(?P<material>[A-Za-z0-9_-]{27,38})"
+    r"(?![A-Za-z0-9_.-])"
+)
+
+# Azure storage and Service Bus connection strings (AccountKey=..., SharedAccessKey=...)
+# and shared access signatures in URLs (...&sig=...).
+_AZURE_KEY = re.compile(
+    r"Key=(?:(?<=AccountKey=)|(?<=SharedAccessKey=))(?P<material>[A-Za-z0-9+/]{20,}={0,2})"
+)
+_SAS_SIG = re.compile(r"sig=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
+
+# A PEM private key encoded once more in base64 (Kubernetes Secrets' tls.key, kubeconfig's
+# client-key-data): "LS0tLS1CRUdJTi" is "-----BEGIN" in base64; certificates are kept.
+_PEM_BASE64 = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
+
+# Terraform: variable "db_password" { ... default = "..." }, the value lines below the name.
+_TF_VARIABLE = re.compile(
+    r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{[^{}]{0,400}?'
+    r'(?<![\w-])default[ \t]*=[ \t]*"(?P<material>[^"\n]{6,4096})"'
+)
+_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
+
+
+def _tf_variable(m: re.Match[str]) -> str | None:
+    material = m.group("material")
+    if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(material):
+        return None
+    start, end = m.start("material") - m.start(), m.end("material") - m.start()
+    whole = m.group(0)
+    return whole[:start] + REDACTED + whole[end:]
+
+
+def _material(m: re.Match[str]) -> str | None:
+    """The match with its key material (group ``material``) redacted, unless the material is
+    masked or does not mix letters and digits."""
+    material = m.group("material")
+    if _is_mask(unquote(material)) or not _has_digit_and_letter(material):
+        return None
+    start, end = m.start("material") - m.start(), m.end("material") - m.start()
+    whole = m.group(0)
+    return whole[:start] + REDACTED + whole[end:]
+
+
+def _a_token(m: re.Match[str]) -> str | None:
+    if _is_mask(m.group(0)):
+        return None
+    secret = m.group("aws_secret")
+    if secret is None or _is_mask(secret):
+        return REDACTED
+    return REDACTED + m.group("between") + REDACTED
+
+
+def _pem_base64(m: re.Match[str]) -> str | None:
+    head = m.group(0)[:80]
+    try:
+        decoded = base64.b64decode(head[: len(head) // 4 * 4], validate=False)
+    except ValueError:
+        return None
+    return REDACTED if b"PRIVATE KEY" in decoded else None
 
 
 def _token(m: re.Match[str]) -> str | None:
@@ -582,11 +685,23 @@ def _command_secret(m: re.Match[str]) -> str | None:
 # The full regex only runs when there is no gate or the gate matches somewhere.
 _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...] = (
     (_PEM_GATE, _PEM, _pem),
-    (None, _A_TOKENS, _token),
+    (None, _A_TOKENS, _a_token),
     (None, _S_TOKENS, _token),
     (None, _G_TOKENS, _token),
     (_SK_GATE, _SK_TOKENS, _mixed_token),
     (None, _SLACK_TOKEN, _mixed_token),
+    (None, _SLACK_APP, _material),
+    (None, _HF_TOKEN, _material),
+    (None, _WHSEC, _material),
+    (None, _VAULT, _material),
+    (None, _GOOGLE_OAUTH, _material),
+    (None, _GOOGLE_SECRET, _material),
+    (None, _TELEGRAM, _material),
+    (_DISCORD_GATE, _DISCORD, _material),
+    (None, _AZURE_KEY, _material),
+    (None, _SAS_SIG, _material),
+    (None, _PEM_BASE64, _pem_base64),
+    (None, _TF_VARIABLE, _tf_variable),
     (_NPM_GATE, _NPM_TOKEN, _token),
     (_JWT_GATE, _JWT, _token),
     (None, _URL, _url),
@@ -613,12 +728,14 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
 _PASS_SUFFIXES = ("word", "wd", "phrase", "code")
-_KEY_PREFIXES = tuple(
-    prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")
+_KEY_PREFIXES = (
+    *(prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")),
+    "account",  # Azure's AccountKey
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:[\"'`]\]?|\])?[ \t]*[:=?]"
-    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was)[ \t])"  # the password for x is
+    r"(?=[\w.-]{0,64}(?:(?:[\"'`]\]?|\])?[ \t]*(?:[:=?]|value[ \t]*=)"
+    r"|[\"'`][ \t]*,|[(>])"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
+    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was):?[ \t])"  # the password for x is
 )
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
@@ -636,12 +753,18 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
 _ASSIGNMENT_TAIL = re.compile(
     r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?:["'`]\]?|\])?                            # "password": ..., cfg["password"] = ...
+    (?P<close>["'`]\]?|\])?                     # "password": ..., cfg["password"] = ...
     [ \t]*
-    (?: :[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
-      | :=  | =>  | \?=  | =(?!=)  | :(?![:=])  )
+    (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
+      | :=  | =>  | \?=  | =(?!=)  | :(?![:=])
+      | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
+      | ,(?=[ \t]*[bBrRuUfF]{0,2}["'])            # getenv("DB_PASSWORD", "..."), define(...)
+      | \(  | > )                                # setPassword("..."), <password>...</
     [ \t]*
-    (?: [bBrRuU]{0,2}(?P<q>["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
+    (?P<wrapped>\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
+                                                # ( "..." ) wrapped, ("user", "...") pairs
+    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
+      | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | (?P<bare>[^\s"'`][^NL]{0,63}) )          # config values: see _secret_value
     """.replace("NL", _NL),
     re.VERBOSE,
@@ -649,7 +772,7 @@ _ASSIGNMENT_TAIL = re.compile(
 
 # "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization".
 _AUTH_HEADER_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=][ \t]*["'`]?[ \t]*(?i:bearer|basic|token|bot)[ \t]+"""
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?i:bearer|basic|token|bot)[ \t]+"""
     r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
 )
 
@@ -685,6 +808,31 @@ _NAME_SUFFIXES = frozenset(
         "version",
         "id",
         "hdr",
+        # settings and descriptions about a credential, not the credential
+        "help",
+        "hint",
+        "kind",
+        "chars",
+        "group",
+        "scheme",
+        "manager",
+        "encoding",
+        "callback",
+        "policy",
+        "backend",
+        "provider",
+        "encoder",
+        "ref",
+        "method",
+        "format",
+        "mode",
+        "algorithm",
+        "alg",
+        "strategy",
+        "label",
+        "prompt",
+        "message",
+        "scanning",
     }
 )
 
@@ -703,9 +851,6 @@ _BARE_NOT_VALUE = "{[&*!|>#"
 # they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
-
-# A value set in a shell command (PGPASSWORD=x psql): up to a space, quote or operator.
-_SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
 
 # Inline comment in a bare config value: "token = abc123  # comment".
 _INLINE_COMMENT = re.compile(r"[ \t]+#.*")
@@ -735,35 +880,70 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
     return end
 
 
-def _in_command(text: str, start: int) -> bool:
-    """True when the name holding the keyword at ``start`` is a word of a command line
-    written in code: after a quote (``"PGPASSWORD=x psql"``), a comment marker or another
-    word (``export``, ``-e``), not at the start of a statement (``PASSWORD=hunter2`` assigns
-    a variable) nor after ``(``/``,`` (a keyword argument)."""
+def _line_before(text: str, start: int) -> tuple[str, str]:
+    """The line before the name holding the keyword at ``start``, and the name's part before
+    the keyword (``set`` of setPassword, ``DB_`` of DB_PASSWORD)."""
     i = start
-    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+    while i and (text[i - 1].isalnum() or text[i - 1] in "_.-"):
         i -= 1
     before = text[max(0, i - 200) : i]
-    line = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
+    return before[max(before.rfind("\n"), before.rfind("\r")) + 1 :], text[i:start]
+
+
+def _in_command(line: str) -> bool:
+    """True when a name after ``line`` is a word of a command line written in code: after a
+    quote (``"PGPASSWORD=x psql"``), a comment marker or another word (``export``, ``-e``),
+    not at the start of a statement (``PASSWORD=hunter2`` assigns a variable) nor after
+    ``(``/``,`` (a keyword argument)."""
     if not line or line[-1] not in " \t\"'`":
         return False
     head = line.rstrip(" \t")
     return bool(head.strip()) and head[-1] not in "(,"
 
 
+_CLOSING_PAREN = re.compile(r"\s*\)")
+
+# A comment line, or a comment after code: "# old password: x", "// token: x".
+_COMMENT = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|;|<!--|rem[ \t])|.*[ \t](?:#|//)[ \t]", re.I)
+
+# A value set in a shell command (PGPASSWORD=x psql): up to a space, quote or operator.
+_SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
+# A value in a URL query or a connection string: up to the next separator.
+_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]+")
+# YAML block scalar indicators: the value is on the next, more indented line.
+_BLOCK_SCALAR = re.compile(r"[|>][-+]?[ \t]*\Z")
+_NEXT_LINE = re.compile(r"\r?\n([ \t]+)(\S[^\r\n]*)")
+
+
+def _is_prose(value: str) -> bool:
+    """True for a value that is words, not a secret: ":param password: The user password.",
+    "token: see the vault entry". Three words or more (unless one is a long generated
+    word), or two plain words."""
+    words = value.split()
+    if len(words) >= 3:
+        return not any(len(w) >= 12 and _has_digit_and_letter(w) for w in words)
+    return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
+
+
 def _secret_value(
-    text: str, m: re.Match[str], keyword_name: str, config_like: bool, shell: bool = False
+    text: str,
+    m: re.Match[str],
+    keyword_name: str,
+    config_like: bool,
+    context: str = "",
 ) -> tuple[int, int] | None:
     """The span of the secret value in an assignment match, or None if it is not one.
 
-    ``shell``: the name is written in capitals inside a command line (see `_in_command`), so
-    ``DB_PASSWORD=x`` (no spaces) sets an environment variable, even in code.
+    ``context`` says how to read a bare (unquoted) value in code: ``shell`` (the name in
+    capitals inside a command line: ``"PGPASSWORD=x psql"``), ``query`` (after ``?``, ``&``
+    or ``;``: a URL's query or a connection string), ``xml`` (``<password>x</password>``).
     """
     name_rest = m.group("rest")
     last = _LAST_WORD.search(name_rest)
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
-    quoted = m.group("quoted")
+    group = "quoted" if m.group("quoted") is not None else "equoted"
+    quoted = m.group(group)
     if quoted is not None:
         value = quoted
         if config_like:
@@ -772,7 +952,7 @@ def _secret_value(
                 return None
         elif len(value) < 6 or any(c.isspace() for c in value):
             return None
-        start = m.start("quoted") + quoted.find(value)
+        start = m.start(group) + quoted.find(value)
     else:
         bare = m.group("bare")
         start = m.start("bare")
@@ -782,9 +962,19 @@ def _secret_value(
             if key is None:
                 return None
             value = key.group(0)
+        elif context == "xml":
+            value, closed, _ = bare.partition("</")
+            value = value.strip()
+            if not closed or len(value) < 6 or "<" in value or _is_prose(value):
+                return None
+            start = m.start("bare") + bare.find(value)
+        elif context == "query":
+            value = _QUERY_VALUE.match(bare).group(0)  # type: ignore[union-attr]
+            if len(value) < 6:
+                return None
         elif (
-            not config_like
-            and shell
+            context == "shell"
+            and not config_like
             and (name_rest.isupper() or (not name_rest and keyword_name != "auth"))
         ):  # AUTH=CRAM-MD5 is an IMAP capability
             # An environment variable set in a shell command: NAME=value, no spaces.
@@ -792,7 +982,18 @@ def _secret_value(
             if m.end("rest") != start - 1 or text[start - 1] != "=" or word is None:
                 return None
             value = word.group(0)
-        elif not config_like or bare[0] in _BARE_NOT_VALUE:
+        elif not config_like:
+            return None
+        elif _BLOCK_SCALAR.match(bare):
+            # password: |  then the value on the next line
+            nxt = _NEXT_LINE.match(text, m.start("bare") + len(bare.rstrip()))
+            if nxt is None:
+                return None
+            value = nxt.group(2).rstrip()
+            start = nxt.start(2)
+            if len(value) < 6 or _is_prose(value):
+                return None
+        elif bare[0] in _BARE_NOT_VALUE:
             return None
         else:
             # The regex reads a bounded prefix (minified files have megabyte-long lines);
@@ -804,8 +1005,8 @@ def _secret_value(
             if cut > 0:  # a token later on the line was redacted: this value is a word before it
                 words = value[:cut].split()
                 value = words[0].rstrip(",;") if words else ""
-            if len(value) < 6:
-                return None
+            if len(value) < 6 or (m.group("op") == ":" and _is_prose(value)):
+                return None  # "Password: must be 12 characters." (not "password = a b c")
     if _is_placeholder(value) or _is_name_value(value):
         return None
     if keyword_name in _GENERATED_KEYWORDS and not _looks_generated(value):
@@ -816,7 +1017,7 @@ def _secret_value(
 # A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
 # was 3f9a...": the credential word, up to four words, "is"/"was", one word.
 _STATED_TAIL = re.compile(
-    r"s?(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was)[ \t]+(?:now[ \t]+|still[ \t]+)?"
+    r"s?(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was):?[ \t]+(?:now[ \t]+|still[ \t]+)?"
     r"""(?P<q>[`"']?)(?P<value>[^\s`"']+)"""
 )
 # Words a person picks: "password is hunter2!"; the rest are machine-made.
@@ -900,8 +1101,38 @@ def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
                 spans.append(span)
                 done = span[1]
             continue
-        shell = not config_like and text[start:end].isupper() and _in_command(text, start)
-        span = _secret_value(text, m, lowered[start:end], config_like, shell)
+        line, prefix = _line_before(text, start)
+        op, close = m.group("op"), m.group("close")
+        context = ""
+        if op == "(":  # setPassword("..."), set_password("..."): a setter, not a check
+            if not prefix.lower().endswith(("set", "set_")) or m.group("quoted") is None:
+                continue
+        elif op == ">":
+            if not line.endswith("<"):
+                continue
+            context = "xml"
+        elif op[0] in ",v":
+            # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
+            # an environment-style name: getenv("DB_PASSWORD", "..."), define('API_KEY', ...)
+            name = prefix + text[start:end] + m.group("rest")
+            if not (close and close[0] in "\"'`" and line.endswith(close[0])):
+                continue
+            if op[0] == "," and not (name.isupper() and prefix in ("", prefix.rstrip("_") + "_")):
+                continue
+        elif line.endswith(("?", "&", ";")):
+            context = "query"
+        elif not config_like and text[start:end].isupper() and _in_command(line):
+            context = "shell"
+        comment = not config_like and _COMMENT.match(line) is not None
+        if comment and (keyword == "pass" and end - start == 4 or m.group("bare") is None):
+            comment = False  # "# First pass: ...": only a bare password-like value
+        span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        if span is not None and comment and m.group("bare") is not None:
+            value = text[span[0] : span[1]]
+            if not _looks_generated(value) or any(c in "([{" for c in value):
+                continue  # "# token = self._get_param('Token')": code in a comment
+        if span is not None and m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
+            continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
         if span is not None and _SETTING_PREFIX.search(lowered, 0, start):
             value = text[span[0] : span[1]]
             if value.isalpha() and value.islower():

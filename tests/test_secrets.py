@@ -682,6 +682,10 @@ def test_is_secret_file_leaves_ordinary_files_alone(path: str) -> None:
         "docker/Dockerfile.prod",
         "api.dockerfile",
         "prod.tfvars",
+        "Makefile",
+        "build/rules.mk",
+        "kubeconfig",
+        "home/.kube/config",
     ],
 )
 def test_is_config_like_recognises_config_files(path: str) -> None:
@@ -690,7 +694,7 @@ def test_is_config_like_recognises_config_files(path: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["", "main.py", "src/app.ts", "Makefile", "lib/config.rb", "rc", "docs/src"],
+    ["", "main.py", "src/app.ts", "lib/config.rb", "rc", "docs/src", "app/config"],
 )
 def test_is_config_like_rejects_code(path: str) -> None:
     assert not is_config_like(path)
@@ -851,3 +855,170 @@ def test_personal_data_is_redacted_on_request() -> None:
     out, count = redact_personal(text)
     assert out == "by Jane <[EMAIL]>, call [PHONE]; 1 + 2" and count == 2
     assert redact_personal("x = a + b") == ("x = a + b", 0)
+
+
+# ---------------------------------------------------------------------------------------
+# More formats and shapes (a red team's corpus: each leaked to the store, packs and the API)
+# ---------------------------------------------------------------------------------------
+
+AZURE_KEY = "Xk3Lm9Qp2Rs7Tv1Wy5Za8Bc4De6Fg0Hi2Jk4Lm6No8Pq0Rs2Tu4Vw6Xy8Za0Bc2De4Fg6Hi8Jk0Lm2No4=="
+B64_PEM = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBN1ZKVFV0OVVz"
+LEAKED = {
+    # (path, text, secret)
+    "azure_conn": (
+        "s.py",
+        f'C = "AccountName=a;AccountKey={AZURE_KEY};EndpointSuffix=x"',
+        AZURE_KEY,
+    ),
+    "azure_sas": (
+        "s.py",
+        'u = "https://a.blob/c?sv=2021&sig=Qm7Xk2Lp9Rt4Wv1Zy8Ab3Cd%3D"',
+        "Qm7Xk2Lp9Rt4Wv1Zy8Ab3Cd",
+    ),
+    "hugging_face": (
+        "s.py",
+        'login("hf_Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1UvWx")',
+        "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1UvWx",
+    ),
+    "stripe_webhook": (
+        "s.py",
+        'WH = "whsec_Hx3Lm9Qp2Rs7Tv1Wy5Za8Bc4De6Fg0Hi"',
+        "Hx3Lm9Qp2Rs7Tv1Wy5Za8Bc4De6Fg0Hi",
+    ),
+    "vault": (
+        "s.py",
+        'hvac.Client(token="hvs.CAESIAb3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9")',
+        "CAESIAb3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9",
+    ),
+    "google_oauth": (
+        "s.py",
+        'accessToken = "ya29.a0Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1"',
+        "a0Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1",
+    ),
+    "google_secret": (
+        "s.py",
+        'call("GOCSPX-Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9")',
+        "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9",
+    ),
+    "telegram": (
+        "s.py",
+        'Updater("5123456789:AAHk3Lm9Qp2Rs7Tv1Wy5Za8Bc4De6Fg0Hi2J")',
+        "Hk3Lm9Qp2Rs7Tv1Wy5Za8Bc4De6Fg0Hi2J",
+    ),
+    "discord_bot": (
+        "s.py",
+        'bot.run("MTEyMzQ1Njc4OTAxMjM0NTY3OA.GhJkLm.Q2w3E4r5T6y7U8i9O0pAsDfGhJkLzXcVbNm12")',
+        "Q2w3E4r5T6y7U8i9O0pAsDfGhJkLzXcVbNm12",
+    ),
+    "discord_webhook": (
+        "s.py",
+        'W = "https://discord.com/api/webhooks/112345/Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op"',
+        "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op",
+    ),
+    "slack_app": (
+        "s.py",
+        'A = "xapp-1-A01ABCDEF-1234567890123-9f8e7d6c5b4a39281706f5e4"',
+        "9f8e7d6c5b4a39281706f5e4",
+    ),
+    "gitlab_runner": ("s.py", 'RUNNER("glrt-Ab3Cd5Ef7Gh9Ij1Kl3Mn")', "glrt-Ab3Cd5Ef7Gh9Ij1Kl3Mn"),
+    "aws_pair": (
+        "s.go",
+        'Creds("AKIAQ7XK2M4PZ9RT3W1B", "q8Jf2LkP0zXv9Rt+Wm3nBy7Hs5Ua1Dc4Ee6Gi8Ko", "")',
+        "q8Jf2LkP0zXv9Rt+Wm3nBy7Hs5Ua1Dc4Ee6Gi8Ko",
+    ),
+    "base64_pem": ("tls.yaml", f"data:\n  tls.key: {B64_PEM}\n", B64_PEM),
+    "jdbc_query": (
+        "Db.java",
+        'u = "jdbc:mysql://db/app?user=root&password=Vx7qP2mLk9Rz&ssl=1";',
+        "Vx7qP2mLk9Rz",
+    ),
+    "ado_connection": (
+        "Db.cs",
+        'cs = "Server=db;User Id=sa;Password=Vx7qP2mLk9Rz;";',
+        "Vx7qP2mLk9Rz",
+    ),
+    "url_api_key": (
+        "s.py",
+        'get("https://api.acme.io/v1?api_key=Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7")',
+        "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7",
+    ),
+    "f_string_bearer": (
+        "s.py",
+        'h["Authorization"] = f"Bearer Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7"',
+        "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7",
+    ),
+    "header_set": (
+        "s.go",
+        'req.Header.Set("Authorization", "Bearer Ab3Cd5Ef7Gh9Ij1Kl3")',
+        "Ab3Cd5Ef7Gh9Ij1Kl3",
+    ),
+    "setter": ("Db.java", 'ds.setPassword("Vx7qP2mLk9Rz");', "Vx7qP2mLk9Rz"),
+    "getenv_default": ("s.py", 'pw = os.getenv("DB_PASSWORD", "Vx7qP2mLk9Rz")', "Vx7qP2mLk9Rz"),
+    "php_define": ("s.php", "define('DB_PASSWORD', 'Hk2Lm8Pq4Rt6');", "Hk2Lm8Pq4Rt6"),
+    "wrapped": ("s.py", 'PASSWORD = (\n    "Vx7qP2mLk9Rz"\n)\n', "Vx7qP2mLk9Rz"),
+    "auth_pair": ("s.py", 'get(u, auth=("admin", "Vx7qP2mLk9Rz"))', "Vx7qP2mLk9Rz"),
+    "triple_quoted": ("s.py", "password = '''Vx7qP2mLk9Rz'''", "Vx7qP2mLk9Rz"),
+    "comment": ("s.py", "# old password: Vx7qP2mLk9Rz\n", "Vx7qP2mLk9Rz"),
+    "xml_element": (
+        "settings.xml",
+        "<server><password>Vx7qP2mLk9Rz</password></server>",
+        "Vx7qP2mLk9Rz",
+    ),
+    "xml_app_setting": (
+        "web.xml",
+        '<add key="ApiKey" value="Ab3Cd5Ef7Gh9Ij1Kl3" />',
+        "Ab3Cd5Ef7Gh9Ij1Kl3",
+    ),
+    "notebook_escaped": (
+        "nb.ipynb",
+        '{"source": ["DB_PASSWORD = \\"Vx7qP2mLk9Rz\\"\\n"]}',
+        "Vx7qP2mLk9Rz",
+    ),
+    "yaml_block": ("values.yaml", "auth:\n  password: |\n    Vx7qP2mLk9Rz\n", "Vx7qP2mLk9Rz"),
+    "makefile": ("Makefile", "DB_PASSWORD ?= Vx7qP2mLk9Rz\n", "Vx7qP2mLk9Rz"),
+    "terraform_default": (
+        "vars.tf",
+        'variable "db_password" {\n  type = string\n  default = "Zq9!vT4#pLm2Xw"\n}\n',
+        "Zq9!vT4#pLm2Xw",
+    ),
+    "stated_with_colon": ("ops.rst", "The admin password is: Vx7qP2mLk9Rz\n", "Vx7qP2mLk9Rz"),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secret"), LEAKED.values(), ids=LEAKED.keys())
+def test_more_formats_and_shapes_are_redacted(path: str, text: str, secret: str) -> None:
+    out, count = redact(text, config_like=is_config_like(path))
+    assert secret not in out and count >= 1
+    assert out.count("\n") == text.count("\n")
+
+
+KEPT = {
+    # (path, text): words about credentials, not credentials
+    "sphinx_param": ("api.rst", ":param password: The user password."),
+    "docs_sentence": ("a.md", "Password: must be at least 12 characters long."),
+    "docs_words": ("a.md", "* token: a JSON Web Token issued by the IdP"),
+    "encoding_name": ("a.py", 'token_encoding = "cl100k_base"'),
+    "auth_scheme": ("a.py", 'auth_scheme = "Bearer"'),
+    "scheme_word": ("a.py", 'token = "Bearer"'),
+    "policy": ("a.js", '{ "passwordPolicy": "MinLen12" }'),
+    "provider": ("a.properties", "auth.provider=LdapProvider2"),
+    "secret_ref": ("a.yaml", "passwordSecretRef: mysecret"),
+    "keyword_list": ("a.py", "KEYWORDS = ('pass', 'public', 'print', 'private')"),
+    "name_list": ("a.py", 'fields = ("username", "password", "expected_message")'),
+    "tuple_of_names": ("a.py", 'digest_auth_algo = ("MD5", "SHA-256", "SHA-512")'),
+    "namespaced_name": (
+        "a.py",
+        'AWS_S3_DISABLE_SESSION_AUTH = (\n    "AWS::S3::DisableS3ExpressSessionAuth"\n)',
+    ),
+    "header_name": ("a.py", 'p = ("API_KEY", "X-Api-Key")'),
+    "comment_code": ("a.py", "# token = self._get_param('Token')"),
+    "comment_pass": ("a.py", "# First pass: collect the names"),
+    "check_call": ("a.py", 'assert check_password("hunter2hunter")'),
+    "xml_words": ("a.xml", "<password>Enter your password</password>"),
+    "base64_certificate": ("tls.yaml", "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM="),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), KEPT.values(), ids=KEPT.keys())
+def test_words_about_credentials_are_kept(path: str, text: str) -> None:
+    assert redact(text, config_like=is_config_like(path)) == (text, 0)
