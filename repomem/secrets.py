@@ -750,8 +750,7 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
 # The rest of an assignment after the keyword: the rest of the name, an optional closing
 # quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
 # value.  "==" and "!=" are comparisons, not assignments.
-_ASSIGNMENT_TAIL = re.compile(
-    r"""
+_ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
     (?P<close>["'`]\]?|\])?                     # "password": ..., cfg["password"] = ...
     [ \t]*
@@ -766,9 +765,13 @@ _ASSIGNMENT_TAIL = re.compile(
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | (?P<bare>[^\s"'`][^NL]{0,63}) )          # config values: see _secret_value
-    """.replace("NL", _NL),
-    re.VERBOSE,
-)
+    """.replace("NL", _NL)
+_ASSIGNMENT_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE, re.VERBOSE)
+# In comments and prose a colon is not a type annotation ("password: x1, then a = 1").
+_ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
+      |"""
+assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
+_PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
 
 # "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization".
 _AUTH_HEADER_TAIL = re.compile(
@@ -934,7 +937,8 @@ def _secret_value(
 ) -> tuple[int, int] | None:
     """The span of the secret value in an assignment match, or None if it is not one.
 
-    ``context`` says how to read a bare (unquoted) value in code: ``shell`` (the name in
+    ``context`` says how to read a bare (unquoted) value in code: ``comment`` (one word, as
+    in config), ``shell`` (the name in
     capitals inside a command line: ``"PGPASSWORD=x psql"``), ``query`` (after ``?``, ``&``
     or ``;``: a URL's query or a connection string), ``xml`` (``<password>x</password>``).
     """
@@ -972,10 +976,8 @@ def _secret_value(
             value = _QUERY_VALUE.match(bare).group(0)  # type: ignore[union-attr]
             if len(value) < 6:
                 return None
-        elif (
-            context == "shell"
-            and not config_like
-            and (name_rest.isupper() or (not name_rest and keyword_name != "auth"))
+        elif context == "shell" and (
+            name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability
             # An environment variable set in a shell command: NAME=value, no spaces.
             word = _SHELL_WORD.match(text, start)
@@ -1002,9 +1004,11 @@ def _secret_value(
             bare = text[start : eol.start() if eol is not None else len(text)]
             value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
             cut = value.find(REDACTED)
-            if cut > 0:  # a token later on the line was redacted: this value is a word before it
-                words = value[:cut].split()
-                value = words[0].rstrip(",;") if words else ""
+            if cut > 0 or context == "comment":
+                # a token later on the line was redacted: this value is a word before it; in
+                # a comment or prose the value is one word ("# pw: x1 (rotated monthly)")
+                words = value[: cut if cut > 0 else None].split()
+                value = words[0].rstrip(",;.") if words else ""
             if len(value) < 6 or (m.group("op") == ":" and _is_prose(value)):
                 return None  # "Password: must be 12 characters." (not "password = a b c")
     if _is_placeholder(value) or _is_name_value(value):
@@ -1062,7 +1066,7 @@ def _is_namespaced(text: str, start: int) -> bool:
     return text.startswith("::", i - 2) if i >= 2 else False
 
 
-def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
+def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
     """Spans of secret values assigned to credential-named keys (or stated in a sentence:
     "the staging password is ..."), in text order."""
     lowered = text.lower()
@@ -1094,14 +1098,15 @@ def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
         end = _keyword_end(text, lowered, keyword, start)
         if end < 0:
             continue
-        m = _ASSIGNMENT_TAIL.match(text, end)
+        line, prefix = _line_before(text, start)
+        comment = not config_like and (prose or _COMMENT.match(line) is not None)
+        m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
         if m is None:
             span = _stated_value(text, lowered, start, end)
             if span is not None:
                 spans.append(span)
                 done = span[1]
             continue
-        line, prefix = _line_before(text, start)
         op, close = m.group("op"), m.group("close")
         context = ""
         if op == "(":  # setPassword("..."), set_password("..."): a setter, not a check
@@ -1123,10 +1128,11 @@ def _assignment_spans(text: str, config_like: bool) -> list[tuple[int, int]]:
             context = "query"
         elif not config_like and text[start:end].isupper() and _in_command(line):
             context = "shell"
-        comment = not config_like and _COMMENT.match(line) is not None
         if comment and (keyword == "pass" and end - start == 4 or m.group("bare") is None):
             comment = False  # "# First pass: ...": only a bare password-like value
-        span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        span = _secret_value(
+            text, m, lowered[start:end], config_like or comment, context or comment * "comment"
+        )
         if span is not None and comment and m.group("bare") is not None:
             value = text[span[0] : span[1]]
             if not _looks_generated(value) or any(c in "([{" for c in value):
@@ -1163,14 +1169,21 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 
 
 def redact(
-    text: str, *, config_like: bool = False, extra_patterns: Sequence[str] = ()
+    text: str,
+    *,
+    config_like: bool = False,
+    prose: bool = False,
+    extra_patterns: Sequence[str] = (),
 ) -> tuple[str, int]:
     """Return text with every credential replaced by `[REDACTED]`, and how many were redacted.
 
     The line count is preserved exactly (``str.splitlines`` / ``count("\\n")`` identical)
     so line numbers stay valid.  ``config_like`` (see :func:`is_config_like`) makes bare
     values count in assignments (``PASSWORD=hunter2hunter``, ``token: abcdef123456``).
-    ``extra_patterns`` are regular expressions whose whole match is redacted; an invalid
+    ``prose`` (text a person wrote that may quote code: a task, a commit message) makes them
+    count when they look machine-made or typed (a digit, a symbol, mixed case) and are not
+    code (``api_key = os.environ[...]`` stays), as in a comment. ``extra_patterns`` are
+    regular expressions whose whole match is redacted; an invalid
     one raises :class:`~repomem.errors.ConfigError`.
     """
     extra = _compile_extra(tuple(extra_patterns)) if extra_patterns else ()
@@ -1192,7 +1205,7 @@ def redact(
             continue
         text = pattern.sub(apply(handler), text)
 
-    spans = _assignment_spans(text, config_like)
+    spans = _assignment_spans(text, config_like, prose)
     if spans:
         count += len(spans)
         pieces: list[str] = []

@@ -36,7 +36,9 @@ def rows(commits: list[vcs.Commit], extra_patterns: Sequence[str] = ()) -> list[
     """Store rows for commits: credentials in messages (and `extra_patterns`) redacted."""
     out: list[dict[str, Any]] = []
     for c in commits:
-        message, _ = secrets.redact(c.message[:MAX_MESSAGE_CHARS], extra_patterns=extra_patterns)
+        message, _ = secrets.redact(
+            c.message[:MAX_MESSAGE_CHARS], prose=True, extra_patterns=extra_patterns
+        )
         text = " ".join([tok.document(message), *tok.references(message)]).strip()
         if not text or not c.files:
             continue

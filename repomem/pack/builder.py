@@ -169,8 +169,9 @@ def build(
     """
     t0 = time.monotonic()
     # A pasted log or command may carry a token: the pack echoes the task, so it is redacted
-    # first (as code is: `password=x` in prose is the user's, `api_key = os.environ[...]` code).
-    text, _ = secrets.redact(task.strip(), extra_patterns=cfg.secrets.extra_patterns)
+    # first, as prose (`password: Tr0ub4dor3` counts; pasted code such as
+    # `api_key = os.environ[...]` stays as written).
+    text, _ = secrets.redact(task.strip(), prose=True, extra_patterns=cfg.secrets.extra_patterns)
     if not text:
         raise InputError("The task is empty; pass the task text (or --task-file FILE).")
     fmt = fmt or cfg.pack.format

@@ -180,6 +180,16 @@ def test_secrets_in_messages_never_reach_the_store(repo: Repo) -> None:
     assert rows[0]["subject"].startswith("Rotate the deploy key")
 
 
+def test_a_password_written_into_a_message_as_prose_never_reaches_the_store(repo: Repo) -> None:
+    repo.write("deploy.py", "REGION = 'eu'\n")
+    repo.commit("Staging: DB_PASSWORD=Pw9Hj3commit and password: Colon4Dfcommit\n")
+    indexer.run(repo.config())
+    rows = indexer.open_store(repo.config()).table("commits").to_arrow().to_pylist()
+    dump = repr(rows).lower()
+    assert "pw9hj3commit" not in dump and "colon4dfcommit" not in dump
+    assert "staging" in dump
+
+
 def test_extra_secret_patterns_apply_to_messages(repo: Repo) -> None:
     repo.write("a.py", "a = 1\n")
     repo.commit("Use the internal host corp-7731.internal for builds")

@@ -172,6 +172,17 @@ def test_a_token_pasted_into_the_task_is_not_echoed_by_the_pack(repo: Repo) -> N
         assert "Authorization: Bearer" in out and GH_TOKEN not in out, fmt
 
 
+def test_a_password_written_into_the_task_as_prose_is_not_echoed(repo: Repo) -> None:
+    make_project(repo)
+    task = (
+        "deploy to staging with DB_PASSWORD=TaskPw9Hj3 and password: TaskColon4Df, then "
+        'check that api_key = os.environ["API_KEY"] reaches Invoice totals'
+    )
+    out = builder.build(repo.config(), task).render("md")
+    assert "TaskPw9Hj3" not in out and "TaskColon4Df" not in out
+    assert 'api_key = os.environ["API_KEY"]' in out  # pasted code stays as written
+
+
 def test_a_store_that_cannot_be_written_still_serves_packs_and_recall(repo: Repo) -> None:
     # A read-only checkout: the memory file changed since the store's rows were synced, and
     # the store's lock cannot be taken (a folder where the lock file goes fails for root too).
