@@ -15,7 +15,7 @@ from __future__ import annotations
 # already redacted token on its line; 8: every name of a JavaScript assignment chain
 # (`req.get = req.header = function`), and secrets given to commands (`--password=x`,
 # `mysql -px`, `curl -u u:x`, `"PGPASSWORD=x psql"` in code) or stated in prose ("the
-# password is x") redacted
+# password is x") redacted, with more token formats and code shapes (one rebuild)
 SCHEMA_VERSION = 8
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).

@@ -2,7 +2,9 @@
 
 Cited code is read from the working tree and parsed on the spot (not from the index), so a
 check is right even when the index is behind. Hashes ignore trailing whitespace and blank
-lines at the ends, so re-indenting a blank line does not make a fact stale.
+lines at the ends, so re-indenting a blank line does not make a fact stale, and are taken of
+the code with its credentials redacted (the hash is committed; a secret must not be guessable
+from it).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from repomem import vcs
+from repomem import secrets, vcs
 from repomem.config import Config
 from repomem.errors import InputError
 from repomem.fsutil import text_lines
@@ -76,7 +78,15 @@ class Resolver:
                 self._files[rel] = None
                 self._skipped[rel] = skip.reason
             else:
-                self._files[rel] = _File(lines=text_lines(data.text))
+                # Redacted as the index stores it: a citation's hash is committed in the
+                # memory file, and a hash of a line holding a weak password would let anyone
+                # who reads the file test guesses against it.
+                text, _ = secrets.redact(
+                    data.text,
+                    config_like=secrets.is_config_like(rel),
+                    extra_patterns=self.cfg.secrets.extra_patterns,
+                )
+                self._files[rel] = _File(lines=text_lines(text))
         return self._files[rel]
 
     def skipped(self, rel: str) -> str:

@@ -469,3 +469,14 @@ def test_restating_a_stale_fact_with_its_citation_takes_the_code_as_it_is_now(
     assert again.action == "merged" and again.fact.id == fact.id
     report = ops.check(cfg)
     assert fact.id not in dict(report.newly_stale) and fact.id not in report.still_stale
+
+
+def test_a_citations_hash_never_depends_on_a_secret_in_the_cited_line(repo: Repo) -> None:
+    # The hash is committed: a hash of `DB_PASSWORD = "summer2024"` lets anyone test guesses.
+    repo.write("app/weak.py", 'HOST = "db"\nDB_PASSWORD = "summer2024"\n')
+    cfg = repo.config()
+    fact = ops.remember(cfg, "The app reads its database settings here.", cites=["app/weak.py:1-2"])
+    guessed = digest(['HOST = "db"', 'DB_PASSWORD = "summer2024"'])
+    assert fact.fact.cites[0].hash != guessed
+    assert fact.fact.cites[0].hash == digest(['HOST = "db"', 'DB_PASSWORD = "[REDACTED]"'])
+    assert "summer2024" not in memory_text(repo)
