@@ -46,6 +46,18 @@ def one_line(text: str) -> str:
     return _LINE_BREAK.sub(" ", text.strip())
 
 
+def utf8_name(name: str) -> bool:
+    """True when `name` is valid Unicode. git and `os.walk` give a file name that is not UTF-8
+    on disk with its bytes as surrogates, which no store, JSON, terminal or memory file holds."""
+    if name.isascii():
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def valid_text(value: str) -> str:
     """`value` as valid Unicode: lone surrogates (undecodable bytes of a command-line
     argument, or a `\\ud800` escape in JSON) become U+FFFD, as UTF-8 consumers need."""

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError
+from repomem.fsutil import utf8_name
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -34,6 +35,10 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
         raise InputError(f"The {what} is empty; give a path relative to the repository root.")
     if "\x00" in text:
         raise InputError(f"The {what} `{raw!r}` contains a NUL byte; give a plain relative path.")
+    if not utf8_name(text):
+        raise InputError(
+            f"The {what} {ascii(raw)} is not a UTF-8 name; rename the file to cite or read it."
+        )
     if allow_absolute and Path(text).expanduser().is_absolute():
         text = _inside(cfg, Path(text).expanduser(), raw, what)
     unified = text.replace("\\", "/")

@@ -18,6 +18,7 @@ Every file that is not indexed gets a counted reason, never a crash:
     unreadable   permission denied or an I/O error
     vanished     deleted between listing and reading
     not-a-file   a directory, socket, FIFO or device (e.g. a git submodule)
+    bad-name     a file name that is not UTF-8 (rename it to index it)
     text-disabled  a file without a parser while `index.index_text_files` is off
 """
 
@@ -35,6 +36,7 @@ import pathspec
 
 from repomem import secrets
 from repomem.config import Config
+from repomem.fsutil import utf8_name
 from repomem.paths import root_pattern
 
 log = logging.getLogger(__name__)
@@ -267,6 +269,8 @@ class Filter:
         return secrets.is_secret_file(rel) or bool(self.secret_globs.match_file(rel))
 
     def _reason(self, rel: str) -> str | None:
+        if not utf8_name(rel):
+            return "bad-name"
         parts = rel.split("/")
         if any(p in self.vendor for p in parts[:-1]):
             return "vendored"

@@ -22,7 +22,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import atomic_write, text_lines
+from repomem.fsutil import atomic_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import NextStep, Session
@@ -180,8 +180,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
     for status, path, new in listing:
         target = new or path
-        if target in seen:
-            continue
+        if target in seen or not (utf8_name(path) and utf8_name(target)):
+            continue  # a name that is not UTF-8 cannot be written to the memory file
         seen.add(target)
         if unchanged_since_start(target) and not new:
             continue

@@ -239,3 +239,22 @@ def test_a_store_path_inside_the_repository_is_never_indexed(repo: Repo) -> None
     assert not [
         p for p in indexer.open_store(cfg).column("files", ["path"])["path"] if p.startswith("idx/")
     ]
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(repo: Repo) -> None:
+    from repomem.memory import session
+
+    repo.write("ok.py", "def ok():\n    return 1\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    session.start(cfg, title="edit")
+    bad = os.path.join(os.fsencode(repo.root), b"latin1_\xe9.py")
+    with open(bad, "wb") as f:
+        f.write(b"def hidden():\n    return 2\n")
+    repo.write("ok.py", "def ok():\n    return 3\n")
+    report = indexer.run(cfg)
+    assert report.skipped.get("bad-name") == 1
+    assert query.search(cfg, "ok") and not query.search(cfg, "hidden")
+    ended = session.end(cfg, summary="edited ok")  # the memory file cannot hold the name
+    assert ended.session.modified == ["ok.py"] and ended.session.added == []
