@@ -4,6 +4,7 @@ file's lines as editors, git and tree-sitter number them, and text made valid Un
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import tempfile
@@ -13,10 +14,18 @@ from typing import TypeVar
 
 from repomem.errors import LockTimeoutError, WriteAccessError
 
+# The device is full or over quota: nothing to make writable, space to free.
+_NO_SPACE = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
 
 def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
     """The one-line error for a write that the file system refused."""
     why = exc.strerror or type(exc).__name__
+    if exc.errno in _NO_SPACE:
+        return WriteAccessError(
+            f"Cannot write `{path}` ({why}); free some space on its disk and run the command "
+            f"again (nothing was lost: repomem writes whole files or nothing)."
+        )
     return WriteAccessError(
         f"Cannot write `{path}` ({why}); repomem keeps its index, locks and memory there: "
         f"make it writable (for a read-only checkout, point `store.path` at a writable folder)."
@@ -86,10 +95,13 @@ def atomic_write(path: Path | str, text: str) -> None:
     except OSError as exc:
         raise cannot_write(target, exc) from exc
     try:
-        with open(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            with open(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:  # a full disk: the target is left as it was
+            raise cannot_write(target, exc) from exc
         if target.exists():
             with contextlib.suppress(OSError):
                 os.chmod(tmp, target.stat().st_mode & 0o7777)
@@ -138,8 +150,11 @@ class FileLock:
                 raise LockTimeoutError(self.timeout_message(holder))
             time.sleep(delay)
             delay = min(delay * 2, 0.1)
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        try:  # who holds it, for the timeout message of the next waiter
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError:  # a full disk: the lock holds all the same
+            pass
         self._fd = fd
         return self
 

@@ -41,3 +41,18 @@ def test_one_line_joins_every_kind_of_line_break_with_one_space() -> None:
     assert one_line(text) == "a b c d e f"
     assert one_line("keeps  inner  spaces") == "keeps  inner  spaces"
     assert one_line("x") == "x" and one_line("") == ""
+
+
+def test_a_full_disk_says_to_free_space_not_to_make_the_folder_writable(tmp_path: Path) -> None:
+    import errno
+
+    from repomem.fsutil import cannot_write
+
+    with pytest.raises(OSError) as full, open("/dev/full", "w") as fh:
+        fh.write("x")
+        fh.flush()
+    assert full.value.errno == errno.ENOSPC
+    message = str(cannot_write(tmp_path / "REPOMEM.md", full.value))
+    assert "free some space" in message and "make it writable" not in message
+    denied = str(cannot_write(tmp_path, PermissionError(errno.EACCES, "Permission denied")))
+    assert "make it writable" in denied

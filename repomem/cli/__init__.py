@@ -1,12 +1,14 @@
 """The `repomem` command line: a thin typer adapter over the library.
 
 One module per command group registers its commands on the shared `app` (`_app.py`). Only
-`RepomemError` is caught (printed as one `Error: ...` line, exit 1); anything else is a bug and
-keeps its traceback. Heavy libraries are imported inside commands so `--help` stays fast.
+`RepomemError` is caught (printed as one `Error: ...` line, exit 1), and a disk that is full
+or read-only; anything else is a bug and keeps its traceback. Heavy libraries are imported
+inside commands so `--help` stays fast.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -27,6 +29,15 @@ def main() -> None:
     """Console-script entry point."""
     try:
         app()
+    except OSError as exc:
+        # The disk filled up (or went read-only) somewhere no command could foresee: the
+        # environment's failure, not a bug, so one line rather than a traceback.
+        if exc.errno not in (errno.ENOSPC, getattr(errno, "EDQUOT", -1), errno.EROFS):
+            raise
+        where = f" writing `{exc.filename}`" if exc.filename else ""
+        sys.stderr.write(f"Error: {exc.strerror}{where}; free some space (or make the disk "
+                         f"writable) and run the command again.\n")  # fmt: skip
+        sys.exit(1)
     except SystemExit as exc:
         if state.hard_exit:
             sys.stdout.flush()

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from repomem.errors import StoreError
+from repomem.errors import StoreError, WriteAccessError
 from repomem.fsutil import FileLock, valid_text
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
@@ -968,6 +968,10 @@ def _await_writer(store: Store) -> None:
         pass
 
 
+# A write that failed because the disk is full (LanceDB reports the OS error's text).
+_NO_SPACE = re.compile(r"no space left on device|os error 28|disk quota exceeded", re.I)
+
+
 def _guard(name: str, method: Any) -> Any:
     """`method` with LanceDB's errors turned into one `StoreError` that says what to do. A
     reader whose files a concurrent writer removed (`_RACE`) waits for it and reads again."""
@@ -979,6 +983,12 @@ def _guard(name: str, method: Any) -> Any:
         except StoreError:
             raise
         except Exception as exc:
+            if isinstance(exc, OSError | RuntimeError) and _NO_SPACE.search(str(exc)):
+                raise WriteAccessError(
+                    f"No space left on the disk holding the index store `{self.uri}`; free "
+                    f"some space and run `repomem index` again (the last finished update is "
+                    f"kept)."
+                ) from exc
             if not _lance_failure(exc):
                 raise
             if not self._writing and any(m in str(exc).lower() for m in _RACE):
