@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from repomem.errors import NotARepoError
+
 log = logging.getLogger(__name__)
 
 
@@ -50,13 +52,28 @@ def _repo(root: Path) -> Any | None:
 def _open(root: Path) -> Any | None:
     try:
         import git
-    except ImportError:  # the git executable is missing: GitPython refuses to import
+    except ImportError as exc:  # the git executable is missing: GitPython refuses to import
+        if (root / ".git").exists():
+            # Going on as a plain folder would build a second index and lose sight of the
+            # sessions and hooks of this one (an editor may start `repomem serve` with a
+            # minimal PATH).
+            raise NotARepoError(
+                f"`{root}` is a git repository but the `git` command is not on PATH; install "
+                f"git or add its folder to PATH (for an editor, in the server's configuration)."
+            ) from exc
         log.warning("git is not installed; git features are off")
         return None
     try:
-        return git.Repo(root, search_parent_directories=False)
+        repo = git.Repo(root, search_parent_directories=False)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
+    if repo.bare:
+        repo.close()
+        raise NotARepoError(
+            f"`{root}` is a bare git repository (it has no work tree); run repomem in a clone "
+            f"or a worktree of it."
+        )
+    return repo
 
 
 def git_dir(root: Path) -> Path | None:

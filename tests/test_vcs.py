@@ -103,3 +103,35 @@ def test_the_commit_log_of_a_shallow_clone_has_what_it_holds(repo: Repo, tmp_pat
         ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(clone)], check=True
     )
     assert [c.message for c in vcs.commit_log(clone)] == ["Commit 2", "Commit 1"]
+
+
+def test_a_bare_repository_is_refused_in_one_line(tmp_path: Path) -> None:
+    import pytest
+
+    from repomem import config
+    from repomem.errors import NotARepoError
+    from repomem.index import indexer
+
+    bare = tmp_path / "shared.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    with pytest.raises(NotARepoError, match="bare git repository"):
+        indexer.run(config.load(bare))
+
+
+def test_a_git_repository_without_git_on_path_is_refused_not_indexed_as_a_folder(
+    repo: Repo,
+) -> None:
+    import os
+    import sys
+
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    env = {**os.environ, "PATH": "/nonexistent", "PYTHONPATH": str(Path(__file__).parents[1])}
+    env.pop("GIT_PYTHON_GIT_EXECUTABLE", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index"],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "`git` command is not on PATH" in out.stderr
+    assert not (repo.root / ".git" / "repomem").exists()
