@@ -179,7 +179,13 @@ def make_plan(
             continue
         plan.current[rel] = st
         old = states.get(rel)
-        if old is not None and old[0] == st.st_size and old[1] == st.st_mtime_ns:
+        if (
+            old is not None
+            and old[0] == st.st_size
+            and old[1] == st.st_mtime_ns
+            # `chmod` fixes an unreadable file without touching its size or mtime
+            and not (old[2] == UNREADABLE and os.access(os.path.join(cfg.root, rel), os.R_OK))
+        ):
             plan.unchanged += 1
         else:
             plan.changed.append(rel)
@@ -684,9 +690,11 @@ def _apply(
     by_hash: dict[str, str] = {}
     gone: dict[str, str] = {}  # content of deleted paths: a file parsed with it was renamed
     for path, (_s, _m, h) in states.items():
-        if h and path in deleted:
+        if not h or h == UNREADABLE:
+            continue
+        if path in deleted:
             gone.setdefault(h, path)
-        if h and path not in changed:
+        if path not in changed:
             by_hash.setdefault(h, path)
     tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
     touched: dict[str, tuple[int, int]] = {}
@@ -722,7 +730,7 @@ def _apply(
                     deleted.add(rel)
                 continue
             plan.skipped.setdefault(reason, []).append(rel)
-            if rel in states and states[rel][2]:
+            if rel in states and states[rel][2] not in ("", UNREADABLE):
                 report.deleted.append(rel)  # it was indexed; now it is not
             st = plan.current[rel]
             batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
@@ -772,12 +780,16 @@ def _apply(
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 
 
+# The hash of a file skipped as unreadable: looked at again once it can be read.
+UNREADABLE = "!unreadable"
+
+
 def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:
     """A files row that remembers a listed file is not indexed, so it is not re-read."""
     return {
         "path": rel,
         "language": languages.detect(rel),
-        "hash": "",
+        "hash": UNREADABLE if reason == "unreadable" else "",
         "size": size,
         "mtime_ns": mtime_ns,
         "tokens": 0,

@@ -590,3 +590,33 @@ def test_ctrl_c_during_a_parallel_build_stops_cleanly_and_the_next_run_completes
     report = indexer.run(repo.config())
     assert report.full
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo) -> None:
+    import shutil
+
+    # As root, permissions do not bite unless the capabilities that override them are dropped.
+    drop: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("root reads unreadable files and setpriv is missing")
+        caps = "-dac_override,-dac_read_search,-fowner"
+        drop = ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+
+    def cli(*args: str) -> str:
+        cmd = [*drop, sys.executable, "-m", "repomem", "-C", str(repo.root), *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+        return done.stdout
+
+    repo.write("ok.py", "def ok():\n    return 1\n")
+    repo.commit()
+    late = repo.write("late.py", "def late_fn():\n    return 2\n")
+    late.chmod(0)
+    try:
+        assert "1 unreadable" in cli("index")
+    finally:
+        late.chmod(0o644)  # size and mtime unchanged
+    assert '"fresh": false' in cli("status", "--json")
+    cli("index")
+    assert "late.py" in cli("search", "late_fn")
