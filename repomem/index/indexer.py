@@ -193,6 +193,29 @@ def make_plan(
     return plan
 
 
+def really_changed(
+    cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]
+) -> list[str]:
+    """`plan.changed` without the files only touched (same size and content, a new mtime:
+    `touch`, a checkout that rewrote them), which an index run would not change. Reads the
+    touched files, as the run itself would."""
+    out: list[str] = []
+    for rel in plan.changed:
+        old = states.get(rel)
+        st = plan.current.get(rel)
+        if old is None or st is None or old[0] != st.st_size or old[2] in ("", UNREADABLE):
+            out.append(rel)
+            continue
+        try:
+            with open(os.path.join(cfg.root, rel), "rb") as fh:
+                if discovery.content_hash(fh.read(old[0] + 1)) == old[2]:
+                    continue
+        except OSError:
+            pass
+        out.append(rel)
+    return out
+
+
 def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) -> bool:
     """The compaction policy: after `store.optimize_every` changing runs, at most once per
     cleanup window; or at once when many rows are missing from the full-text indexes (LanceDB

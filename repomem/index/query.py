@@ -70,7 +70,8 @@ def status(cfg: Config) -> dict[str, Any]:
             skipped[skip] += 1
     indexed_commit = meta.get("indexed_commit") or None
     fresh_head = indexed_commit == plan.head
-    pending = len(plan.changed) + len(plan.deleted)
+    changed = indexer.really_changed(cfg, plan, states)
+    pending = len(changed) + len(plan.deleted)
     indexed_at = float(meta.get("indexed_at") or 0)
     return {
         "root": str(cfg.root),
@@ -88,7 +89,7 @@ def status(cfg: Config) -> dict[str, Any]:
         "indexed_commit": indexed_commit,
         "indexed_at": indexed_at,
         "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
-        "pending": {"changed": len(plan.changed), "deleted": len(plan.deleted)},
+        "pending": {"changed": len(changed), "deleted": len(plan.deleted)},
         "fresh": fresh_head and pending == 0 and indexer.built_under_current_rules(cfg, meta),
         "llm_rerank": _rerank_spend(cfg),
     }

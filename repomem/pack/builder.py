@@ -197,8 +197,9 @@ def build(
     pending = 0
     fresh = True
     if not refreshed:
-        plan = indexer.make_plan(cfg, store.file_states())
-        pending = len(plan.changed) + len(plan.deleted)
+        states = store.file_states()
+        plan = indexer.make_plan(cfg, states)
+        pending = len(indexer.really_changed(cfg, plan, states)) + len(plan.deleted)
         fresh = (
             pending == 0 and commit == plan.head and indexer.built_under_current_rules(cfg, meta)
         )

@@ -620,3 +620,16 @@ def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo)
     assert '"fresh": false' in cli("status", "--json")
     cli("index")
     assert "late.py" in cli("search", "late_fn")
+
+
+def test_status_is_fresh_after_a_file_is_only_touched(repo: Repo) -> None:
+    path = repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # `touch`
+    assert query.status(cfg)["fresh"]
+    path.write_text("def a():\n    return 2\n", encoding="utf-8")  # same size, new content
+    status = query.status(cfg)
+    assert not status["fresh"] and status["pending"]["changed"] == 1
