@@ -32,7 +32,7 @@ from typing import Any
 
 from repomem import hooks, vcs
 from repomem.config import Config
-from repomem.errors import LockTimeoutError, RepomemError
+from repomem.errors import LockTimeoutError, RepomemError, WriteAccessError
 from repomem.index import indexer, schema
 from repomem.index.query import ago
 
@@ -301,9 +301,9 @@ def _rebuild(cfg: Config) -> None:
     except (RepomemError, OSError, ValueError, RuntimeError) as exc:
         failure: Exception = exc
     uri = indexer.store_uri(cfg)
-    if "://" in uri:
-        raise failure
     broken = Path(uri)
+    if "://" in uri or not broken.exists() or isinstance(failure, WriteAccessError):
+        raise failure  # nothing to move aside, or the place itself cannot be written
     aside = broken.with_name(f"{broken.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
     log.warning("the store cannot be rebuilt in place (%s); moving it to %s", failure, aside)
     shutil.move(str(broken), str(aside))

@@ -27,8 +27,8 @@ def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
             f"again (nothing was lost: repomem writes whole files or nothing)."
         )
     return WriteAccessError(
-        f"Cannot write `{path}` ({why}); repomem keeps its index, locks and memory there: "
-        f"make it writable (for a read-only checkout, point `store.path` at a writable folder)."
+        f"Cannot write `{path}` ({why}); repomem keeps its index, locks, session state or "
+        f"memory there: make it writable."
     )
 
 

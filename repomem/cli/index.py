@@ -10,6 +10,7 @@ import typer
 
 from repomem.cli._app import Bar, app, fail, load_config, print_json, state
 from repomem.errors import RepomemError
+from repomem.fsutil import cannot_write
 
 
 def _run_index(full: bool, quiet: bool) -> Any:
@@ -65,7 +66,10 @@ def init(
         target = root / config.CONFIG_NAME
         if not target.exists():
             example = Path(__file__).parent.parent / "data" / "repomem.example.toml"
-            shutil.copyfile(example, target)
+            try:
+                shutil.copyfile(example, target)
+            except OSError as exc:
+                raise cannot_write(target, exc) from exc
             if not quiet:
                 typer.echo(f"Wrote {target} (every key commented out, defaults apply).")
         _run_index(full=False, quiet=quiet)

@@ -22,7 +22,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import atomic_write, text_lines, utf8_name
+from repomem.fsutil import atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import NextStep, Session
@@ -103,7 +103,10 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
         "pid": os.getpid(),
     }
     path = _state_path(cfg)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cannot_write(path.parent, exc) from exc
     atomic_write(path, json.dumps(record, indent=1))
     return record
 
