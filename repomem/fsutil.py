@@ -7,6 +7,7 @@ import contextlib
 import errno
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -87,9 +88,26 @@ def atomic_write(path: Path | str, text: str) -> None:
     """Write `text` to `path` atomically (temp file in the same directory, then replace).
 
     Newlines are written as given (no translation), so a file read with `newline=""` round-trips
-    byte for byte.
+    byte for byte. A symlink is written through (the file it names is replaced); a device, FIFO
+    or socket is written to in place.
     """
     target = Path(path)
+    if target.is_symlink():
+        # written through the link: replacing the link would leave the file it names as it was
+        target = Path(os.path.realpath(target))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        mode = 0
+    if mode and not stat.S_ISREG(mode):
+        # a device, FIFO or socket (`--out /dev/stdout`, a named pipe) is written to, never
+        # replaced by a file; a directory is an error naming it
+        try:
+            with open(target, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise cannot_write(target, exc) from exc
+        return
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:

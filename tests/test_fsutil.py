@@ -56,3 +56,28 @@ def test_a_full_disk_says_to_free_space_not_to_make_the_folder_writable(tmp_path
     assert "free some space" in message and "make it writable" not in message
     denied = str(cannot_write(tmp_path, PermissionError(errno.EACCES, "Permission denied")))
     assert "make it writable" in denied
+
+
+def test_atomic_write_writes_through_symlinks_and_into_special_files(tmp_path: Path) -> None:
+    import os
+    import stat
+    import threading
+
+    real = tmp_path / "real.md"
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(real.name)
+    atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    atomic_write(fifo, "through the pipe\n")
+    reader.join(timeout=30)
+    assert got == ["through the pipe\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+
+    atomic_write("/dev/null", "discarded")  # `pack --out /dev/null` replaced the device
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
