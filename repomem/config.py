@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import sys
 from collections.abc import Mapping
@@ -320,10 +321,21 @@ def _set(
             raise ConfigError(
                 f"Config key `{section}.{key}` in {source} must be {span}, not {value!r}."
             )
+    choices = _CHOICES.get(f"{section}.{key}")
+    if choices is not None and coerced not in choices:
+        raise ConfigError(
+            f"Config key `{section}.{key}` in {source} must be one of "
+            f"{', '.join(repr(c) for c in choices)}, not {value!r}."
+        )
     setattr(cfg.section(section), key, coerced)
 
 
 _INVALID = object()
+# Settings that take one of a few words.
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "memory.on_secret": ("refuse", "redact"),
+    "pack.format": ("md", "json", "xml"),
+}
 # Every number is a size, count, duration or share: none is negative. Tighter ranges:
 _RANGES: dict[str, tuple[float, float | None]] = {
     "index.max_file_size": (1, None),
@@ -354,7 +366,8 @@ def _coerce(value: Any, hint: Any, *, text: bool) -> Any:
         return value if isinstance(value, int) and not isinstance(value, bool) else _INVALID
     if hint is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        return float(value) if ok else _INVALID
+        # nan passes every range check and inf never ends a wait: neither is a setting
+        return float(value) if ok and math.isfinite(value) else _INVALID
     if hint is str:
         return value if isinstance(value, str) else _INVALID
     if isinstance(value, list) and all(isinstance(v, str) for v in value):

@@ -48,7 +48,7 @@ def pack(
         text = _task_text(task, task_file)
         cfg = load_config()
         result = builder.build(cfg, text, budget=budget, fmt=fmt, refresh=refresh)
-        rendered = result.render(fmt or cfg.pack.format)
+        rendered = result.render(fmt if fmt is not None else cfg.pack.format)
     except RepomemError as exc:
         raise fail(exc) from None
     if out is None:

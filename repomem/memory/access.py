@@ -36,7 +36,17 @@ def memory_path(cfg: Config) -> Path:
             f"`memory.file` = `{cfg.memory.file}` is outside the repository `{root}`; use a "
             f"path inside it."
         )
+    inside = path.relative_to(root).parts
+    if ".git" in inside or path.suffix.lower() not in _MEMORY_SUFFIXES:
+        # `.git/config` or `setup.py` would be rewritten as a memory file
+        raise ConfigError(
+            f"`memory.file` = `{cfg.memory.file}` must be a Markdown or text file "
+            f"({', '.join(_MEMORY_SUFFIXES)}) outside `.git`; fix it in `.repomem`."
+        )
     return path
+
+
+_MEMORY_SUFFIXES = (".md", ".markdown", ".txt")
 
 
 def _lock(cfg: Config) -> FileLock:

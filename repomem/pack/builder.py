@@ -174,7 +174,7 @@ def build(
     text, _ = secrets.redact(task.strip(), prose=True, extra_patterns=cfg.secrets.extra_patterns)
     if not text:
         raise InputError("The task is empty; pass the task text (or --task-file FILE).")
-    fmt = fmt or cfg.pack.format
+    fmt = cfg.pack.format if fmt is None else fmt
     if fmt not in FORMATS:
         raise InputError(f"Unknown pack format `{fmt}`; use one of {', '.join(FORMATS)}.")
     budget = cfg.pack.budget if budget is None else budget

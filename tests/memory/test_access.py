@@ -75,3 +75,24 @@ def test_a_schema_0_file_is_migrated_on_the_first_write(repo: Repo) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!-- repomem:memory schema_version=1 version=1 -->\n# Our notes\n")
     assert "Keep the API stable." in text and "## Facts" in text
+
+
+@pytest.mark.parametrize("name", [".git/config", "setup.py", "sub/.git/notes.md", "notes"])
+def test_a_memory_file_that_is_not_a_markdown_file_outside_git_is_refused(
+    repo: Repo, name: str
+) -> None:
+    # `remember` rewrote `.git/config` (git then refused to run) or `setup.py` as memory
+    with pytest.raises(ConfigError, match="must be a Markdown or text file"):
+        access.memory_path(repo.config(**{"memory.file": name}))
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("pack.token_margin", float("nan")), ("index.lock_timeout", float("inf")),
+     ("memory.on_secret", "banana"), ("pack.format", "")],
+)  # fmt: skip
+def test_a_setting_that_is_not_a_number_or_not_a_known_word_is_refused(
+    repo: Repo, key: str, value: object
+) -> None:
+    with pytest.raises(ConfigError, match=key):
+        repo.config(**{key: value})
