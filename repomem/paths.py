@@ -27,8 +27,8 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
     repository is taken as the path relative to its root.
 
     Raises:
-        InputError: for an empty, absolute (unless allowed) or `..` path, a symlink that points
-            outside the repository, or a credential file.
+        InputError: for an empty, absolute (unless allowed) or `..` path, a path inside `.git`,
+            a symlink that points outside the repository, or a credential file.
     """
     text = raw.strip()
     if not text:
@@ -52,6 +52,10 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` climbs out with `..`; give a path inside the repository."
         )
     rel = posixpath.normpath(unified)
+    if ".git" in PurePosixPath(rel).parts:
+        raise InputError(
+            f"The {what} `{raw}` is inside `.git` (git's own data); give a file of the work tree."
+        )
     if len(rel.encode()) > 4096 or any(len(p.encode()) > 255 for p in parts):
         raise InputError(
             f"The {what} `{raw[:80]}...` is longer than a file system allows; give a path "

@@ -37,6 +37,8 @@ def test_relative_paths_inside_the_repository_are_normalised(repo: Repo) -> None
         ("outdir/x.py", "outside the repository"),
         (".env.production", "credential"),
         ("keys/id_rsa", "credential"),
+        (".git/config", "inside `.git`"),
+        ("sub/.git/HEAD", "inside `.git`"),
     ],
 )
 def test_escapes_and_credential_files_are_refused(
