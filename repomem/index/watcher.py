@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import threading
 import time
 import warnings
@@ -270,6 +271,7 @@ class Watcher:
         self.memory_rel = cfg.memory.file.replace(os.sep, "/").lstrip("/")
         self._filter = Filter(cfg)
         self._ignored_dirs = self._private_dirs()
+        self._own_output = _output_files()
 
     def _private_dirs(self) -> list[Path]:
         """Folders whose events are never changes to the code: the store and the state dir."""
@@ -296,6 +298,8 @@ class Watcher:
             return
         if any(_inside(path, d) for d in self._ignored_dirs):
             return
+        if self._own_output and _file_id(path) in self._own_output:
+            return  # `repomem watch > watch.log` in the tree: each status line changed it
         try:
             rel = path.relative_to(self.root).as_posix()
         except ValueError:
@@ -482,3 +486,24 @@ def _inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _output_files() -> frozenset[tuple[int, int]]:
+    """The files this process's stdout and stderr are redirected to (device, inode)."""
+    out: set[tuple[int, int]] = set()
+    for fd in (1, 2):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            out.add((st.st_dev, st.st_ino))
+    return frozenset(out)

@@ -119,3 +119,45 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
     assert not any("Traceback" in x for x in seen), seen
     indexer.run(repo.config())
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def test_watch_writing_its_log_into_the_work_tree_does_not_feed_on_itself(repo: Repo) -> None:
+    populate(repo, 3)
+    repo.commit()
+    log_path = repo.root / "watch.log"  # untracked and not ignored: a file of the tree
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+
+    def wait_for(count: int) -> list[str]:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = log_path.read_text(encoding="utf-8").splitlines()
+            if sum("path(s):" in ln for ln in lines) >= count:
+                return lines
+            time.sleep(0.05)
+        pytest.fail(f"no update {count} in {log_path.read_text(encoding='utf-8')!r}")
+
+    with open(log_path, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=ctrl_c_reaches_it,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while "whole tree (start)" not in log_path.read_text(encoding="utf-8"):
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.05)
+            repo.write("pkg/mod_1.py", "def first():\n    pass\n")
+            wait_for(1)
+            repo.write("pkg/mod_2.py", "def second():\n    pass\n")
+            wait_for(2)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=60) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    lines = log_path.read_text(encoding="utf-8").splitlines()
+    # one file per edit: the log, changed by each status line, was a change that printed another
+    updates = [ln for ln in lines if "path(s):" in ln]
+    assert len(updates) == 2 and all("1 path(s): 1 modified" in ln for ln in updates), lines
