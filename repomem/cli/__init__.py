@@ -38,6 +38,16 @@ def main() -> None:
         sys.stderr.write(f"Error: {exc.strerror}{where}; free some space (or make the disk "
                          f"writable) and run the command again.\n")  # fmt: skip
         sys.exit(1)
+    except Exception as exc:
+        # git itself refused (a broken `.git/config`, a corrupt object): the repository's
+        # trouble, which git names, not repomem's
+        if type(exc).__name__ != "GitCommandError":
+            raise
+        said = " ".join(str(getattr(exc, "stderr", "") or exc).split())
+        said = said.removeprefix("stderr:").strip().strip("'")[:300]
+        sys.stderr.write(f"Error: git failed ({said}); repair the repository (`git status` "
+                         f"shows the same error) and run the command again.\n")  # fmt: skip
+        sys.exit(1)
     except SystemExit as exc:
         if state.hard_exit:
             sys.stdout.flush()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +232,17 @@ def test_undecodable_bytes_in_a_symbol_name_and_an_unwritable_out_are_one_line_e
     code, _, err = run("-C", r, "pack", "get_value", "--out", str(missing), "--no-refresh")
     assert code == 1 and err.strip().count("\n") == 0
     assert f"cannot write `{missing}` (No such file or directory)" in err, err
+
+
+def test_a_repository_git_itself_refuses_is_one_line_naming_gits_error(repo: Repo) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    with open(repo.root / ".git" / "config", "a", encoding="utf-8") as fh:
+        fh.write("garbage [[[\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    out = subprocess.run(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index"],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("Error: git failed (fatal: bad config line")
