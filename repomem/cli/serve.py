@@ -76,13 +76,21 @@ def mcp_config(
     ] = False,
 ) -> None:
     """Print (or write) the configuration that makes an MCP client start `repomem serve`."""
+    import os
     import shlex
 
+    from repomem.errors import InputError
     from repomem.server import clients
 
     try:
         cfg = load_config()
-        cmd = shlex.split(command) if command else None
+        cmd: list[str] | None = None
+        if command is not None:
+            # a program's path with a space in it is one word; else words as a shell splits
+            program = os.path.expanduser(command.strip())
+            cmd = [program] if os.path.isfile(program) else shlex.split(command)
+            if not cmd:
+                raise InputError("The --command is empty; give the program that runs repomem.")
         if write:
             path, replaced = clients.write(cfg, client, command=cmd, read_only=read_only)
             verb = "Updated the repomem entry in" if replaced else "Added repomem to"

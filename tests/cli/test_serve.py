@@ -200,3 +200,12 @@ def test_mcp_config_prints_the_snippet_and_writes_the_project_file(repo: Repo) -
     assert data["mcpServers"]["repomem"]["args"][-1] == "serve"
     code_, _, err = run("-C", r, "mcp-config", "--client", "emacs")
     assert code_ == 1 and err.startswith("Error: Unknown client `emacs`")
+    program = repo.root.parent / "my tools" / "repomem"  # a path with a space is one program
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\n", encoding="utf-8")
+    code_, out, _ = run("-C", r, "mcp-config", "--client", "cursor", "--command", str(program))
+    assert code_ == 0 and json.loads(out)["mcpServers"]["repomem"]["command"] == str(program)
+    code_, out, _ = run("-C", r, "mcp-config", "--client", "cursor", "--command", "uvx repomem")
+    assert json.loads(out)["mcpServers"]["repomem"]["args"][0] == "repomem"
+    code_, _, err = run("-C", r, "mcp-config", "--client", "cursor", "--command", " ")
+    assert code_ == 1 and err.startswith("Error: The --command is empty")
