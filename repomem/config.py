@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -263,7 +264,8 @@ def load(
 
 def _apply_file(cfg: Config, path: Path) -> None:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # a byte-order mark (Windows editors write one) is not TOML, but not a mistake either
+        data = tomllib.loads(path.read_text(encoding="utf-8").removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"`{path}` is not valid TOML ({exc}); fix the file.") from exc
     except UnicodeDecodeError as exc:
@@ -321,6 +323,15 @@ def _set(
             raise ConfigError(
                 f"Config key `{section}.{key}` in {source} must be {span}, not {value!r}."
             )
+    if f"{section}.{key}" == "secrets.extra_patterns":
+        for pattern in coerced:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ConfigError(
+                    f"Config key `secrets.extra_patterns` in {source} holds {pattern!r}, which "
+                    f"is not a regular expression ({exc.msg}); fix it or remove it."
+                ) from None
     choices = _CHOICES.get(f"{section}.{key}")
     if choices is not None and coerced not in choices:
         raise ConfigError(

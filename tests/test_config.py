@@ -137,3 +137,14 @@ def test_example_file_documents_every_key_with_its_default() -> None:
     parsed = config.tomllib.loads("\n".join(lines))
     expected = config.tomllib.loads(config.defaults_as_toml())
     assert parsed == expected
+
+
+def test_a_bad_extra_pattern_names_the_file_and_the_key(repo: Repo) -> None:
+    repo.write(".repomem", '[secrets]\nextra_patterns = ["(["]\n')
+    with pytest.raises(ConfigError, match=r"`secrets.extra_patterns` in `.*\.repomem` holds"):
+        config.load(repo.root)
+
+
+def test_a_byte_order_mark_before_the_settings_is_accepted(repo: Repo) -> None:
+    (repo.root / ".repomem").write_bytes("\ufeff[pack]\nbudget = 1234\n".encode())
+    assert config.load(repo.root).pack.budget == 1234

@@ -193,9 +193,7 @@ def make_plan(
     return plan
 
 
-def really_changed(
-    cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]
-) -> list[str]:
+def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
     """`plan.changed` without the files only touched (same size and content, a new mtime:
     `touch`, a checkout that rewrote them), which an index run would not change. Reads the
     touched files, as the run itself would."""
