@@ -6,6 +6,7 @@ thousands of files); commits and status use GitPython's object model.
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 import threading
@@ -479,9 +480,18 @@ def _read_log(repo: Any, args: list[str]) -> list[Commit]:
         parts = first.split(" ")
         if not sep or len(parts) != 2 or not parts[1].isdigit():
             continue  # cut off mid-record
-        files = tuple(n for n in names.split("\n") if n)
+        files = tuple(_unquote(n) for n in names.split("\n") if n)
         commits.append(Commit(parts[0], int(parts[1]), message.strip(), files))
     return commits
+
+
+def _unquote(name: str) -> str:
+    """A path as git prints it in a listing: C-quoted when it holds a tab, line break, quote
+    or backslash (`core.quotepath=off` leaves other characters alone)."""
+    if len(name) < 2 or name[0] != '"' or name[-1] != '"':
+        return name
+    raw = codecs.escape_decode(name[1:-1].encode("utf-8"))[0]
+    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else name
 
 
 def is_ancestor(root: Path, older: str, newer: str) -> bool:

@@ -65,6 +65,7 @@ def test_the_commit_log_has_messages_and_files_newest_first_without_merges(repo:
     first = repo.commit("Add a\n\nThe body says why.")
     repo.git("checkout", "-q", "-b", "side")
     repo.write("dir with space/ünï.py", "b = 1\n")
+    repo.write('tab\there "quoted" back\\slash.py', "q = 1\n")  # git C-quotes this name
     side = repo.commit("Add the odd name")
     repo.git("checkout", "-q", "main")
     repo.write("a.py", "a = 2\n")
@@ -78,7 +79,9 @@ def test_the_commit_log_has_messages_and_files_newest_first_without_merges(repo:
         "Add a\n\nThe body says why.",
     ]
     assert {c.sha: c.files for c in log} == {
-        third: ("a.py", "c.py"), side: ("dir with space/ünï.py",), first: ("a.py",),
+        third: ("a.py", "c.py"),
+        side: ("dir with space/ünï.py", 'tab\there "quoted" back\\slash.py'),
+        first: ("a.py",),
     }  # fmt: skip
     assert all(c.when > 0 for c in log)
     assert [c.sha for c in vcs.commit_log(repo.root, limit=1)] == [third]
