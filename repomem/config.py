@@ -213,10 +213,12 @@ class Config:
 def find_root(start: Path | str | None = None) -> Path:
     """The repository root for `start`: the nearest ancestor holding `.repomem` or `.git`.
 
-    A folder with neither above it is its own root (git features are then off).
+    A folder with neither above it is its own root (git features are then off), unless it is
+    the file system's root or the home folder.
 
     Raises:
-        NotARepoError: if `start` does not exist or is not a directory.
+        NotARepoError: if `start` does not exist or is not a directory, or is `/` or the home
+            folder without a repository above it.
     """
     begin = Path(start) if start is not None else Path.cwd()
     try:
@@ -228,6 +230,12 @@ def find_root(start: Path | str | None = None) -> Path:
     for candidate in (begin, *begin.parents):
         if (candidate / CONFIG_NAME).is_file() or (candidate / ".git").exists():
             return candidate
+    if begin == Path(begin.anchor) or begin == Path.home().resolve():
+        # walked as a plain folder, it would index the whole disk or home folder
+        raise NotARepoError(
+            f"`{begin}` is not a project folder (no git repository, no `{CONFIG_NAME}`); run "
+            f"repomem in a repository, or create `{CONFIG_NAME}` in a folder to index it."
+        )
     return begin
 
 

@@ -148,3 +148,14 @@ def test_a_bad_extra_pattern_names_the_file_and_the_key(repo: Repo) -> None:
 def test_a_byte_order_mark_before_the_settings_is_accepted(repo: Repo) -> None:
     (repo.root / ".repomem").write_bytes("\ufeff[pack]\nbudget = 1234\n".encode())
     assert config.load(repo.root).pack.budget == 1234
+
+
+def test_the_disk_root_or_home_folder_is_not_taken_for_a_project(tmp_path: Path) -> None:
+    with pytest.raises(NotARepoError, match="not a project folder"):
+        config.find_root("/")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(tmp_path))
+        with pytest.raises(NotARepoError, match="not a project folder"):
+            config.find_root(tmp_path)
+        (tmp_path / ".repomem").write_text("", encoding="utf-8")
+        assert config.find_root(tmp_path) == tmp_path.resolve()
