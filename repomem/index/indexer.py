@@ -608,8 +608,21 @@ def _write_manifest(cfg: Config, store: Any, head: str | None, rows: dict[str, l
     try:
         tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
+        stamp = _writer_stamp_path(store.uri)
+        if stamp is not None:
+            stamp.write_text(_writer_stamp(cfg, data["files_version"]), encoding="utf-8")
     except OSError as exc:  # the manifest is only a shortcut
         log.info("cannot write %s: %s", path, exc)
+
+
+def _writer_stamp_path(uri: str) -> Path | None:
+    """A file in a local store naming the work tree that last wrote it: a store shared by two
+    checkouts (the same `store.path`) holds the other one's files after it wrote."""
+    return None if "://" in uri else Path(uri) / ".repomem-writer"
+
+
+def _writer_stamp(cfg: Config, files_version: Any) -> str:
+    return f"{cfg.root.resolve()}\n{files_version}\n"
 
 
 def _state_rows(store: Any) -> dict[str, list[Any]]:
@@ -648,6 +661,14 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
         or data.get("schema") != schema.SCHEMA_VERSION
         or data.get("uri") != store_uri(cfg)
     ):
+        return None
+    stamp = _writer_stamp_path(store_uri(cfg))
+    try:
+        if stamp is not None and stamp.read_text(encoding="utf-8") != _writer_stamp(
+            cfg, data.get("files_version")
+        ):
+            return None  # another checkout wrote the store since
+    except OSError:
         return None
     states = {p: (v[0], v[1], v[2]) for p, v in data.get("files", {}).items()}
     plan = make_plan(cfg, states)

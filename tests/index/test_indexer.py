@@ -633,3 +633,23 @@ def test_status_is_fresh_after_a_file_is_only_touched(repo: Repo) -> None:
     path.write_text("def a():\n    return 2\n", encoding="utf-8")  # same size, new content
     status = query.status(cfg)
     assert not status["fresh"] and status["pending"]["changed"] == 1
+
+
+def test_two_checkouts_sharing_a_store_each_index_their_own_files(repo: Repo) -> None:
+    shared = repo.root.parent / "shared-store"
+    repo.write(".repomem", f'[store]\npath = "{shared}"\n')
+    repo.write("src/a.py", "def alpha():\n    pass\n")
+    repo.write("src/b.py", "def delta():\n    pass\n")
+    repo.commit()
+    other = Repo(repo.root.parent / "other", git=False)
+    repo.git("worktree", "add", "-q", str(other.root), "-b", "topic")
+    indexer.run(repo.config())
+    other.git("rm", "-q", "src/b.py")
+    other.write("src/z.py", "def only_there():\n    pass\n")
+    other.git("add", "-A")
+    other.git("commit", "-qm", "z")
+    indexer.run(other.config())
+    report = indexer.run(repo.config())  # the store holds the other checkout's files now
+    assert report.parsed >= 1
+    cfg = repo.config()
+    assert query.search(cfg, "delta") and not query.search(cfg, "only_there")
