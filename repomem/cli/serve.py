@@ -39,6 +39,7 @@ def serve(
         cfg = load_config()
         if http:
             bind = host or cfg.server.host
+            mcp.check_listen(bind, port or cfg.server.port)  # before saying it runs
             where = f"http://{bind}:{port or cfg.server.port}/mcp"
             typer.echo(f"repomem MCP server for {cfg.root} at {where}", err=True)
             if bind not in ("127.0.0.1", "localhost", "::1"):

@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 
 from repomem import __version__, fsutil, secrets
 from repomem.config import Config
-from repomem.errors import RepomemError
+from repomem.errors import InputError, RepomemError
 from repomem.server import memtool, tools
 from repomem.server.tools import Result, for_tools, scrub
 
@@ -404,10 +404,27 @@ def serve(
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     server = build_server(cfg, read_only=read_only)
     if http:
-        server.run(
-            "streamable-http",
-            host=host or cfg.server.host,
-            port=cfg.server.port if port is None else port,
-        )
+        bind, number = host or cfg.server.host, cfg.server.port if port is None else port
+        check_listen(bind, number)
+        server.run("streamable-http", host=bind, port=number)
     else:
         server.run("stdio")
+
+
+def check_listen(host: str, port: int) -> None:
+    """Fail in one line, before the server starts, when `host:port` cannot be listened on
+    (uvicorn prints its own error and exits 3 after the start banner)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise InputError(
+            f"Cannot listen on {host}:{port} ({why}); choose another --port or --host, or stop "
+            f"the program using it."
+        ) from None

@@ -209,3 +209,13 @@ def test_mcp_config_prints_the_snippet_and_writes_the_project_file(repo: Repo) -
     assert json.loads(out)["mcpServers"]["repomem"]["args"][0] == "repomem"
     code_, _, err = run("-C", r, "mcp-config", "--client", "cursor", "--command", " ")
     assert code_ == 1 and err.startswith("Error: The --command is empty")
+
+
+def test_a_port_in_use_is_one_line_before_the_server_says_it_runs(repo: Repo) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code_, _, err = run("-C", str(repo.root), "serve", "--http", "--port", str(port))
+    assert code_ == 1 and err.startswith(f"Error: Cannot listen on 127.0.0.1:{port}"), err
+    assert "MCP server for" not in err
