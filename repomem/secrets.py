@@ -571,9 +571,7 @@ def _tf_variable(m: re.Match[str]) -> str | None:
     material = m.group("material")
     if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(material):
         return None
-    start, end = m.start("material") - m.start(), m.end("material") - m.start()
-    whole = m.group(0)
-    return whole[:start] + REDACTED + whole[end:]
+    return _redact_group(m, "material")
 
 
 def _material(m: re.Match[str]) -> str | None:
@@ -582,7 +580,13 @@ def _material(m: re.Match[str]) -> str | None:
     material = m.group("material")
     if _is_mask(unquote(material)) or not _has_digit_and_letter(material):
         return None
-    start, end = m.start("material") - m.start(), m.end("material") - m.start()
+    return _redact_group(m, "material")
+
+
+def _redact_group(m: re.Match[str], group: str, length: int | None = None) -> str:
+    """The whole match with group `group` (its first `length` characters) redacted."""
+    start = m.start(group) - m.start()
+    end = m.end(group) - m.start() if length is None else start + length
     whole = m.group(0)
     return whole[:start] + REDACTED + whole[end:]
 
@@ -676,9 +680,7 @@ def _command_secret(m: re.Match[str]) -> str | None:
         chosen = bool(groups.get("eq")) or group == "quoted"
         if not (chosen or generated):
             return None
-    whole = m.group(0)
-    start = m.start(group) - m.start()
-    return whole[:start] + REDACTED + whole[start + len(kept) :]
+    return _redact_group(m, group, len(kept))
 
 
 # (gate, full regex, handler), applied in this order, each to the previous one's output.
