@@ -600,6 +600,11 @@ def _fact(
             f"`{name}` line {line_no}: unknown status `{label}` for `{item_id}`; use one of "
             f"{', '.join(model.STATUSES)}."
         )
+    if not text.strip() and status != "forgotten":  # a forgotten fact keeps no text
+        raise MemoryFileError(
+            f"`{name}` line {line_no}: entry `{item_id}` has no text (was the file cut "
+            f"short?); write the fact below its heading, or remove the entry."
+        )
     f = Fact(id=item_id, kind=kind, text=text, status=status, source="person")
     for fkey, value, n in fields:
         if fkey == "cite":

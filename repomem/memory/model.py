@@ -86,8 +86,8 @@ def parse_citation(text: str) -> Citation | None:
     """Parse `path[:symbol] [Lstart-end] [#hash]` (backticks optional); None if malformed."""
     text = text.strip()
     m = _CITE.match(text)
-    if not m:
-        return None
+    if not m or text.count("`") not in (0, 2):
+        return None  # an unclosed backtick: a line cut short (`src/fl)
     target = m.group("target").strip()
     # a space only inside backticks (`my file.py:f`): bare, it would end the target
     if not target or (" " in target and not text.startswith("`")):

@@ -100,6 +100,9 @@ def test_crlf_files_keep_crlf_when_entries_are_added() -> None:
         ("## Sessions\n### s-1 · t\n- started: soon\n", 3, "`started` must read"),
         ("## Facts\n\n## Facts\n", 3, "second `## Facts`"),
         ("## Facts\n### f-1\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> other\n", 3, "conflict"),
+        # a file cut short: mid-citation, after a heading
+        ("## Facts\n### f-1\nx\n- cite: `src/fl", 4, "cannot read citation"),
+        ("## Facts\n### f-1\nx\n\n### f-c74", 5, "has no text"),
     ],
 )
 def test_a_broken_file_gets_an_error_naming_the_line(text: str, line: int, words: str) -> None:
