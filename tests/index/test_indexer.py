@@ -534,6 +534,9 @@ def start_build(repo: Repo, *, full: bool, workers: int = 1) -> subprocess.Popen
         env=env,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches
+        # Ctrl-C taken by default: a shell running the tests in the background without job
+        # control ignores SIGINT, and the child would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
