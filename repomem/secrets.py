@@ -374,7 +374,9 @@ _NAME_VALUE = re.compile(
     | (?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?\Z           # /etc/app/key, ./keys, ~/x
     | [\w./-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|cfg|env|txt|gpg|asc)\Z
     | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z                 # auth.User, app.tokens.Backend
-    | \d+(?:[.-]\d+)+\Z                                 # 1.3.6.1.5.5.7.3.1, 2011-06-15
+    | [~^]?\d+(?:[.-]\d+)+\Z                             # 1.3.6.1.5.5.7.3.1, 2011-06-15, ^4.0.0
+    | \d{4}-\d\d-\d\d[T ]\d\d:\d\d                        # 2016-09-08T21:47:36Z: a time
+    | [a-z]+(?:-[a-z]+){2,}\Z                            # no-password-required: kebab words
     | [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z                    # GITHUB_TOKEN (env var names)
     | [a-z]+(?:_[a-z]+)+\Z                               # access_token, new_password
     | (?:[a-z]{2,}|[A-Z]+[a-z]{2,})(?:[A-Z]+[a-z]{2,})*[A-Z]+[a-z]*\Z  # nextToken, AWSKeyId
@@ -382,7 +384,6 @@ _NAME_VALUE = re.compile(
     | arn:                                               # AWS resource names
     | \w+(?:::\w+)+\Z                                    # AWS::S3::Flag, Foo::Bar: type names
     | [A-Z][a-z]*(?:-[A-Z][a-z]*)+\Z                     # X-Api-Key: header names
-    | .*(?:\\[wdsbWDSB]|\(\?|\[\^|\[[^\]]*\w-\w[^\]]*\])   # regular expressions
     """,
     re.VERBOSE,
 )
@@ -404,8 +405,12 @@ def _is_placeholder(value: str) -> bool:
     )
 
 
+# Regular expressions (searched, bounded: `.*` before nested classes was cubic on "[a-b" * k).
+_REGEX_LIKE = re.compile(r"\\[wdsbWDSB]|\(\?|\[\^|\[[^\]\[]{0,40}\w-\w[^\]\[]{0,40}\]")
+
+
 def _is_name_value(value: str) -> bool:
-    return _NAME_VALUE.match(value) is not None
+    return _NAME_VALUE.match(value) is not None or _REGEX_LIKE.search(value) is not None
 
 
 def _has_digit_and_letter(value: str) -> bool:
@@ -413,14 +418,30 @@ def _has_digit_and_letter(value: str) -> bool:
 
 
 def _looks_generated(value: str) -> bool:
-    """True for machine-made values: a digit, base64 punctuation or mixed case.
+    """True for machine-made values: a digit, base64 punctuation or mixed case (a capital
+    after the first letter: "Marker" is a word).
 
     Tokens and API keys are generated, so a lower-case word ("comment", "marker") assigned
     to a token or key name is a lexer token kind or a setting, not a credential.
     """
     return any(c.isdigit() or c in "+/=" for c in value) or (
-        value != value.lower() and value != value.upper()
+        value[1:] != value[1:].lower() and value != value.upper()
     )
+
+
+# A quoted config value that is a sentence (a capital, a comma, a full stop), not a
+# passphrase ("correct horse battery staple").
+def _is_sentence(value: str) -> bool:
+    words = value.split()
+    return (
+        len(words) >= 3
+        and (value[0].isupper() or "," in value or value.endswith((".", ":", "?", "!")))
+        and _is_prose(value)
+    )
+
+
+# Code in documentation read as a config value: a call or subscript of a name.
+_CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
 
 
 # ---------------------------------------------------------------------------------------
@@ -636,14 +657,14 @@ def _url(m: re.Match[str]) -> str | None:
 # --db-password x, --api-key=...  The flag's words are looked for after the literal "--".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
-    r"--(?<![\w-]--)(?:[a-z]+-){0,2}"
+    r"--(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
     r"(?P<kw>password|passwd|pass|pwd|passphrase|token|secret|api-?key|apikey|private-key)"
     r"""(?:(?P<eq>=)|[ \t]+|(?P<argv>["'][ \t]*,[ \t]*))""" + _CMD_VALUE
 )
 
 # mysql -pSECRET, mysqldump -u root -p'SECRET' (with a space after -p, mysql prompts and the
 # next word is the database).
-_MYSQL = re.compile(r"m(?:ysql|ariadb)[\w-]*[ \t][^\n]*?(?<=[ \t])-p" + _CMD_VALUE)
+_MYSQL = re.compile(r"m(?:ysql|ariadb)[\w-]*[ \t][^\n]{0,200}?(?<=[ \t])-p" + _CMD_VALUE)
 
 # curl -u user:SECRET, curl --user=user:SECRET (the user stays; -u 1000:1000 is kept below).
 _CURL_USER = re.compile(
@@ -670,6 +691,9 @@ def _command_secret(m: re.Match[str]) -> str | None:
     ):
         return None
     if groups.get("kw") is not None:  # a --flag
+        pre = (groups.get("pre") or "").rstrip("-").rpartition("-")[2]
+        if groups["kw"] in ("token", "api-key", "apikey") and pre in _BOOKKEEPING_TOKENS:
+            return None  # --next-token, --lock-token: paging and locking, not credentials
         if groups.get("argv") and group == "bare":
             return None  # "--password", pw: a variable
         generated = _looks_generated(kept) and not kept.isupper()
@@ -857,6 +881,9 @@ _BARE_NOT_VALUE = "{[&*!|>#"
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
+# How far a bare config value is read (a longer line's value is its first word).
+_CONFIG_VALUE_CHARS = 1024
+
 # Inline comment in a bare config value: "token = abc123  # comment".
 _INLINE_COMMENT = re.compile(r"[ \t]+#.*")
 _LINE_END = re.compile(f"[{_NL}]")
@@ -975,9 +1002,10 @@ def _secret_value(
                 return None
             start = m.start("bare") + bare.find(value)
         elif context == "query":
-            value = _QUERY_VALUE.match(bare).group(0)  # type: ignore[union-attr]
-            if len(value) < 6:
+            word = _QUERY_VALUE.match(bare)  # none for an empty value: `?password=&a=1`
+            if word is None or len(word.group(0)) < 6:
                 return None
+            value = word.group(0)
         elif context == "shell" and (
             name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability
@@ -1000,23 +1028,36 @@ def _secret_value(
         elif bare[0] in _BARE_NOT_VALUE:
             return None
         else:
-            # The regex reads a bounded prefix (minified files have megabyte-long lines);
-            # a config value runs to the end of its line.
-            eol = _LINE_END.search(text, start)
-            bare = text[start : eol.start() if eol is not None else len(text)]
+            # A config value runs to the end of its line, read within a bounded window: a
+            # minified file's megabyte-long line has a keyword every few bytes, and reading
+            # to its end for each made redaction quadratic.
+            window = text[start : start + _CONFIG_VALUE_CHARS]
+            eol = _LINE_END.search(window)
+            bare = window[: eol.start()] if eol is not None else window
+            if eol is None and start + len(window) < len(text):
+                bare = bare.split(None, 1)[0]  # a line longer than the window: its first word
             value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            if m.group("op") == ":" and _is_prose(value):
+                return None  # "Password: must be 12 characters." (not "password = a b c")
             cut = value.find(REDACTED)
-            if cut > 0 or context == "comment":
+            if cut > 0 or context == "comment" or keyword_name in _GENERATED_KEYWORDS:
                 # a token later on the line was redacted: this value is a word before it; in
                 # a comment or prose the value is one word ("# pw: x1 (rotated monthly)")
+                # (a token or key is one word: `X-API-Key: abc123" https://...` in a command)
                 words = value[: cut if cut > 0 else None].split()
-                value = words[0].rstrip(",;.") if words else ""
-            if len(value) < 6 or (m.group("op") == ":" and _is_prose(value)):
-                return None  # "Password: must be 12 characters." (not "password = a b c")
+                value = words[0].rstrip(",;.\"'`") if words else ""
+            if len(value) < 6:
+                return None
     if _is_placeholder(value) or _is_name_value(value):
         return None
-    if keyword_name in _GENERATED_KEYWORDS and not _looks_generated(value):
-        return None
+    if keyword_name in _GENERATED_KEYWORDS and (
+        not _looks_generated(value) or any(c.isspace() or c in "[]()|" for c in value)
+    ):
+        return None  # "input_token": "Marker" or "NextMarker || Contents[-1].Key"
+    if quoted is not None and config_like and _is_sentence(value):
+        return None  # "nextToken": "A generated value, used for paginating results."
+    if quoted is None and config_like and _CODE_VALUE.match(value):
+        return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
     return start, start + len(value)
 
 
@@ -1055,6 +1096,35 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
     elif len(value) < 12 or not _has_digit_and_letter(value):
         return None
     return begin, begin + len(value)
+
+
+# Tokens that page through results, lock or order requests: not credentials.
+_BOOKKEEPING_TOKENS = (
+    "next", "page", "pagination", "continuation", "idempotency", "client", "lock", "change",
+    "sync", "cancel", "input", "output", "request", "csrf", "xsrf", "public",
+)  # fmt: skip
+
+
+def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, prefix: str) -> bool:
+    """True when the name at `start` holds the keyword without naming a credential: between
+    colons (an AWS ARN's `:secret:`, a reST role `:token:`), the English word "pass" alone
+    ("you can pass :option:"), a paging or idempotency token (`next_token`, `ClientToken`,
+    `--lock-token`), a public key token."""
+    i = start - len(prefix)
+    if i and text[i - 1] == ":" and m.group("op") == ":" and m.start("op") == m.end("rest"):
+        return True
+    word = text[start:end]
+    if word == "pass" and not prefix:
+        # lower-case "pass" alone is often the English word ("you can pass :option:"); as a
+        # key (`pass: Hk2Lm8`) its value has a digit or a symbol
+        named = m.end("close") if m.group("close") else m.end("rest")
+        if m.start("op") != named:  # "pass :option:", a space before the colon
+            return True
+        words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
+        first = words[0] if words else ""
+        return not any(c.isdigit() or c in _STATED_SYMBOLS for c in first)
+    head = prefix.lower().replace("-", "_").rstrip("_")
+    return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
 
 
 def _is_namespaced(text: str, start: int) -> bool:
@@ -1141,10 +1211,12 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 continue  # "# token = self._get_param('Token')": code in a comment
         if span is not None and m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
             continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
-        if span is not None and _SETTING_PREFIX.search(lowered, 0, start):
+        if span is not None and _SETTING_PREFIX.search(lowered, max(0, start - 16), start):
             value = text[span[0] : span[1]]
             if value.isalpha() and value.islower():
                 continue  # on_secret = "refuse": a setting about secrets, set to a word
+        if span is not None and _not_a_credential_name(text, m, start, end, prefix):
+            continue
         if span is not None and not _is_namespaced(text, start):
             spans.append(span)
             done = span[1]
@@ -1250,7 +1322,9 @@ def redact_value(
 
 
 # Personal data: kept out of the shared memory file and out of requests to the API.
-_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_EMAIL = re.compile(
+    r"(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@(?=[A-Za-z0-9])[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}\b"
+)
 _PHONE = re.compile(r"(?<![\w+])\+\d[\d ()-]{8,}\d\b")
 
 
