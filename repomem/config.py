@@ -210,6 +210,12 @@ class Config:
         return load(self.root, overrides=self.overrides)
 
 
+def _is_git_dir(path: Path) -> bool:
+    """True for a git directory itself (a bare repository, a `.git` folder): HEAD, objects
+    and refs, not a work tree."""
+    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+
+
 def find_root(start: Path | str | None = None) -> Path:
     """The repository root for `start`: the nearest ancestor holding `.repomem` or `.git`.
 
@@ -230,6 +236,11 @@ def find_root(start: Path | str | None = None) -> Path:
     for candidate in (begin, *begin.parents):
         if (candidate / CONFIG_NAME).is_file() or (candidate / ".git").exists():
             return candidate
+        if candidate.name != ".git" and _is_git_dir(candidate):
+            raise NotARepoError(
+                f"`{begin}` is inside a bare git repository or a git directory (`{candidate}`), "
+                f"which has no work tree; run repomem in a clone or a worktree."
+            )
     if begin == Path(begin.anchor) or begin == Path.home().resolve():
         # walked as a plain folder, it would index the whole disk or home folder
         raise NotARepoError(

@@ -95,6 +95,9 @@ def atomic_write(path: Path | str, text: str) -> None:
     if target.is_symlink():
         # written through the link: replacing the link would leave the file it names as it was
         target = Path(os.path.realpath(target))
+        if target.is_symlink():  # a loop: realpath stops where it began
+            loop = OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+            raise cannot_write(path, loop) from loop
     try:
         mode = target.stat().st_mode
     except OSError:

@@ -77,6 +77,11 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` leads outside the repository (through a symlink); "
             f"give a path inside it."
         )
+    if ".git" in full.relative_to(root).parts:
+        raise InputError(
+            f"The {what} `{raw}` leads inside `.git` (through a symlink); give a file of the "
+            f"work tree."
+        )
     target = full.relative_to(root).as_posix() if full != root else rel
     if secrets.is_secret_file(rel) or secrets.is_secret_file(target):
         # `src/settings.py -> ../.env`: the link's target decides

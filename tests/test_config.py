@@ -159,3 +159,12 @@ def test_the_disk_root_or_home_folder_is_not_taken_for_a_project(tmp_path: Path)
             config.find_root(tmp_path)
         (tmp_path / ".repomem").write_text("", encoding="utf-8")
         assert config.find_root(tmp_path) == tmp_path.resolve()
+
+
+def test_a_folder_inside_a_bare_repository_is_not_taken_for_a_project(tmp_path: Path) -> None:
+    import subprocess
+
+    bare = tmp_path / "shared.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    with pytest.raises(NotARepoError, match="bare git repository"):
+        config.find_root(bare / "hooks")

@@ -81,3 +81,11 @@ def test_atomic_write_writes_through_symlinks_and_into_special_files(tmp_path: P
 
     atomic_write("/dev/null", "discarded")  # `pack --out /dev/null` replaced the device
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_atomic_write_to_a_symlink_loop_is_an_error_and_keeps_the_links(tmp_path: Path) -> None:
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    with pytest.raises(WriteAccessError, match="symbolic links"):
+        atomic_write(tmp_path / "loop1", "x")
+    assert (tmp_path / "loop1").is_symlink()

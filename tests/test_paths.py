@@ -90,3 +90,11 @@ def test_globs_may_not_be_absolute_or_climb_out() -> None:
     for bad in ("/etc/*", "../*", "a/../../b", "C:/x"):
         with pytest.raises(InputError):
             confine_glob(bad)
+
+
+def test_a_symlink_into_git_is_refused_like_the_path_itself(repo: Repo) -> None:
+    os.symlink(".git/config", repo.root / "cfglink")
+    os.symlink(".git", repo.root / "gitlink")
+    for raw in ("cfglink", "gitlink/HEAD"):
+        with pytest.raises(InputError, match="inside `.git`"):
+            confine(repo.config(), raw)

@@ -89,7 +89,10 @@ def mcp_config(
         if command is not None:
             # a program's path with a space in it is one word; else words as a shell splits
             program = os.path.expanduser(command.strip())
-            cmd = [program] if os.path.isfile(program) else shlex.split(command)
+            try:
+                cmd = [program] if os.path.isfile(program) else shlex.split(command)
+            except ValueError as exc:  # an unclosed quote
+                raise InputError(f"The --command cannot be read ({exc}); fix its quotes.") from None
             if not cmd:
                 raise InputError("The --command is empty; give the program that runs repomem.")
         if write:

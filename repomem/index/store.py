@@ -970,6 +970,8 @@ def _await_writer(store: Store) -> None:
 
 # A write that failed because the disk is full (LanceDB reports the OS error's text).
 _NO_SPACE = re.compile(r"no space left on device|os error 28|disk quota exceeded", re.I)
+# A write the file system refused (a read-only store): not damage.
+_DENIED = re.compile(r"permission denied|os error 13|read-only file system|os error 30", re.I)
 
 
 def _guard(name: str, method: Any) -> Any:
@@ -988,6 +990,15 @@ def _guard(name: str, method: Any) -> Any:
                     f"No space left on the disk holding the index store `{self.uri}`; free "
                     f"some space and run `repomem index` again (the last finished update is "
                     f"kept)."
+                ) from exc
+            if (
+                self._writing
+                and isinstance(exc, OSError | RuntimeError)
+                and _DENIED.search(str(exc))
+            ):
+                raise WriteAccessError(
+                    f"Cannot write the index store `{self.uri}` (permission denied); make it "
+                    f"writable (the last finished update is kept)."
                 ) from exc
             if not _lance_failure(exc):
                 raise

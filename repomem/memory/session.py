@@ -182,6 +182,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     # the memory file records the session; it is not part of the work
     seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
     for status, path, new in listing:
+        if status == "R" and new and not utf8_name(new) and utf8_name(path):
+            status, new = "D", ""  # renamed to a name the memory file cannot hold: gone
         target = new or path
         if target in seen or not (utf8_name(path) and utf8_name(target)):
             continue  # a name that is not UTF-8 cannot be written to the memory file

@@ -209,6 +209,8 @@ def test_mcp_config_prints_the_snippet_and_writes_the_project_file(repo: Repo) -
     assert json.loads(out)["mcpServers"]["repomem"]["args"][0] == "repomem"
     code_, _, err = run("-C", r, "mcp-config", "--client", "cursor", "--command", " ")
     assert code_ == 1 and err.startswith("Error: The --command is empty")
+    code_, _, err = run("-C", r, "mcp-config", "--client", "cursor", "--command", "'unclosed")
+    assert code_ == 1 and err.startswith("Error: The --command cannot be read")
 
 
 def test_a_port_in_use_is_one_line_before_the_server_says_it_runs(repo: Repo) -> None:

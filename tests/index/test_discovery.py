@@ -258,3 +258,8 @@ def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(repo: Repo
     assert query.search(cfg, "ok") and not query.search(cfg, "hidden")
     ended = session.end(cfg, summary="edited ok")  # the memory file cannot hold the name
     assert ended.session.modified == ["ok.py"] and ended.session.added == []
+    session.start(cfg, title="rename")
+    repo.git("mv", "ok.py", os.fsdecode(b"ok\xff.py"))
+    repo.commit("rename to a name that is not UTF-8")
+    ended = session.end(cfg, summary="renamed")
+    assert ended.session.deleted == ["ok.py"] and ended.session.renamed == []
