@@ -111,6 +111,17 @@ def git_error() -> type[Exception]:
     return git.GitCommandError
 
 
+def git_failure(exc: BaseException) -> str:
+    """The one line to show for a git command that failed (a broken `.git/config`, a corrupt
+    object): the repository's trouble, in git's words."""
+    said = " ".join(str(getattr(exc, "stderr", "") or exc).split())
+    said = said.removeprefix("stderr:").strip().strip("'")[:300]
+    return (
+        f"git failed ({said}); repair the repository (`git status` shows the same error) and "
+        f"run the command again."
+    )
+
+
 def list_files(
     root: Path, *, untracked: bool = True, paths: Sequence[str] | None = None
 ) -> list[str]:

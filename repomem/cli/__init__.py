@@ -43,10 +43,9 @@ def main() -> None:
         # trouble, which git names, not repomem's
         if type(exc).__name__ != "GitCommandError":
             raise
-        said = " ".join(str(getattr(exc, "stderr", "") or exc).split())
-        said = said.removeprefix("stderr:").strip().strip("'")[:300]
-        sys.stderr.write(f"Error: git failed ({said}); repair the repository (`git status` "
-                         f"shows the same error) and run the command again.\n")  # fmt: skip
+        from repomem import vcs
+
+        sys.stderr.write(f"Error: {vcs.git_failure(exc)}\n")
         sys.exit(1)
     except SystemExit as exc:
         if state.hard_exit:

@@ -357,7 +357,10 @@ class Watcher:
                 continue
             assert isinstance(taken, _Pending)
             try:
-                self._process(taken)
+                try:
+                    self._process(taken)
+                except vcs.git_error() as exc:  # a broken `.git/config`: retried, in one line
+                    raise RepomemError(vcs.git_failure(exc)) from exc
             except (RepomemError, OSError, BrokenExecutor) as exc:
                 # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
                 # store's journal covers the interrupted batch.
