@@ -576,6 +576,21 @@ _AZURE_KEY = re.compile(
 )
 _SAS_SIG = re.compile(r"sig=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
 
+# Kubernetes and Compose environment lists: `- name: DB_PASSWORD` then `value: ...`.
+_ENV_ENTRY = re.compile(
+    r"name:(?<![\w-]name:)[ \t]*[\"']?(?P<name>[A-Za-z0-9_]{0,40}"
+    r"(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|PRIVATE_KEY)[A-Za-z0-9_]{0,40})[\"']?[ \t]*\r?\n"
+    r"[ \t]*value:[ \t]*(?P<q>[\"']?)(?P<material>[^\"'\r\n#]{4,4096})(?P=q)"
+)
+
+
+def _env_entry(m: re.Match[str]) -> str | None:
+    material = m.group("material").strip()
+    if _is_placeholder(material) or _is_name_value(material):
+        return None
+    return _redact_group(m, "material", len(m.group("material").rstrip()))
+
+
 # A PEM private key encoded once more in base64 (Kubernetes Secrets' tls.key, kubeconfig's
 # client-key-data): "LS0tLS1CRUdJTi" is "-----BEGIN" in base64; certificates are kept.
 _PEM_BASE64 = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
@@ -728,6 +743,7 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (None, _SAS_SIG, _material),
     (None, _PEM_BASE64, _pem_base64),
     (None, _TF_VARIABLE, _tf_variable),
+    (None, _ENV_ENTRY, _env_entry),
     (_NPM_GATE, _NPM_TOKEN, _token),
     (_JWT_GATE, _JWT, _token),
     (None, _URL, _url),
@@ -783,7 +799,8 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
       | :=  | =>  | \?=  | =(?!=)  | :(?![:=])
       | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
-      | ,(?=[ \t]*[bBrRuUfF]{0,2}["'])            # getenv("DB_PASSWORD", "..."), define(...)
+      | ,[ \t]*(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
+                                                # getenv("DB_PASSWORD", [default=]"..."), define
       | \(  | > )                                # setPassword("..."), <password>...</
     [ \t]*
     (?P<wrapped>\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
@@ -1196,7 +1213,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 continue
             if op[0] == "," and not (name.isupper() and prefix in ("", prefix.rstrip("_") + "_")):
                 continue
-        elif line.endswith(("?", "&", ";")):
+        elif line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
             context = "query"
         elif not config_like and text[start:end].isupper() and _in_command(line):
             context = "shell"

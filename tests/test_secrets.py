@@ -982,6 +982,17 @@ LEAKED = {
         "Zq9!vT4#pLm2Xw",
     ),
     "stated_with_colon": ("ops.rst", "The admin password is: Vx7qP2mLk9Rz\n", "Vx7qP2mLk9Rz"),
+    "getenv_keyword_default": (
+        "s.py",
+        'config("DB_PASSWORD", default="Vx7qP2mLk9Rz")',
+        "Vx7qP2mLk9Rz",
+    ),
+    "ado_spaced": ("Db.cs", 'cs = "Server=db; User Id=sa; Password=Vx7qP2mLk9Rz;"', "Vx7qP2mLk9Rz"),
+    "kubernetes_env": (
+        "deploy.yaml",
+        "env:\n  - name: DB_PASSWORD\n    value: Vx7qP2mLk9Rz\n",
+        "Vx7qP2mLk9Rz",
+    ),
 }
 
 
