@@ -51,8 +51,8 @@ so the module avoids them at the top level of every scan.
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
-almost none with secrets) this runs at roughly 47 MB/s on one core of this machine (54
-before the command-line and sentence rules).
+almost none with secrets) this runs at roughly 35 MB/s on one core of this machine (54
+before session 15 added the command-line, sentence and vendor rules).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -578,15 +578,20 @@ _SAS_SIG = re.compile(r"sig=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
 
 # Kubernetes and Compose environment lists: `- name: DB_PASSWORD` then `value: ...`.
 _ENV_ENTRY = re.compile(
-    r"name:(?<![\w-]name:)[ \t]*[\"']?(?P<name>[A-Za-z0-9_]{0,40}"
-    r"(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|PRIVATE_KEY)[A-Za-z0-9_]{0,40})[\"']?[ \t]*\r?\n"
+    r"name:(?<![\w-]name:)[ \t]*[\"']?(?P<name>[A-Za-z0-9_]{1,80})[\"']?[ \t]*\r?\n"
     r"[ \t]*value:[ \t]*(?P<q>[\"']?)(?P<material>[^\"'\r\n#]{4,4096})(?P=q)"
 )
+# A name that holds a credential (Terraform variables, environment entries).
+_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
 
 
 def _env_entry(m: re.Match[str]) -> str | None:
     material = m.group("material").strip()
-    if _is_placeholder(material) or _is_name_value(material):
+    if (
+        _CREDENTIAL_NAME.search(m.group("name").lower()) is None
+        or _is_placeholder(material)
+        or _is_name_value(material)
+    ):
         return None
     return _redact_group(m, "material", len(m.group("material").rstrip()))
 
@@ -600,7 +605,6 @@ _TF_VARIABLE = re.compile(
     r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{[^{}]{0,400}?'
     r'(?<![\w-])default[ \t]*=[ \t]*"(?P<material>[^"\n]{6,4096})"'
 )
-_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
 
 
 def _tf_variable(m: re.Match[str]) -> str | None:
@@ -707,7 +711,7 @@ def _command_secret(m: re.Match[str]) -> str | None:
         return None
     if groups.get("kw") is not None:  # a --flag
         pre = (groups.get("pre") or "").rstrip("-").rpartition("-")[2]
-        if groups["kw"] in ("token", "api-key", "apikey") and pre in _BOOKKEEPING_TOKENS:
+        if groups["kw"] in _GENERATED_FLAGS and pre in _BOOKKEEPING_TOKENS:
             return None  # --next-token, --lock-token: paging and locking, not credentials
         if groups.get("argv") and group == "bare":
             return None  # "--password", pw: a variable
@@ -984,9 +988,9 @@ def _secret_value(
     """The span of the secret value in an assignment match, or None if it is not one.
 
     ``context`` says how to read a bare (unquoted) value in code: ``comment`` (one word, as
-    in config), ``shell`` (the name in
-    capitals inside a command line: ``"PGPASSWORD=x psql"``), ``query`` (after ``?``, ``&``
-    or ``;``: a URL's query or a connection string), ``xml`` (``<password>x</password>``).
+    in config), ``shell`` (the name in capitals inside a command line: ``"PGPASSWORD=x
+    psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
+    ``xml`` (``<password>x</password>``).
     """
     name_rest = m.group("rest")
     last = _LAST_WORD.search(name_rest)
@@ -1086,7 +1090,12 @@ _STATED_TAIL = re.compile(
 )
 # Words a person picks: "password is hunter2!"; the rest are machine-made.
 _CHOSEN_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd"})
-_STATED_SYMBOLS = frozenset("!@#$%^&*~+=?/\\|")
+_SYMBOLS = frozenset("!@#$%^&*~+=?/\\|")
+
+
+def _typed(value: str) -> bool:
+    """True for a word a person typed as a password: it has a digit or a symbol."""
+    return any(c.isdigit() or c in _SYMBOLS for c in value)
 
 
 def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, int] | None:
@@ -1108,7 +1117,7 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
     ):
         return None
     if lowered[start:end] in _CHOSEN_WORDS:
-        if not any(c.isdigit() or c in _STATED_SYMBOLS for c in value):
+        if not _typed(value):
             return None
     elif len(value) < 12 or not _has_digit_and_letter(value):
         return None
@@ -1138,8 +1147,7 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
         if m.start("op") != named:  # "pass :option:", a space before the colon
             return True
         words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
-        first = words[0] if words else ""
-        return not any(c.isdigit() or c in _STATED_SYMBOLS for c in first)
+        return not (words and _typed(words[0]))
     head = prefix.lower().replace("-", "_").rstrip("_")
     return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
 
@@ -1219,24 +1227,26 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             context = "shell"
         if comment and (keyword == "pass" and end - start == 4 or m.group("bare") is None):
             comment = False  # "# First pass: ...": only a bare password-like value
-        span = _secret_value(
-            text, m, lowered[start:end], config_like or comment, context or comment * "comment"
-        )
-        if span is not None and comment and m.group("bare") is not None:
-            value = text[span[0] : span[1]]
-            if not _looks_generated(value) or any(c in "([{" for c in value):
-                continue  # "# token = self._get_param('Token')": code in a comment
-        if span is not None and m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
-            continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
-        if span is not None and _SETTING_PREFIX.search(lowered, max(0, start - 16), start):
-            value = text[span[0] : span[1]]
-            if value.isalpha() and value.islower():
-                continue  # on_secret = "refuse": a setting about secrets, set to a word
-        if span is not None and _not_a_credential_name(text, m, start, end, prefix):
+        if comment and not context:
+            context = "comment"
+        span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        if span is None or _is_namespaced(text, start):
             continue
-        if span is not None and not _is_namespaced(text, start):
-            spans.append(span)
-            done = span[1]
+        value = text[span[0] : span[1]]
+        if comment and (not _looks_generated(value) or any(c in "([{" for c in value)):
+            continue  # "# token = self._get_param('Token')": code in a comment
+        if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
+            continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
+        if (
+            value.isalpha()
+            and value.islower()
+            and _SETTING_PREFIX.search(lowered, max(0, start - 16), start)
+        ):
+            continue  # on_secret = "refuse": a setting about secrets, set to a word
+        if _not_a_credential_name(text, m, start, end, prefix):
+            continue
+        spans.append(span)
+        done = span[1]
     return spans
 
 
