@@ -52,10 +52,6 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` climbs out with `..`; give a path inside the repository."
         )
     rel = posixpath.normpath(unified)
-    if ".git" in PurePosixPath(rel).parts:
-        raise InputError(
-            f"The {what} `{raw}` is inside `.git` (git's own data); give a file of the work tree."
-        )
     if len(rel.encode()) > 4096 or any(len(p.encode()) > 255 for p in parts):
         raise InputError(
             f"The {what} `{raw[:80]}...` is longer than a file system allows; give a path "
@@ -77,10 +73,10 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` leads outside the repository (through a symlink); "
             f"give a path inside it."
         )
-    if ".git" in full.relative_to(root).parts:
+    if ".git" in PurePosixPath(rel).parts or ".git" in full.relative_to(root).parts:
         raise InputError(
-            f"The {what} `{raw}` leads inside `.git` (through a symlink); give a file of the "
-            f"work tree."
+            f"The {what} `{raw}` is inside `.git` (git's own data, also through a symlink); "
+            f"give a file of the work tree."
         )
     target = full.relative_to(root).as_posix() if full != root else rel
     if secrets.is_secret_file(rel) or secrets.is_secret_file(target):

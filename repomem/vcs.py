@@ -65,16 +65,9 @@ def _open(root: Path) -> Any | None:
         log.warning("git is not installed; git features are off")
         return None
     try:
-        repo = git.Repo(root, search_parent_directories=False)
+        return git.Repo(root, search_parent_directories=False)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
-    if repo.bare:
-        repo.close()
-        raise NotARepoError(
-            f"`{root}` is a bare git repository (it has no work tree); run repomem in a clone "
-            f"or a worktree of it."
-        )
-    return repo
 
 
 def git_dir(root: Path) -> Path | None:

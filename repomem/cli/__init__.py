@@ -34,9 +34,9 @@ def main() -> None:
         # environment's failure, not a bug, so one line rather than a traceback.
         if exc.errno not in (errno.ENOSPC, getattr(errno, "EDQUOT", -1), errno.EROFS):
             raise
-        where = f" writing `{exc.filename}`" if exc.filename else ""
-        sys.stderr.write(f"Error: {exc.strerror}{where}; free some space (or make the disk "
-                         f"writable) and run the command again.\n")  # fmt: skip
+        from repomem.fsutil import cannot_write
+
+        sys.stderr.write(f"Error: {cannot_write(exc.filename or 'a file', exc)}\n")
         sys.exit(1)
     except Exception as exc:
         # git itself refused (a broken `.git/config`, a corrupt object): the repository's

@@ -35,20 +35,18 @@ def serve(
     """Run the MCP server for this repository (stdio by default; see `repomem mcp-config`)."""
     from repomem.server import mcp
 
+    def announce(bind: str, url: str) -> None:
+        typer.echo(f"repomem MCP server for {cfg.root} at {url}", err=True)
+        if bind not in ("127.0.0.1", "localhost", "::1"):
+            typer.echo(
+                f"Warning: {bind} is reachable from other machines and the server has no "
+                f"authentication; anyone who can connect can read this repository's index.",
+                err=True,
+            )
+
     try:
         cfg = load_config()
-        if http:
-            bind = host or cfg.server.host
-            mcp.check_listen(bind, port or cfg.server.port)  # before saying it runs
-            where = f"http://{bind}:{port or cfg.server.port}/mcp"
-            typer.echo(f"repomem MCP server for {cfg.root} at {where}", err=True)
-            if bind not in ("127.0.0.1", "localhost", "::1"):
-                typer.echo(
-                    f"Warning: {bind} is reachable from other machines and the server has no "
-                    f"authentication; anyone who can connect can read this repository's index.",
-                    err=True,
-                )
-        mcp.serve(cfg, http=http, host=host, port=port, read_only=read_only)
+        mcp.serve(cfg, http=http, host=host, port=port, read_only=read_only, announce=announce)
     except RepomemError as exc:
         raise fail(exc) from None
     except KeyboardInterrupt:

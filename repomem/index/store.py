@@ -29,6 +29,7 @@ Full-text search uses LanceDB's native index over a `search` column that holds c
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import importlib.util
 import json
@@ -42,8 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from repomem.errors import StoreError, WriteAccessError
-from repomem.fsutil import FileLock, valid_text
+from repomem.errors import StoreError
+from repomem.fsutil import FileLock, cannot_write, valid_text
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
 
@@ -968,10 +969,24 @@ def _await_writer(store: Store) -> None:
         pass
 
 
-# A write that failed because the disk is full (LanceDB reports the OS error's text).
-_NO_SPACE = re.compile(r"no space left on device|os error 28|disk quota exceeded", re.I)
-# A write the file system refused (a read-only store): not damage.
-_DENIED = re.compile(r"permission denied|os error 13|read-only file system|os error 30", re.I)
+# Writes the file system refused, as LanceDB reports them (the OS error's text): a full
+# disk or a read-only store, not damage.
+_REFUSED = (
+    (re.compile(r"no space left on device|os error 28|disk quota exceeded", re.I), errno.ENOSPC),
+    (re.compile(r"permission denied|os error 13", re.I), errno.EACCES),
+    (re.compile(r"read-only file system|os error 30", re.I), errno.EROFS),
+)
+
+
+def _refused_write(exc: BaseException, *, writing: bool) -> OSError | None:
+    """The OS error inside a LanceDB error when the file system refused a write (a full disk
+    at any time; a denied write only while writing: a reader denied is not)."""
+    if not isinstance(exc, OSError | RuntimeError):
+        return None
+    for pattern, code in _REFUSED:
+        if (writing or code == errno.ENOSPC) and pattern.search(str(exc)):
+            return OSError(code, os.strerror(code))
+    return None
 
 
 def _guard(name: str, method: Any) -> Any:
@@ -985,21 +1000,9 @@ def _guard(name: str, method: Any) -> Any:
         except StoreError:
             raise
         except Exception as exc:
-            if isinstance(exc, OSError | RuntimeError) and _NO_SPACE.search(str(exc)):
-                raise WriteAccessError(
-                    f"No space left on the disk holding the index store `{self.uri}`; free "
-                    f"some space and run `repomem index` again (the last finished update is "
-                    f"kept)."
-                ) from exc
-            if (
-                self._writing
-                and isinstance(exc, OSError | RuntimeError)
-                and _DENIED.search(str(exc))
-            ):
-                raise WriteAccessError(
-                    f"Cannot write the index store `{self.uri}` (permission denied); make it "
-                    f"writable (the last finished update is kept)."
-                ) from exc
+            refused = _refused_write(exc, writing=self._writing)
+            if refused is not None:  # the disk, not the store: the last update is kept
+                raise cannot_write(self.uri, refused) from exc
             if not _lance_failure(exc):
                 raise
             if not self._writing and any(m in str(exc).lower() for m in _RACE):

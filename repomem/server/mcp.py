@@ -402,18 +402,22 @@ def serve(
     host: str | None = None,
     port: int | None = None,
     read_only: bool | None = None,
+    announce: Callable[[str, str], None] | None = None,
 ) -> None:
-    """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    """Run the server until the client disconnects (stdio) or the process is stopped (HTTP).
+    Over HTTP, `announce(host, url)` is called once the address is known to be free."""
     server = build_server(cfg, read_only=read_only)
     if http:
         bind, number = host or cfg.server.host, cfg.server.port if port is None else port
-        check_listen(bind, number)
+        _check_listen(bind, number)
+        if announce is not None:
+            announce(bind, f"http://{bind}:{number}/mcp")
         server.run("streamable-http", host=bind, port=number)
     else:
         server.run("stdio")
 
 
-def check_listen(host: str, port: int) -> None:
+def _check_listen(host: str, port: int) -> None:
     """Fail in one line, before the server starts, when `host:port` cannot be listened on
     (uvicorn prints its own error and exits 3 after the start banner)."""
     import socket
