@@ -137,4 +137,6 @@ def test_a_git_repository_without_git_on_path_is_refused_not_indexed_as_a_folder
     )  # fmt: skip
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert "`git` command is not on PATH" in out.stderr
+    # no second index was built anywhere (a plain folder's store goes under REPOMEM_HOME)
     assert not (repo.root / ".git" / "repomem").exists()
+    assert not (Path(os.environ["REPOMEM_HOME"]) / "stores").exists()

@@ -201,7 +201,7 @@ def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, st
     for rel in plan.changed:
         old = states.get(rel)
         st = plan.current.get(rel)
-        if old is None or st is None or old[0] != st.st_size or old[2] in ("", UNREADABLE):
+        if old is None or st is None or old[0] != st.st_size or not _indexed(old[2]):
             out.append(rel)
             continue
         try:
@@ -732,7 +732,7 @@ def _apply(
     by_hash: dict[str, str] = {}
     gone: dict[str, str] = {}  # content of deleted paths: a file parsed with it was renamed
     for path, (_s, _m, h) in states.items():
-        if not h or h == UNREADABLE:
+        if not _indexed(h):
             continue
         if path in deleted:
             gone.setdefault(h, path)
@@ -772,7 +772,7 @@ def _apply(
                     deleted.add(rel)
                 continue
             plan.skipped.setdefault(reason, []).append(rel)
-            if rel in states and states[rel][2] not in ("", UNREADABLE):
+            if rel in states and _indexed(states[rel][2]):
                 report.deleted.append(rel)  # it was indexed; now it is not
             st = plan.current[rel]
             batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
@@ -827,6 +827,11 @@ def _apply(
 
 # The hash of a file skipped as unreadable: looked at again once it can be read.
 UNREADABLE = "!unreadable"
+
+
+def _indexed(stored_hash: str) -> bool:
+    """Whether a stored file state is an indexed file (skipped files have no content hash)."""
+    return bool(stored_hash) and stored_hash != UNREADABLE
 
 
 def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:

@@ -357,11 +357,10 @@ class Watcher:
                 continue
             assert isinstance(taken, _Pending)
             try:
-                try:
-                    self._process(taken)
-                except vcs.git_error() as exc:  # a broken `.git/config`: retried, in one line
-                    raise RepomemError(vcs.git_failure(exc)) from exc
-            except (RepomemError, OSError, BrokenExecutor) as exc:
+                self._process(taken)
+            except (RepomemError, OSError, BrokenExecutor, vcs.git_error()) as exc:
+                if isinstance(exc, vcs.git_error()):  # a broken `.git/config`: in one line
+                    exc = RepomemError(vcs.git_failure(exc))
                 # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
                 # store's journal covers the interrupted batch.
                 if isinstance(exc, BrokenExecutor) and self._stopping:
