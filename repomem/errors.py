@@ -71,3 +71,7 @@ class LLMError(RepomemError):
 
 class HookError(RepomemError):
     """Git hooks or the merge driver cannot be installed or removed."""
+
+
+class GitError(RepomemError):
+    """git itself refused a command (a broken `.git/config`, a corrupt object)."""

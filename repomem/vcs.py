@@ -7,17 +7,21 @@ thousands of files); commits and status use GitPython's object model.
 from __future__ import annotations
 
 import codecs
+import functools
 import logging
 import re
 import threading
-from collections.abc import Sequence
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from repomem.errors import NotARepoError
+from repomem.errors import GitError, NotARepoError
 
 log = logging.getLogger(__name__)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -102,17 +106,6 @@ def git_error() -> type[Exception]:
     import git
 
     return git.GitCommandError
-
-
-def git_failure(exc: BaseException) -> str:
-    """The one line to show for a git command that failed (a broken `.git/config`, a corrupt
-    object): the repository's trouble, in git's words."""
-    said = " ".join(str(getattr(exc, "stderr", "") or exc).split())
-    said = said.removeprefix("stderr:").strip().strip("'")[:300]
-    return (
-        f"git failed ({said}); repair the repository (`git status` shows the same error) and "
-        f"run the command again."
-    )
 
 
 def list_files(
@@ -511,3 +504,40 @@ def is_ancestor(root: Path, older: str, newer: str) -> bool:
     except (OSError, git_error()):
         return False
     return bool(status == 0)
+
+
+def _git_failure(exc: BaseException) -> GitError:
+    """The one-line error for a git command that failed (a broken `.git/config`, a corrupt
+    object): the repository's trouble, in git's words."""
+    said = " ".join(str(getattr(exc, "stderr", "") or exc).split())
+    said = said.removeprefix("stderr:").strip().strip("'")[:300]
+    return GitError(
+        f"git failed ({said}); repair the repository (`git status` shows the same error) and "
+        f"run the command again."
+    )
+
+
+def _translated(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """`fn` with a git command's failure that it does not handle raised as `GitError`, so
+    every caller (the CLI, the watcher, the MCP server) reports it like any other error."""
+
+    @functools.wraps(fn)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            if type(exc).__name__ == "GitCommandError":  # without importing git to ask
+                raise _git_failure(exc) from exc
+            raise
+
+    return call
+
+
+for _name, _fn in list(globals().items()):
+    if (
+        not _name.startswith("_")
+        and _name != "git_error"
+        and isinstance(_fn, types.FunctionType)
+        and _fn.__module__ == __name__
+    ):
+        globals()[_name] = _translated(_fn)

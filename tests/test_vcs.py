@@ -140,3 +140,18 @@ def test_a_git_repository_without_git_on_path_is_refused_not_indexed_as_a_folder
     # no second index was built anywhere (a plain folder's store goes under REPOMEM_HOME)
     assert not (repo.root / ".git" / "repomem").exists()
     assert not (Path(os.environ["REPOMEM_HOME"]) / "stores").exists()
+
+
+def test_a_git_command_git_refuses_is_a_repomem_error_naming_gits_words(repo: Repo) -> None:
+    import pytest
+
+    from repomem.errors import GitError
+
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    with open(repo.root / ".git" / "config", "a", encoding="utf-8") as fh:
+        fh.write("garbage [[[\n")
+    with pytest.raises(GitError) as err:
+        vcs.list_files(repo.root)  # every public function, whoever calls it
+    assert str(err.value).startswith("git failed (fatal: bad config line")
+    assert "\n" not in str(err.value)

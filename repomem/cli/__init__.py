@@ -38,15 +38,6 @@ def main() -> None:
 
         sys.stderr.write(f"Error: {cannot_write(exc.filename or 'a file', exc)}\n")
         sys.exit(1)
-    except Exception as exc:
-        # git itself refused (a broken `.git/config`, a corrupt object): the repository's
-        # trouble, which git names, not repomem's
-        if type(exc).__name__ != "GitCommandError":
-            raise
-        from repomem import vcs
-
-        sys.stderr.write(f"Error: {vcs.git_failure(exc)}\n")
-        sys.exit(1)
     except SystemExit as exc:
         if state.hard_exit:
             sys.stdout.flush()

@@ -358,9 +358,7 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
-            except (RepomemError, OSError, BrokenExecutor, vcs.git_error()) as exc:
-                if isinstance(exc, vcs.git_error()):  # a broken `.git/config`: in one line
-                    exc = RepomemError(vcs.git_failure(exc))
+            except (RepomemError, OSError, BrokenExecutor) as exc:
                 # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
                 # store's journal covers the interrupted batch.
                 if isinstance(exc, BrokenExecutor) and self._stopping:

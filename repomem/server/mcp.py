@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from repomem import __version__, fsutil, secrets, vcs
+from repomem import __version__, fsutil, secrets
 from repomem.config import Config
 from repomem.errors import InputError, RepomemError
 from repomem.server import memtool, tools
@@ -147,8 +147,6 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             # messages quote values, and a hand-edited memory file can put a credential in one
             # one line even when the message quotes a client's value holding a line break
             return _error(scrub(cfg, fsutil.one_line(f"Error: {for_tools(str(exc))}")))
-        except vcs.git_error() as exc:  # a broken `.git/config`: git's words, not a crash
-            return _error(scrub(cfg, fsutil.one_line(f"Error: {vcs.git_failure(exc)}")))
 
     # ------------------------------------------------------------------- code
     @tool(READ)
