@@ -429,9 +429,9 @@ def _looks_generated(value: str) -> bool:
     )
 
 
-# A quoted config value that is a sentence (a capital, a comma, a full stop), not a
-# passphrase ("correct horse battery staple").
 def _is_sentence(value: str) -> bool:
+    """True for a quoted config value that is a sentence (a capital, a comma, a full stop),
+    not a passphrase ("correct horse battery staple")."""
     words = value.split()
     return (
         len(words) >= 3

@@ -1,7 +1,9 @@
 """Git access (the only module importing GitPython).
 
 File enumeration uses `git ls-files` through GitPython's command wrapper (milliseconds for
-thousands of files); commits and status use GitPython's object model.
+thousands of files); commits and status use GitPython's object model. A git command that
+fails where a function does not expect it leaves the function as `GitError` (one line, in
+git's words), so callers handle it as any other `RepomemError`.
 """
 
 from __future__ import annotations

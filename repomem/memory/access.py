@@ -22,6 +22,9 @@ from repomem.memory.file import MemoryDoc
 log = logging.getLogger(__name__)
 
 
+_MEMORY_SUFFIXES = (".md", ".markdown", ".txt")  # what `memory.file` may name
+
+
 def memory_path(cfg: Config) -> Path:
     """The memory file's path (`memory.file`, relative to the repository root).
 
@@ -44,9 +47,6 @@ def memory_path(cfg: Config) -> Path:
             f"({', '.join(_MEMORY_SUFFIXES)}) outside `.git`; fix it in `.repomem`."
         )
     return path
-
-
-_MEMORY_SUFFIXES = (".md", ".markdown", ".txt")
 
 
 def _lock(cfg: Config) -> FileLock:
