@@ -435,28 +435,27 @@ def _add_symbol(
 
 
 @lru_cache(maxsize=4)
-def _suffix_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozenset[str]]:
-    """Every path suffix (`b/c.py`, `c.py`) -> the files ending with it, and the files."""
-    by_suffix: dict[str, list[str]] = defaultdict(list)
+def _name_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozenset[str]]:
+    """Each file name (`c.py`) -> the files so named, in index order; and the set of files.
+    (Every suffix of every path, its first form, cost 0.4 s per process on 11,600 files.)"""
+    by_name: dict[str, list[str]] = defaultdict(list)
     for path in indexed:
-        parts = path.split("/")
-        for i in range(len(parts)):
-            by_suffix["/".join(parts[i:])].append(path)
-    return dict(by_suffix), frozenset(indexed)
+        by_name[path.rpartition("/")[2]].append(path)
+    return dict(by_name), frozenset(indexed)
 
 
 def _mentions(
     store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
     modules: dict[str, list[str]],
 ) -> None:  # fmt: skip
-    by_suffix, known = _suffix_index(tuple(indexed))
+    by_name, known = _name_index(tuple(indexed))
     in_frames = {f.path for f in signals.frames} | {f.path.lstrip("./") for f in signals.frames}
     for mentioned in signals.paths:
         if mentioned in in_frames:
             continue  # weighed by its place in the traceback below
         # the longest suffix of the mentioned path that names files in the repository
         parts = mentioned.strip("/").split("/")
-        resolved = _suffix_hits(by_suffix, parts)
+        resolved = _suffix_hits(by_name, parts)
         if resolved and BARE_NAME_FROM_LONG_PATH_ROOT_ONLY and len(parts) >= 3:
             kept = [p for p in resolved[0] if "/" not in p or _suffix_len(p, parts) >= 2]
             resolved = (kept, resolved[1]) if kept else None
@@ -490,7 +489,7 @@ def _mentions(
                      if "/".join(parts[i:]) in known), None)  # fmt: skip
         if tail is not None:
             located.append((frame, [tail], 1.0))
-        elif resolved := _suffix_hits(by_suffix, parts):
+        elif resolved := _suffix_hits(by_name, parts):
             located.append((frame, *resolved))  # `site-packages/_pytest/x.py`: `src/_pytest/x.py`
     innermost: dict[int, int] = {}
     for i, (frame, _, _) in enumerate(located):
@@ -520,14 +519,16 @@ def _suffix_len(path: str, parts: list[str]) -> int:
     return n
 
 
-def _suffix_hits(
-    by_suffix: dict[str, list[str]], parts: list[str]
-) -> tuple[list[str], float] | None:
+def _suffix_hits(by_name: dict[str, list[str]], parts: list[str]) -> tuple[list[str], float] | None:
     """The files a mentioned path names by its longest suffix that names any (at most
     `MAX_MENTIONED`, else none), and how strongly: a whole path or a folder with the name
     fully, a bare file name less."""
+    named = by_name.get(parts[-1]) if parts else None
+    if not named:
+        return None
     for i in range(len(parts)):
-        hits = by_suffix.get("/".join(parts[i:]))
+        suffix = "/".join(parts[i:])
+        hits = [p for p in named if p == suffix or p.endswith("/" + suffix)]
         if hits:
             if len(hits) > MAX_MENTIONED:
                 return None  # `__init__.py`, `conf.py`: names no file in particular
@@ -561,13 +562,16 @@ def _path_index(
     stems: dict[str, list[str]] = {}
     folders: dict[str, list[str]] = {}
     df: dict[str, int] = defaultdict(int)
+    folder_tokens: dict[str, list[str]] = {}  # files share folders: tokenize each once
     for path in indexed:
         if _VENDORED_FILE.search(path):
             continue
-        parts = path.split("/")
-        stem = parts[-1].split(".", 1)[0]
+        folder, _, name = path.rpartition("/")
+        stem = name.split(".", 1)[0]
         stem_words = [] if stem in _PLAIN_STEMS else tok.tokens(stem)
-        folder_words = tok.tokens(" ".join(parts[:-1]))
+        folder_words = folder_tokens.get(folder)
+        if folder_words is None:
+            folder_words = folder_tokens[folder] = tok.tokens(folder.replace("/", " "))
         stems[path] = stem_words
         folders[path] = folder_words
         for w in set(stem_words) | set(folder_words):
