@@ -633,6 +633,21 @@ class Store:
                 out[c].extend(part[c])
         return out
 
+    def coded_columns(self, name: str, columns: list[str]) -> dict[str, tuple[Any, list[Any]]]:
+        """Whole columns of a table, each as (codes, values): a numpy array of row -> index
+        into `values`, the column's distinct values. For numpy work over every row: no Python
+        object per row (a third of the time of `column` for 490,000 references)."""
+        tbl = self.table(name).search().select(columns).limit(None).to_arrow()
+        out: dict[str, tuple[Any, list[Any]]] = {}
+        for c in columns:
+            coded = tbl.column(c).combine_chunks().dictionary_encode()
+            indices, values = coded.indices, coded.dictionary.to_pylist()
+            if indices.null_count:  # a null is one more value
+                indices = indices.fill_null(len(values))
+                values.append(None)
+            out[c] = (indices.to_numpy(zero_copy_only=False), values)
+        return out
+
     def count(self, name: str, where: str | None = None) -> int:
         return int(self.table(name).count_rows(where))
 

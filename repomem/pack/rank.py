@@ -252,7 +252,7 @@ def rank(
             if path in cands and path in known:
                 cands[path].signals["recent"] = value
     if seeds:
-        pr = graphs.pagerank(cache.graph, personalization=seeds, compiled=cache.compiled)
+        pr = graphs.pagerank(personalization=seeds, compiled=cache.compiled)
         top = max(pr.values(), default=0.0)
         if top > 0:
             for path, value in pr.items():
@@ -446,7 +446,7 @@ def _name_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozens
 
 def _mentions(
     store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
-    modules: dict[str, list[str]],
+    modules: graphs.ModuleIndex,
 ) -> None:  # fmt: skip
     by_name, known = _name_index(tuple(indexed))
     in_frames = {f.path for f in signals.frames} | {f.path.lstrip("./") for f in signals.frames}

@@ -65,3 +65,36 @@ def test_imports_resolve_to_repository_files(
     ]
     index = graph.module_index(paths)
     assert graph.resolve_import(module, importer, index) == expected
+
+
+def test_edge_weights_share_a_name_among_its_definers_and_add_imports(repo: Repo) -> None:
+    repo.write("b.py", "def helper():\n    pass\n")
+    repo.write("c.py", "def helper():\n    pass\n")
+    repo.write("a.py", "import b\n\ndef f():\n" + "    helper()\n" * 4)
+    repo.write("d.py", "def helper():\n    return helper()\n")  # its own name: no edge to itself
+    indexer.run(repo.config())
+    g = graph.build(indexer.open_store(repo.config()))
+    # helper(): sqrt(4 uses) shared by its three definers; `import b` adds IMPORT_WEIGHT
+    share = 2.0 / 3
+    assert g["a.py"] == pytest.approx(
+        {"b.py": graph.IMPORT_WEIGHT + share, "c.py": share, "d.py": share}
+    )
+    assert set(g["d.py"]) == {"b.py", "c.py"}
+
+
+def test_a_name_defined_in_too_many_files_points_nowhere(repo: Repo) -> None:
+    for i in range(graph.MAX_DEFINERS + 1):
+        repo.write(f"m{i}.py", "def run():\n    pass\n")
+    repo.write("main.py", "def go():\n    run()\n")
+    indexer.run(repo.config())
+    assert "main.py" not in graph.build(indexer.open_store(repo.config()))
+
+
+def test_module_names_match_whole_parts_in_either_spelling() -> None:
+    index = graph.module_index(["a/b.c/d.py", "x/d.py", "pkg/__init__.py", "README.md"])
+    assert index.get("b.c.d") == ["a/b.c/d.py"]
+    assert index.get("a/b.c/d") == ["a/b.c/d.py"]
+    assert index.get("d") == ["a/b.c/d.py", "x/d.py"]
+    assert index.get("c.d") == []  # `c` is not a part of the path: `b.c` is
+    assert index.get("pkg") == ["pkg/__init__.py"]
+    assert index.get("README") == []
