@@ -163,7 +163,10 @@ def make_plan(
             raise ValueError("a plan for some paths only needs a git work tree")
         wanted = set(only)  # a folder given as a path would list files whose state is unknown
         git_files = [p for p in git_files if p in wanted]
-    listing = discovery.list_candidates(cfg, git_files)
+    memo = state_dir(cfg) / "verdicts.json" if only is None else None
+    listing = discovery.list_candidates(
+        cfg, git_files, memo if memo and memo.parent.is_dir() else None
+    )
     plan = Plan(
         git=info is not None,
         head=info.head if info else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -87,6 +88,49 @@ def test_an_edited_repomemignore_takes_effect_in_the_same_process(repo: Repo) ->
     ]  # fmt: skip
     repo.write(".repomemignore", "")
     assert "ignored" not in skipped(repo)
+
+
+def _new_process() -> None:
+    discovery._SPECS.clear()  # what a new CLI process starts with
+
+
+def test_path_verdicts_are_saved_for_the_next_process(repo: Repo) -> None:
+    repo.write("src/a.py", "def a():\n    pass\n")
+    repo.write("src/b.py", "def b():\n    pass\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    memo = indexer.state_dir(cfg) / "verdicts.json"
+    saved = json.loads(memo.read_text(encoding="utf-8"))
+    assert saved["verdicts"]["src/a.py"] is None
+    # the next process takes them instead of matching each path again: shown by a saved
+    # verdict no rule would give
+    saved["verdicts"]["src/b.py"] = "ignored"
+    memo.write_text(json.dumps(saved), encoding="utf-8")
+    _new_process()
+    listing = discovery.list_candidates(cfg, ["src/a.py", "src/b.py"], memo)
+    assert listing.paths == ["src/a.py"]
+    # saved under other settings (or other code): not taken
+    saved["key"] = "0" * 32
+    memo.write_text(json.dumps(saved), encoding="utf-8")
+    _new_process()
+    listing = discovery.list_candidates(cfg, ["src/a.py", "src/b.py"], memo)
+    assert listing.paths == ["src/a.py", "src/b.py"]
+
+
+def test_saved_verdicts_follow_changed_settings_and_new_files(repo: Repo) -> None:
+    repo.write("docs/guide.md", "# Guide\n")
+    repo.write("src/a.py", "def a():\n    pass\n")
+    assert "ignored" not in skipped(repo)
+    _new_process()
+    repo.write(".repomemignore", "docs/\n")
+    assert skipped(repo)["ignored"] == ["docs/guide.md"]
+    _new_process()
+    assert skipped(repo, **{"index.exclude": ["src/"]})["ignored"] == [
+        "docs/guide.md", "src/a.py",
+    ]  # fmt: skip
+    _new_process()
+    repo.write(".env.local", "TOKEN=x\n")  # a new path is judged, not taken as known
+    assert skipped(repo)["secret"] == [".env.local"]
 
 
 def test_config_exclude_globs_are_respected(repo: Repo) -> None:
