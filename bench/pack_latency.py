@@ -7,15 +7,18 @@ aider's repo map on the same tasks.
 
 Clones the repository (`git clone --shared`, the source is only read) into a temporary
 directory and indexes it with the CLI. The task texts are the SWE-bench problem statements of
-that repository from ../shared/swebench (Lite, then Verified), used as realistic queries
-against the clone's HEAD (nothing is scored here). Then, on the same tasks:
+that repository from ../shared/swebench (Lite, then Verified), or for another repository its
+latest commit messages, used as realistic queries against the clone's HEAD (nothing is scored
+here). Then, on the same tasks:
 
 1. **In process, warm**: one Python process builds a pack for every task at each budget
    (`builder.build`, library call); the first pack of the process is reported apart (imports
    are excluded, store opening and graph-cache loading are included), the rest as median/p95.
 2. **CLI end to end**: `repomem pack --task-file F --budget B --out FILE` in a fresh process
    per task (interpreter start, imports, pack, rendering, writing).
-3. **aider's repo map** (`../shared/eval/baselines/aider_repomap.py` in aider's venv, its tag
+3. **After a change**: one source file edited, `repomem index`, then one CLI pack (the first
+   pack after any index change rebuilds the def/ref graph it caches); three rounds.
+4. **aider's repo map** (`../shared/eval/baselines/aider_repomap.py` in aider's venv, its tag
    cache warmed by a first run): the whole process per task, at an 8k map budget.
 
 Every number is measured on this machine in this run; the load of other processes during the
@@ -33,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared"
@@ -81,6 +85,46 @@ def task_texts(repo_name: str, n: int) -> list[str]:
     return texts[:n]
 
 
+def commit_texts(root: Path, n: int) -> list[str]:
+    """The messages of the last `n` non-merge commits with a body or a long subject: realistic
+    task texts for a repository SWE-bench does not cover (nothing is scored here)."""
+    out = subprocess.run(
+        ["git", "-C", str(root), "log", "--no-merges", "-n", str(20 * n), "--format=%B%x00"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    texts = [t.strip() for t in out.split("\0") if len(t.strip()) > 40]
+    return texts[:n]
+
+
+def after_change(
+    root: Path, budget: int, task: str, inside: dict[str, Any], rounds: int = 3
+) -> list[float]:
+    """CLI pack time right after a one-file edit and `repomem index`: the first pack after
+    any change to the index rebuilds the def/ref graph it caches."""
+    tracked = subprocess.run(
+        ["git", "-C", str(root), "ls-files"], check=True, capture_output=True, text=True
+    ).stdout.splitlines()
+    source = next(
+        p for p in tracked if p.endswith((".py", ".java", ".go", ".ts", ".js", ".rs", ".c"))
+    )
+    path = root / source
+    original = path.read_bytes()
+    times = []
+    try:
+        for i in range(rounds):
+            path.write_bytes(original + f"\n// edit {i}\n".encode())
+            run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
+            times.append(
+                run([sys.executable, "-m", "repomem", "-C", str(root), "pack", "--task-file",
+                     task, "--budget", str(budget), "--out", str(root.parent / "pack.md")],
+                    **inside)
+            )  # fmt: skip
+    finally:
+        path.write_bytes(original)
+        run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
+    return times
+
+
 def run(cmd: list[str], **kw: object) -> float:
     t = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, **kw)  # type: ignore[call-overload]
@@ -111,8 +155,11 @@ def main() -> None:
     if not root.exists():
         subprocess.run(["git", "clone", "-q", "--shared", a.repo, str(root)], check=True)
     texts = task_texts(name, a.tasks)
+    origin = "SWE-bench problem statements"
     if not texts:
-        sys.exit(f"no SWE-bench task texts for `{name}` under {SHARED}; pass --name")
+        texts, origin = commit_texts(root, a.tasks), "commit messages"
+    if not texts:
+        sys.exit(f"no SWE-bench task texts for `{name}` under {SHARED} and no commit messages")
     files = []
     for i, text in enumerate(texts):
         f = work / f"task{i}.txt"
@@ -125,7 +172,10 @@ def main() -> None:
     inside = {"env": env, "cwd": str(work)}  # not the caller's folder: `-c` puts it on the path
     busy0 = cpu_busy()
     t_index = run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
-    print(f"{name}: {len(texts)} tasks; index (CLI, cold unless --keep reused it) {t_index:.1f} s")
+    print(
+        f"{name}: {len(texts)} tasks ({origin}); index (CLI, cold unless --keep reused it) "
+        f"{t_index:.1f} s"
+    )
 
     out = subprocess.run(
         [sys.executable, "-c", INPROC, str(root), a.budgets, *files],
@@ -173,6 +223,11 @@ def main() -> None:
     rows.append(
         (f"CLI end to end, {budgets[0]} tokens (n={len(cli)})",
          f"median {cli_median:.2f} s, p95 {pct(cli, 0.95):.2f} s")
+    )  # fmt: skip
+    changed = after_change(root, budgets[0], files[0], inside)
+    rows.append(
+        (f"CLI, first pack after a one-file edit and `repomem index` (n={len(changed)})",
+         f"median {statistics.median(changed):.2f} s")
     )  # fmt: skip
     aider_py = Path(a.aider_python)
     script = SHARED / "eval" / "baselines" / "aider_repomap.py"
