@@ -121,9 +121,8 @@ def _edges(
     src, name, uses, k = src[fits], name[fits], uses[fits], k[fits]
     # one row per (use, definer); sqrt damps files that call one helper a hundred times
     # (aider does the same)
-    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
     use_src = np.repeat(src, k)
-    use_dst = def_path[np.repeat(first[name], k) + within]
+    use_dst = _gather(def_path, first[name], k)
     use_w = np.repeat(np.sqrt(uses) / k, k)
 
     # imports: an absolute one resolves alike from every file (once per module, then spread
@@ -131,18 +130,18 @@ def _edges(
     (path_codes, path_values), (name_codes, name_values) = refs["path"], refs["name"]
     rows = np.flatnonzero(imports & (ref_path >= 0))
     row_module = np.asarray(name_codes)[rows]
-    relative = np.array([m.strip().startswith(".") for m in name_values], dtype=bool)
+    relative = np.array([str(m).strip().startswith(".") for m in name_values], dtype=bool)
     targets: list[list[int]] = [[] for _ in name_values]
     for code in np.unique(row_module[~relative[row_module]]).tolist():
-        targets[code] = [node[t] for t in resolve_import(name_values[code], "", modules)]
+        module = name_values[code]
+        if isinstance(module, str):
+            targets[code] = [node[t] for t in resolve_import(module, "", modules)]
     spread = np.array([len(t) for t in targets], dtype=np.int64)
     flat = np.array([t for ts in targets for t in ts], dtype=np.int64)
     absolute = rows[~relative[row_module]]
     k = spread[np.asarray(name_codes)[absolute]]
-    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
-    starts = (np.cumsum(spread) - spread)[np.asarray(name_codes)[absolute]]
     imp_src = [np.repeat(ref_path[absolute], k)]
-    imp_dst = [flat[np.repeat(starts, k) + within]]
+    imp_dst = [_gather(flat, (np.cumsum(spread) - spread)[np.asarray(name_codes)[absolute]], k)]
     resolved: dict[tuple[str, str], list[int]] = {}
     for i in rows[relative[row_module]].tolist():
         importer, module = path_values[path_codes[i]], name_values[name_codes[i]]
@@ -159,6 +158,14 @@ def _edges(
     pair, inverse = np.unique(all_src[other] * n + all_dst[other], return_inverse=True)
     weights = np.bincount(inverse, weights=all_w[other], minlength=len(pair))
     return Edges(names, pair // n, pair % n, weights)
+
+
+def _gather(values: Any, starts: Any, counts: Any) -> Any:
+    """`values[starts[i] : starts[i] + counts[i]]` for every i, concatenated."""
+    import numpy as np
+
+    within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return values[np.repeat(starts, counts) + within]
 
 
 _SEPARATOR = re.compile(r"[./]")
