@@ -441,15 +441,17 @@ class Skip(Exception):
         self.reason = reason
 
 
-def stat_file(cfg: Config, rel: str, filt: Filter | None = None) -> os.stat_result:
-    """`os.stat` of a candidate, following an in-repo symlink.
+def stat_file(
+    cfg: Config, rel: str, filt: Filter | None = None, lstat: os.stat_result | None = None
+) -> os.stat_result:
+    """`os.stat` of a candidate, following an in-repo symlink (`lstat`: taken already).
 
     Raises:
         Skip: for vanished, unreadable, symlinked-away or non-regular files.
     """
     abspath = os.path.join(cfg.root, rel)  # a str: pathlib costs more than the lstat here
     try:
-        st = os.lstat(abspath)
+        st = lstat or os.lstat(abspath)
     except FileNotFoundError as exc:
         raise Skip("vanished") from exc
     except OSError as exc:

@@ -19,8 +19,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -153,11 +153,18 @@ def make_plan(
     has the repository's facts already.
     """
     info = info or vcs.open_repo(cfg.root)
-    git_files = (
-        vcs.list_files(cfg.root, untracked=cfg.index.include_untracked, paths=only)
-        if info is not None
-        else None
-    )
+    known: dict[str, os.stat_result] = {}
+    if info is None:
+        git_files = None
+    else:
+        # git lists the tree while this thread takes the known files' lstat (each is about
+        # half of a plan: 0.2 s apiece for 12,000 files)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            listed = pool.submit(
+                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only
+            )
+            known = _lstat_all(cfg.root, states)
+            git_files = listed.result()
     if only is not None:
         if git_files is None:
             raise ValueError("a plan for some paths only needs a git work tree")
@@ -175,7 +182,7 @@ def make_plan(
     filt = Filter(cfg)
     for rel in listing.paths:
         try:
-            st = discovery.stat_file(cfg, rel, filt)
+            st = discovery.stat_file(cfg, rel, filt, known.get(rel))
         except Skip as skip:
             if skip.reason != "vanished":
                 plan.skipped.setdefault(skip.reason, []).append(rel)
@@ -194,6 +201,16 @@ def make_plan(
             plan.changed.append(rel)
     plan.deleted = sorted(p for p in states if p not in plan.current)
     return plan
+
+
+def _lstat_all(root: Path, paths: Iterable[str]) -> dict[str, os.stat_result]:
+    """`os.lstat` of each path that has one."""
+    out: dict[str, os.stat_result] = {}
+    base = os.path.join(root, "")
+    for rel in paths:
+        with contextlib.suppress(OSError):  # `stat_file` says why
+            out[rel] = os.lstat(base + rel)
+    return out
 
 
 def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
