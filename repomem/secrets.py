@@ -704,15 +704,18 @@ _FLAG = re.compile(
     r"|(?P<htpasswd>b)(?<=htpasswd -b)[A-Za-z]{0,3}[ \t]+[^\s-]\S*[ \t]+\S+[ \t]+"
     r")" + _CMD_VALUE
 )
-# The commands whose short option takes a password, and that option's letter, on the
-# option's line or the lines it continues (after "\"), in any case.  mysql -pSECRET,
-# mysqldump -u root -p'SECRET' and ["mysql", "-uroot", "-p..."] take it attached: with a
-# space after -p, mysql prompts and the next word is the database.
-_SHORT_FLAG_COMMAND = re.compile(
-    r"(?<![\w-])(?:(?P<p>sshpass|(?:docker|podman|buildah|skopeo|helm(?:[ \t]+registry)?)"
-    r"[ \t]+login)|(?P<a>redis-cli)|(?P<attached>mysql[\w-]*|mariadb[\w-]*))(?=[\s\"',])",
-    re.IGNORECASE,
+# The commands whose short option takes a password: (command, option letter, value attached
+# only).  mysql -pSECRET, mysqldump -u root -p'SECRET' and ["mysql", "-uroot", "-p..."] take
+# it attached: with a space after -p, mysql prompts and the next word is the database.
+# "login" counts after a container tool (docker login -u me -p ...).
+_SHORT_FLAG_COMMANDS = (
+    ("sshpass", "p", False),
+    ("login", "p", False),
+    ("redis-cli", "a", False),
+    ("mysql", "p", True),
+    ("mariadb", "p", True),
 )
+_LOGIN_TOOL = re.compile(r"(?:docker|podman|buildah|skopeo|helm(?:[ \t]+registry)?)[ \t]+\Z")
 
 # curl -u user:SECRET, curl --user=user:SECRET, "-u", "user:SECRET" (the user stays;
 # -u 1000:1000 is kept below).
@@ -783,19 +786,33 @@ def _command_secret(m: re.Match[str]) -> str | None:
 
 def _short_flag_takes_password(m: re.Match[str]) -> bool:
     """True when the short option of ``m`` (``-p``, ``-a``) follows, on its line or the lines
-    it continues, a command whose option of that letter takes a password (``sshpass -p``,
-    ``redis-cli -a``, ``mysql -p...`` with the value attached)."""
+    it continues (after "\\"), in any case, the last use of a command whose option of that
+    letter takes a password (``sshpass -p``, ``redis-cli -a``, ``mysql -p...``).
+
+    Found with ``str.rfind`` in a lower-cased window of 300 characters: a regex search for
+    the commands at every "-p" in a long line cost more than the rest of the scan."""
     text, end = m.string, m.start()
     floor = max(0, end - 300)
     begin = text.rfind("\n", floor, end) + 1
     while begin > floor and text[max(floor, begin - 3) : begin - 1].rstrip("\r").endswith("\\"):
         begin = text.rfind("\n", floor, begin - 1) + 1  # the line before ends with "\"
-    begin = max(begin, floor)
+    window = text[max(begin, floor) : end].lower()
     letter = m.group("short")
     attached = m.group(0)[2:3] not in " \t"
-    for c in _SHORT_FLAG_COMMAND.finditer(text, begin, end):
-        if c.group(letter) or (letter == "p" and attached and c.group("attached")):
-            return True
+    for command, option, attached_only in _SHORT_FLAG_COMMANDS:
+        if option != letter or (attached_only and not attached):
+            continue
+        i = window.rfind(command)
+        if i < 0 or (i and (window[i - 1].isalnum() or window[i - 1] in "_-")):
+            continue
+        j = i + len(command)
+        while attached_only and j < len(window) and (window[j].isalnum() or window[j] in "_-"):
+            j += 1  # mysqldump, mysqladmin, mariadb-dump
+        if j < len(window) and window[j] not in " \t\r\n\"',":
+            continue
+        if command == "login" and _LOGIN_TOOL.search(window, max(0, i - 40), i) is None:
+            continue
+        return True
     return False
 
 
@@ -855,7 +872,12 @@ _THEN_OPERATOR = (
     r"(?=[\w.-]{0,64}(?:(?:[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
-    r"|[ \t]+\S))"  # ENV DB_PASSWORD ..., PASSWORD '...', the password for x is ...
+    # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
+    # var pw string = ... (Go), <password encrypted="false">
+    r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
+    # the password for x is ..., the password for staging: ...
+    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
+    r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
 )
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
