@@ -23,36 +23,51 @@ so the module avoids them at the top level of every scan.
 1. *Token detectors.*  Each well-known credential format (AWS key ids and a secret key
    passed beside one, GitHub, GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio,
    SendGrid, npm, PyPI, Hugging Face, Vault, Telegram and Discord tokens, Azure account
-   keys and SAS signatures, JWTs, PEM private keys also base64-encoded, passwords in URLs,
-   Slack and Discord webhooks, Terraform variables' defaults) is a regular expression
-   starting with a literal (``A``, ``S``, ``g``, ``xox``, ``hf_``, ``//`` ...); formats
-   sharing a first letter share a scan, and boundary checks sit in a look-behind *after*
-   the literal so they do not hide it from the engine.  Where a format starts with a common
-   letter (``sk-``, ``eyJ``, ``npm_``), a cheap gate anchored on a rarer letter (``k``,
-   ``J``, ``m_``) runs first.  Three more find credentials given to commands:
-   ``--password=...``/``--token ...`` flags (after the literal ``--``), ``mysql -p...`` and
-   ``curl -u user:...``.
+   keys and SAS signatures, JWTs, PEM private keys (four or five dashes, any case) also
+   base64-encoded (over YAML block lines too), passwords in URLs, Slack and Discord
+   webhooks, Terraform variables' defaults, Kubernetes ``name:``/``value:`` environment
+   entries) is a regular expression starting with a literal (``A``, ``S``, ``g``, ``xox``,
+   ``hf_``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a scan, and
+   boundary checks sit in a look-behind *after* the literal so they do not hide it from the
+   engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
+   cheap gate anchored on a rarer letter (``k``, ``J``, ``m_``) runs first.  Three more
+   find credentials given to commands: one scan after the literal ``-`` reads
+   ``--password=...``/``--token ...`` flags, the short password options of the commands
+   that have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``,
+   the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
+   PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
+   user:...`` and SQL's ``IDENTIFIED BY '...'``.
 2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
-   found in a lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``,
-   ``token``/``key`` (after api/access/private), ``secret`` and ``auth``, each with a
-   look-ahead for an assignment operator, so ``pass`` statements and the like are dropped
-   inside the regex engine.  The few remaining hits are checked in Python: the keyword
-   must stand as a word of the name, and an anchored regex reads the operator and value.
-   ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
-   sentence ("the staging password is ...": the look-ahead also accepts a few words and
-   ``is``/``was``), environment variables set inside a command written in code
-   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a URL's query
-   or a connection string (``?password=...&``, ``;Pwd=...;``), setters
-   (``setPassword("...")``), environment-style names given with a value
-   (``getenv("DB_PASSWORD", "...")``, ``define('DB_PASSWORD', '...')``), XML elements and
-   ``key="ApiKey" value="..."`` settings, values wrapped in parentheses or triple quotes,
-   escaped quotes inside JSON (notebooks), YAML block scalars, and comments in code read
-   like config (``# old password: ...``).
+   found in a lower-cased copy of the text by four scans for the keywords
+   ``pass``/``pwd``/``pw``, ``token``/``key`` (after api/access/private), ``secret`` and
+   ``auth``, each with a look-ahead for an assignment operator (or one of the few spaced
+   forms below), so ``pass`` statements and the like are dropped inside the regex engine.
+   The few remaining hits are checked in Python: the keyword must stand as a word of the
+   name, and an anchored regex reads the operator and value.  ``Authorization:`` headers
+   ride on the ``auth`` hits, and so do secrets stated in a sentence ("the staging
+   password is ...", "the password for staging: ...", "... was changed to ...", "connect
+   with password ..."), environment variables set inside a command written in code
+   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a URL's query,
+   a connection string or a ``key=value`` string (``?password=...&``, ``;Pwd={...};``,
+   ``"host=db password=..."``), setters (``setDbPassword("...")``, ``withPassword``,
+   ``builder.password("...")``, ``set_password("svc", "user", "...")``), names given with
+   a value (``getenv("db_password", "...")``, ``define('DB_PASSWORD', '...')``,
+   ``props.put("mail.smtp.password", "...")``), defaults of environment variables
+   (``process.env.DB_PASSWORD || "..."``, ``os.environ.get("DB_PASSWORD") or "..."``,
+   ``ENV.fetch("DB_PASSWORD") { "..." }``), XML elements (also with attributes, a
+   namespace, CDATA, the value on the next line, or named by a ``key``/``name``
+   attribute) and ``key="ApiKey" value="..."`` settings, SQL's ``WITH PASSWORD '...'``,
+   Dockerfiles' ``ENV DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values
+   wrapped in parentheses, ``str(...)`` or triple quotes or continued after ``\\``,
+   escaped quotes inside JSON (notebooks), YAML block scalars, tags, anchors and values on
+   the next line, Markdown bold names and table rows, and comments in code read like
+   config (``# old password: ...``, ``/* pw: ... */``).
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
-almost none with secrets) this runs at roughly 35 MB/s on one core of this machine (54
-before session 15 added the command-line, sentence and vendor rules).
+almost none with secrets) this runs at roughly 34 MB/s on one core of this machine (54
+before session 15 added the command-line, sentence and vendor rules; 35-36 before session
+16's shapes).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -83,6 +98,11 @@ value or a quoted one with spaces).  Left alone are:
   chose (``password = "hunter2hunter"`` is redacted);
 * names where the keyword is part of another word: ``tokenizer``, ``author``,
   ``secretary``, ``bypass``, ``pass_zero``.
+* words listed or tabulated about credentials: ``("PASSWORD", "PLACING")`` (a list of
+  keywords), ``| DB_PASSWORD | required |``, ``<string name="password">Passwort</string>``
+  (a translation: values named by a table cell or a ``key``/``name`` attribute must have a
+  digit, a symbol or mixed case), and short options of other commands (``mkdir -p``,
+  ``mysql -p dbname``, which prompts).
 
 The module is pure standard library, keeps no state between calls and never prints.
 """
@@ -260,7 +280,8 @@ def is_config_like(relpath: str) -> bool:
 
     Pass the result as ``config_like`` to :func:`redact`.  Covers dotenv files, ``.ini``,
     ``.cfg``, ``.conf``, ``.properties``, ``.toml``, YAML, JSON, ``.npmrc``, ``.pypirc`` and
-    other ``rc`` dot-files, Dockerfiles and ``*.env`` files, and documentation (Markdown,
+    other ``rc`` dot-files, Dockerfiles, Makefiles (also ``*.mk``, ``makefile.inc``) and
+    ``*.env`` files, and documentation (Markdown,
     reStructuredText, AsciiDoc, plain text), where deploy notes paste ``DB_PASSWORD=...``.
     """
     parts = _split_path(relpath)
@@ -604,11 +625,12 @@ def _env_entry(m: re.Match[str]) -> str | None:
 # A PEM private key encoded once more in base64 (Kubernetes Secrets' tls.key, kubeconfig's
 # client-key-data): "LS0tLS1CRUdJTi" is "-----BEGIN" in base64, "Ci0tLS0tQkVHSU4g" and
 # "IC0tLS0tQkVHSU4g" the same after a line break or a space; all three share "0tLS", the
-# literal scanned for.  The value may go on over the lines of a YAML block scalar (a line
-# break counts when the next line is base64 only).  Certificates are kept.
+# gate's literal.  The value may go on over the lines of a YAML block scalar (a line break
+# counts when the next line is base64 only).  Certificates are kept.
+_PEM_BASE64_GATE = re.compile(r"0tLS")
 _B64_LINE_BREAK = r"\r?\n[ \t]*(?=[A-Za-z0-9+/]{1,200}={0,2}[ \t]*(?:\r?\n|\Z))"
 _PEM_BASE64 = re.compile(
-    r"0tLS(?:(?<=LS0tLS)1CRUdJTi|(?<=[CI][iC]0tLS)0tQkVHSU4g)"
+    r"(?:LS0tLS1CRUdJTi|Ci0tLS0tQkVHSU4g|IC0tLS0tQkVHSU4g)"
     rf"(?:[A-Za-z0-9+/]|{_B64_LINE_BREAK}){{16,65536}}={{0,2}}"
 )
 
@@ -653,8 +675,7 @@ def _a_token(m: re.Match[str]) -> str | None:
 
 
 def _pem_base64(m: re.Match[str]) -> str | None:
-    # The match starts two characters into the base64 ("LS", "Ci" or "IC" stand before it).
-    head = "".join((m.string[m.start() - 2 : m.start()] + m.group(0)[:120]).split())[:80]
+    head = "".join(m.group(0)[:120].split())[:80]
     try:
         decoded = base64.b64decode(head[: len(head) // 4 * 4], validate=False)
     except ValueError:
@@ -835,7 +856,7 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (_DISCORD_GATE, _DISCORD, _material),
     (None, _AZURE_KEY, _material),
     (None, _SAS_SIG, _material),
-    (None, _PEM_BASE64, _pem_base64),
+    (_PEM_BASE64_GATE, _PEM_BASE64, _pem_base64),
     (None, _TF_VARIABLE, _tf_variable),
     (None, _ENV_ENTRY, _env_entry),
     (_NPM_GATE, _NPM_TOKEN, _token),
@@ -859,7 +880,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
-# pass/pwd, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
+# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
 # and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
