@@ -892,6 +892,7 @@ _KEY_PREFIXES = (
 _THEN_OPERATOR = (
     r"(?=[\w.-]{0,64}(?:(?:[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
+    r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
     # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
     # var pw string = ... (Go), <password encrypted="false">
@@ -935,10 +936,13 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
       | (?P<gotype>(?<=[ \t])[A-Za-z_][\w.*\[\]]{0,40}[ \t]*=(?!=)) )
                                                 # var dbPassword string = "..."
     [ \t]*(?:\\\r?\n[ \t]*)?                    # password = \ then the value on the next line
+    (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
+                   [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
+      | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)
@@ -1156,7 +1160,7 @@ def _secret_value(
         return None
     if m.group("eol") is not None:
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
-    group = "quoted" if m.group("quoted") is not None else "equoted"
+    group = next((g for g in ("quoted", "equoted", "lua") if m.group(g) is not None), "quoted")
     quoted = m.group(group)
     if quoted is not None:
         value = quoted
@@ -1287,6 +1291,9 @@ def _spaced_value(
     before = line.lower()
     if config_like and line.strip() == "ENV":
         pass
+    elif config_like and not line.strip() and "." in text[start - 1 : start] and not q:
+        if not (_typed(value) or _looks_generated(value)):  # db.password Tr0ub4dor (.properties)
+            return None
     elif q == "'" and keyword in _CHOSEN_WORDS and not m.group("rest"):
         if not (text[start:end].isupper() or before.endswith(("with ", "login "))):
             return None
@@ -1303,6 +1310,30 @@ def _spaced_value(
     if keyword in _GENERATED_KEYWORDS and not _looks_generated(value):
         return None
     return m.start("value"), m.start("value") + len(value)
+
+
+# An XML setting with its value before its key: <add value="..." key="DbPassword" />.
+_VALUE_BEFORE_KEY = re.compile(
+    r"""<[\w:.-]+[ \t][^<>]{0,200}?\bvalue=(["'])(?P<value>[^"'<>\n]{1,200})\1"""
+    r"""[^<>]{0,200}?\b(?:key|name)=["']\Z"""
+)
+
+
+def _value_before_key(
+    text: str, lowered: str, start: int, end: int, line: str, prefix: str
+) -> tuple[int, int] | None:
+    """The span of the value of ``<add value="..." key="DbPassword" />``, the name ending in
+    the keyword at ``start:end`` and its closing quote."""
+    m = _VALUE_BEFORE_KEY.search(line)
+    if m is None or text[end : end + 1] != line[-1]:
+        return None
+    value = m.group("value")
+    if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
+        return None
+    if lowered[start:end] in _GENERATED_KEYWORDS and not _looks_generated(value):
+        return None
+    begin = start - len(prefix) - len(line) + m.start("value")
+    return begin, begin + len(value)
 
 
 # A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
@@ -1408,6 +1439,34 @@ _TABLE_CELL = re.compile(r"\|[ \t]*[`*]{0,2}\Z")
 _IN_STRING = re.compile(r"[\"']\Z|[\"'](?:[\w.-]+=[^\s\"'=]*[ \t]+){1,8}\Z")
 
 
+# The names before the credential name in a tuple assignment, from the start of its line
+# (`user, password = ...`), and the value at the same place on the right: one regex for
+# each count of names before.
+_TUPLE_TARGETS = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]{0,40}[ \t]*,[ \t]*){1,4}\Z")
+_TUPLE_ITEM = r"""(?:[bBrRuUfF]{0,2}(["'])[^"'\n]{0,200}\1|[\w.]{1,64})[ \t]*,[ \t]*"""
+_TUPLE_VALUES = tuple(
+    re.compile(
+        rf"""[ \t]*(?:{_TUPLE_ITEM}){{{before}}}"""
+        r"""[bBrRuUfF]{0,2}(?P<q>["'])(?P<value>[^"'\n]{6,200})(?P=q)"""
+    )
+    for before in range(5)
+)
+
+
+def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tuple[int, int] | None:
+    """The span of the string assigned to the credential name in a tuple assignment, the
+    name after ``before`` other targets: ``user, password = "app", "..."``."""
+    found = _TUPLE_VALUES[before].match(text, m.end("op"))
+    if found is None:
+        return None
+    value = found.group("value")
+    if any(c.isspace() for c in value) or _is_placeholder(value) or _is_name_value(value):
+        return None
+    if keyword in _GENERATED_KEYWORDS and not _looks_generated(value):
+        return None
+    return found.span("value")
+
+
 def _context(
     text: str,
     m: re.Match[str],
@@ -1499,6 +1558,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         if m is None or context is None:
             span = _spaced_value(text, lowered, start, end, line, config_like)
             if span is None:
+                span = _value_before_key(text, lowered, start, end, line, prefix)
+            if span is None:
                 span = _stated_value(text, lowered, start, end)
             if span is not None:
                 spans.append(span)
@@ -1509,7 +1570,11 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             comment = False  # "# First pass: ...": only a bare password-like value
         if comment and not context:
             context = "comment"
-        span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        targets = _TUPLE_TARGETS.match(line) if m.group("op") == "=" and not close else None
+        if targets is not None:  # user, password = "app", "..."
+            span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
+        else:
+            span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
         if span is None or _is_namespaced(text, start):
             continue
         value = text[span[0] : span[1]]

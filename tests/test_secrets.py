@@ -1205,6 +1205,11 @@ SHAPES = {
     "continued_assignment": ("a.py", f'password = \\\n    "{PW}"', PW),
     "str_call": ("a.py", f'password = str("{PW}")', PW),
     "go_typed_var": ("a.go", f'var dbPassword string = "{PW}"', PW),
+    "tuple_assignment": ("a.py", f'x, password = "u", "{PW}"', PW),
+    "default_after_getenv": ("a.py", f'password = os.getenv("X") or "{PW}"', PW),
+    "lua_long_string": ("a.lua", f"password = [[{PW}]]", PW),
+    "xml_value_before_key": ("web.config", f'<add value="{PW}" key="DbPassword" />', PW),
+    "properties_space": ("a.properties", f"db.password {PW}\n", PW),
 }
 
 
@@ -1244,6 +1249,9 @@ KEPT_SHAPES = {
     "env_file_name": ("Dockerfile", "ENV DB_PASSWORD_FILE /run/secrets/db_password"),
     "prose_password_word": ("a.md", "Use password managers to log in."),
     "sql_prompt": ("a.sql", "-- the PASSWORD 'x' form is deprecated"),
+    "tuple_of_calls": ("a.py", "user, password = get_credentials()"),
+    "default_placeholder": ("a.py", 'password = os.getenv("DB_PASSWORD") or "changeme"'),
+    "properties_prose": ("a.md", "db.password settings\n"),
 }
 
 
