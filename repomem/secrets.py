@@ -1057,8 +1057,13 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
                 return -1
             if end < len(text) and (text[end].isalnum() or text[end] in "_.-"):
                 return -1
-    elif keyword in ("pwd", "pw", "auth") and start and "a" <= text[start - 1] <= "z":
-        return -1  # oauth, getpwd, setpw
+    elif (
+        keyword in ("pwd", "pw", "auth")
+        and start
+        and "a" <= text[start - 1] <= "z"
+        and not text.endswith("BasicAuth", 0, end)
+    ):
+        return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
     if end < len(text):
         nxt = text[end]
         # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
@@ -1421,8 +1426,8 @@ def _is_namespaced(text: str, start: int) -> bool:
 
 
 # How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
-# withPassword, builder.password(...).
-_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?")
+# withPassword, builder.password(...); and HTTPBasicAuth("user", "...").
+_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")  # also HTTPBasicAuth(u, pw)
 # Calls that take a name and its value: getenv("db_password", "..."),
 # props.setProperty("password", "..."), conf.set("fs.s3a.secret.key", "...").
 _KEY_VALUE_CALL = re.compile(

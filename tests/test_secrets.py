@@ -1122,6 +1122,7 @@ SHAPES = {
     "builder": ("A.java", f'builder.password("{PW}")', PW),
     "with_password": ("A.java", f'builder.withPassword("{PW}")', PW),
     "keyring": ("A.py", f'keyring.set_password("svc", "user", "{PW}")', PW),
+    "basic_auth": ("A.py", f'HTTPBasicAuth("admin", "{PW}")', PW),
     # Dockerfile, Makefile
     "dockerfile_env_space": ("Dockerfile", f"ENV DB_PASSWORD {PW}", PW),
     "makefile_append": ("Makefile", f"DB_PASSWORD += {PW}", PW),
@@ -1250,6 +1251,8 @@ KEPT_SHAPES = {
     "prose_password_word": ("a.md", "Use password managers to log in."),
     "sql_prompt": ("a.sql", "-- the PASSWORD 'x' form is deprecated"),
     "tuple_of_calls": ("a.py", "user, password = get_credentials()"),
+    "basic_auth_dummy": ("a.md", "requests.get(url, auth=HTTPBasicAuth('user', 'pass'))"),
+    "oauth_name": ("a.py", 'oauth = "Vx7qP2mLk9Rz"'),
     "default_placeholder": ("a.py", 'password = os.getenv("DB_PASSWORD") or "changeme"'),
     "properties_prose": ("a.md", "db.password settings\n"),
 }
