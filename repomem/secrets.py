@@ -1129,6 +1129,15 @@ def _is_prose(value: str) -> bool:
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
 
 
+def _plain_secret(value: str, keyword: str) -> bool:
+    """True when ``value``, found in one of the shapes read outside the assignment regex
+    (a spaced value, a tuple, an XML value before its key), may be a secret: six characters
+    or more, not a placeholder nor a name, and generated for a token or key."""
+    if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
+        return False
+    return keyword not in _GENERATED_KEYWORDS or _looks_generated(value)
+
+
 def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     """The span of a YAML value on the line after ``password:``: one plain word, indented
     deeper than the key (not ``type: string``, a list item or a comment)."""
@@ -1310,9 +1319,7 @@ def _spaced_value(
             return None
     else:
         return None
-    if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
-        return None
-    if keyword in _GENERATED_KEYWORDS and not _looks_generated(value):
+    if not _plain_secret(value, keyword):
         return None
     return m.start("value"), m.start("value") + len(value)
 
@@ -1333,9 +1340,7 @@ def _value_before_key(
     if m is None or text[end : end + 1] != line[-1]:
         return None
     value = m.group("value")
-    if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
-        return None
-    if lowered[start:end] in _GENERATED_KEYWORDS and not _looks_generated(value):
+    if not _plain_secret(value, lowered[start:end]):
         return None
     begin = start - len(prefix) - len(line) + m.start("value")
     return begin, begin + len(value)
@@ -1465,9 +1470,7 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
     if found is None:
         return None
     value = found.group("value")
-    if any(c.isspace() for c in value) or _is_placeholder(value) or _is_name_value(value):
-        return None
-    if keyword in _GENERATED_KEYWORDS and not _looks_generated(value):
+    if any(c.isspace() for c in value) or not _plain_secret(value, keyword):
         return None
     return found.span("value")
 
