@@ -1103,7 +1103,10 @@ _COMMENT = re.compile(
 # A value set in a shell command (PGPASSWORD=x psql): up to a space, quote or operator.
 _SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
 # A value in a URL query or a connection string: up to the next separator.
-_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]+")
+# Read from the text, not the tail's 64-character `bare` group, so a long value is whole.
+_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]{1,1024}")
+# A Markdown table cell's text, up to the next "|".
+_TABLE_VALUE = re.compile(f"[^|{_NL}]{{1,1024}}")
 # YAML block scalar indicators (with an indentation digit, a chomping sign, a comment): the
 # value is on the next, more indented line, maybe after blank lines.
 _BLOCK_SCALAR = re.compile(r"[|>](?:[1-9]?[-+]?|[-+][1-9])(?:[ \t]+#[^\r\n]*)?[ \t]*\Z")
@@ -1204,7 +1207,7 @@ def _secret_value(
                 return None
             start = element.start(group) + element.group(group).find(value)
         elif context == "query":
-            word = _QUERY_VALUE.match(bare)  # none for an empty value: `?password=&a=1`
+            word = _QUERY_VALUE.match(text, start)  # none for an empty `?password=&a=1`
             if word is None or len(word.group(0)) < 6:
                 return None
             value = word.group(0)
@@ -1215,10 +1218,11 @@ def _secret_value(
                 value = inner  # ODBC's PWD={...}, not a format field ({password!r})
                 start += 1
         elif context == "table":  # | password | value |
-            value = bare.partition("|")[0].strip().strip("*")
+            cell = _TABLE_VALUE.match(text, start)
+            value = cell.group(0).strip().strip("*") if cell is not None else ""
             if len(value.split()) != 1 or len(value) < 6:
                 return None
-            start += bare.find(value)
+            start = text.index(value, start)
         elif context == "shell" and (
             name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability

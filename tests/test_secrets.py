@@ -1211,6 +1211,9 @@ SHAPES = {
     "lua_long_string": ("a.lua", f"password = [[{PW}]]", PW),
     "xml_value_before_key": ("web.config", f'<add value="{PW}" key="DbPassword" />', PW),
     "properties_space": ("a.properties", f"db.password {PW}\n", PW),
+    # a value longer than the 64 characters the assignment regex reads: read whole
+    "long_query_value": ("a.py", f'u = "https://x/?password={PW * 6}&a=1"', PW * 6),
+    "long_table_value": ("a.md", f"| password | {PW * 6} |", PW * 6),
 }
 
 
@@ -1255,6 +1258,10 @@ KEPT_SHAPES = {
     "oauth_name": ("a.py", 'oauth = "Vx7qP2mLk9Rz"'),
     "default_placeholder": ("a.py", 'password = os.getenv("DB_PASSWORD") or "changeme"'),
     "properties_prose": ("a.md", "db.password settings\n"),
+    "long_key_path": (
+        "A.java",
+        '"spring.ssl.keystore.private-key=classpath:org/springframework/boot/ssl/test-client.key"',
+    ),
 }
 
 
