@@ -1285,8 +1285,9 @@ def _secret_value(
     return start, start + len(value)
 
 
-# A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), SQL's `WITH PASSWORD '...'`,
-# "connect with password ..." (prose and docstrings).
+# A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), `db.password ...`
+# (.properties), SQL's `WITH PASSWORD '...'`, "connect with password ..." (prose and
+# docstrings).
 _SPACED = re.compile(
     r"""(?P<rest>[\w.-]{0,64})[ \t]+(?P<q>['"`]?)(?P<value>[^\s'"`]{1,200})(?P=q)"""
 )
@@ -1295,10 +1296,12 @@ _SPACED = re.compile(
 def _spaced_value(
     text: str, lowered: str, start: int, end: int, line: str, config_like: bool
 ) -> tuple[int, int] | None:
-    """The span of a secret given after the credential name and a space, in the three forms
-    where that is a value: a Dockerfile's ``ENV NAME value``, SQL's ``PASSWORD '...'`` (the
-    keyword in capitals, or after ``WITH``/``LOGIN``) and "with/use password ..." in a
-    sentence (a word with a digit or a symbol)."""
+    """The span of a secret given after the credential name and a space, in the four forms
+    where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
+    ``db.password value`` (a dotted name starting a config line, the value typed or
+    generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
+    ``WITH``/``LOGIN``) and "with/use password ..." in a sentence (a word with a digit or a
+    symbol)."""
     m = _SPACED.match(text, end)
     if m is None:
         return None
@@ -1436,7 +1439,7 @@ def _is_namespaced(text: str, start: int) -> bool:
 
 # How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
 # withPassword, builder.password(...); and HTTPBasicAuth("user", "...").
-_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")  # also HTTPBasicAuth(u, pw)
+_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")
 # Calls that take a name and its value: getenv("db_password", "..."),
 # props.setProperty("password", "..."), conf.set("fs.s3a.secret.key", "...").
 _KEY_VALUE_CALL = re.compile(
@@ -1490,7 +1493,8 @@ def _context(
 ) -> str | None:
     """How to read the value of the assignment ``m`` (see :func:`_secret_value`), or None
     when its operator does not assign here: a call that is not a setter, ``>`` outside XML,
-    ``||`` after a name that is not an environment variable, ``|`` outside a table."""
+    ``||`` after a name that is not an environment variable, ``|`` outside a table (in
+    config files and prose only), a Go type outside ``var``/``const``."""
     op, close = m.group("op"), m.group("close")
     start, end = span
     name = prefix + text[start:end] + m.group("rest")
