@@ -890,7 +890,7 @@ _KEY_PREFIXES = (
     "account",  # Azure's AccountKey
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:(?:[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -916,8 +916,8 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
 # value.  "==" and "!=" are comparisons, not assignments.
 _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?P<close>["'`]\]?|\]|\*\*|__)?             # "password": ..., cfg["password"] = ...
-    [ \t]*                                      # (and **Password**: in Markdown)
+    (?P<close>\\?["'`]\]?|\]|\*\*|__)?          # "password": ..., cfg["password"] = ...
+    [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
       | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...

@@ -1211,6 +1211,11 @@ SHAPES = {
     "lua_long_string": ("a.lua", f"password = [[{PW}]]", PW),
     "xml_value_before_key": ("web.config", f'<add value="{PW}" key="DbPassword" />', PW),
     "properties_space": ("a.properties", f"db.password {PW}\n", PW),
+    "notebook_subscript": (
+        "nb.ipynb",
+        f'{{"source": ["os.environ[\\"OPENAI_API_KEY\\"] = \\"{TOKEN}\\"\\n"]}}',
+        TOKEN,
+    ),
     # a value longer than the 64 characters the assignment regex reads: read whole
     "long_query_value": ("a.py", f'u = "https://x/?password={PW * 6}&a=1"', PW * 6),
     "long_table_value": ("a.md", f"| password | {PW * 6} |", PW * 6),
