@@ -23,36 +23,51 @@ so the module avoids them at the top level of every scan.
 1. *Token detectors.*  Each well-known credential format (AWS key ids and a secret key
    passed beside one, GitHub, GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio,
    SendGrid, npm, PyPI, Hugging Face, Vault, Telegram and Discord tokens, Azure account
-   keys and SAS signatures, JWTs, PEM private keys also base64-encoded, passwords in URLs,
-   Slack and Discord webhooks, Terraform variables' defaults) is a regular expression
-   starting with a literal (``A``, ``S``, ``g``, ``xox``, ``hf_``, ``//`` ...); formats
-   sharing a first letter share a scan, and boundary checks sit in a look-behind *after*
-   the literal so they do not hide it from the engine.  Where a format starts with a common
-   letter (``sk-``, ``eyJ``, ``npm_``), a cheap gate anchored on a rarer letter (``k``,
-   ``J``, ``m_``) runs first.  Three more find credentials given to commands:
-   ``--password=...``/``--token ...`` flags (after the literal ``--``), ``mysql -p...`` and
-   ``curl -u user:...``.
+   keys and SAS signatures, JWTs, PEM private keys (four or five dashes, any case) also
+   base64-encoded (over YAML block lines too), passwords in URLs, Slack and Discord
+   webhooks, Terraform variables' defaults, Kubernetes ``name:``/``value:`` environment
+   entries) is a regular expression starting with a literal (``A``, ``S``, ``g``, ``xox``,
+   ``hf_``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a scan, and
+   boundary checks sit in a look-behind *after* the literal so they do not hide it from the
+   engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
+   cheap gate anchored on a rarer letter (``k``, ``J``, ``m_``) runs first.  Three more
+   find credentials given to commands: one scan after the literal ``-`` reads
+   ``--password=...``/``--token ...`` flags, the short password options of the commands
+   that have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``,
+   the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
+   PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
+   user:...`` and SQL's ``IDENTIFIED BY '...'``.
 2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
-   found in a lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``,
-   ``token``/``key`` (after api/access/private), ``secret`` and ``auth``, each with a
-   look-ahead for an assignment operator, so ``pass`` statements and the like are dropped
-   inside the regex engine.  The few remaining hits are checked in Python: the keyword
-   must stand as a word of the name, and an anchored regex reads the operator and value.
-   ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
-   sentence ("the staging password is ...": the look-ahead also accepts a few words and
-   ``is``/``was``), environment variables set inside a command written in code
-   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a URL's query
-   or a connection string (``?password=...&``, ``;Pwd=...;``), setters
-   (``setPassword("...")``), environment-style names given with a value
-   (``getenv("DB_PASSWORD", "...")``, ``define('DB_PASSWORD', '...')``), XML elements and
-   ``key="ApiKey" value="..."`` settings, values wrapped in parentheses or triple quotes,
-   escaped quotes inside JSON (notebooks), YAML block scalars, and comments in code read
-   like config (``# old password: ...``).
+   found in a lower-cased copy of the text by four scans for the keywords
+   ``pass``/``pwd``/``pw``, ``token``/``key`` (after api/access/private), ``secret`` and
+   ``auth``, each with a look-ahead for an assignment operator (or one of the few spaced
+   forms below), so ``pass`` statements and the like are dropped inside the regex engine.
+   The few remaining hits are checked in Python: the keyword must stand as a word of the
+   name, and an anchored regex reads the operator and value.  ``Authorization:`` headers
+   ride on the ``auth`` hits, and so do secrets stated in a sentence ("the staging
+   password is ...", "the password for staging: ...", "... was changed to ...", "connect
+   with password ..."), environment variables set inside a command written in code
+   (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a URL's query,
+   a connection string or a ``key=value`` string (``?password=...&``, ``;Pwd={...};``,
+   ``"host=db password=..."``), setters (``setDbPassword("...")``, ``withPassword``,
+   ``builder.password("...")``, ``set_password("svc", "user", "...")``), names given with
+   a value (``getenv("db_password", "...")``, ``define('DB_PASSWORD', '...')``,
+   ``props.put("mail.smtp.password", "...")``), defaults of environment variables
+   (``process.env.DB_PASSWORD || "..."``, ``os.environ.get("DB_PASSWORD") or "..."``,
+   ``ENV.fetch("DB_PASSWORD") { "..." }``), XML elements (also with attributes, a
+   namespace, CDATA, the value on the next line, or named by a ``key``/``name``
+   attribute) and ``key="ApiKey" value="..."`` settings, SQL's ``WITH PASSWORD '...'``,
+   Dockerfiles' ``ENV DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values
+   wrapped in parentheses, ``str(...)`` or triple quotes or continued after ``\\``,
+   escaped quotes inside JSON (notebooks), YAML block scalars, tags, anchors and values on
+   the next line, Markdown bold names and table rows, and comments in code read like
+   config (``# old password: ...``, ``/* pw: ... */``).
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
-almost none with secrets) this runs at roughly 35 MB/s on one core of this machine (54
-before session 15 added the command-line, sentence and vendor rules).
+almost none with secrets) this runs at roughly 34 MB/s on one core of this machine (54
+before session 15 added the command-line, sentence and vendor rules; 35-36 before session
+16's shapes).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -83,6 +98,11 @@ value or a quoted one with spaces).  Left alone are:
   chose (``password = "hunter2hunter"`` is redacted);
 * names where the keyword is part of another word: ``tokenizer``, ``author``,
   ``secretary``, ``bypass``, ``pass_zero``.
+* words listed or tabulated about credentials: ``("PASSWORD", "PLACING")`` (a list of
+  keywords), ``| DB_PASSWORD | required |``, ``<string name="password">Passwort</string>``
+  (a translation: values named by a table cell or a ``key``/``name`` attribute must have a
+  digit, a symbol or mixed case), and short options of other commands (``mkdir -p``,
+  ``mysql -p dbname``, which prompts).
 
 The module is pure standard library, keeps no state between calls and never prints.
 """
@@ -260,7 +280,8 @@ def is_config_like(relpath: str) -> bool:
 
     Pass the result as ``config_like`` to :func:`redact`.  Covers dotenv files, ``.ini``,
     ``.cfg``, ``.conf``, ``.properties``, ``.toml``, YAML, JSON, ``.npmrc``, ``.pypirc`` and
-    other ``rc`` dot-files, Dockerfiles and ``*.env`` files, and documentation (Markdown,
+    other ``rc`` dot-files, Dockerfiles, Makefiles (also ``*.mk``, ``makefile.inc``) and
+    ``*.env`` files, and documentation (Markdown,
     reStructuredText, AsciiDoc, plain text), where deploy notes paste ``DB_PASSWORD=...``.
     """
     parts = _split_path(relpath)
@@ -271,7 +292,7 @@ def is_config_like(relpath: str) -> bool:
         name.endswith(_PROSE_SUFFIXES)
         or name in _CONFIG_NAMES
         or name.endswith(_CONFIG_SUFFIXES)
-        or name.startswith((".env.", "dockerfile.", "containerfile."))
+        or name.startswith((".env.", "dockerfile.", "containerfile.", "makefile."))
         or name.endswith(".mk")
         or (name == "config" and len(parts) > 1 and parts[-2] == ".kube")
         or _RC_FILE.match(name) is not None
@@ -372,7 +393,7 @@ _NAME_VALUE = re.compile(
     r"""
       [a-z][\w+.-]*://.*                                 # URL (credentials: see _URL)
     | (?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?\Z           # /etc/app/key, ./keys, ~/x
-    | [\w./-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|cfg|env|txt|gpg|asc)\Z
+    | [\w./:-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|cfg|env|txt|gpg|asc)\Z
     | [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z                 # auth.User, app.tokens.Backend
     | [~^]?\d+(?:[.-]\d+)+\Z                             # 1.3.6.1.5.5.7.3.1, 2011-06-15, ^4.0.0
     | \d{4}-\d\d-\d\d[T ]\d\d:\d\d                        # 2016-09-08T21:47:36Z: a time
@@ -458,19 +479,20 @@ _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
 _Handler = Callable[[re.Match[str]], "str | None"]
 """Maps a match to its replacement, or ``None`` to keep the match (not a secret)."""
 
-# PEM private key blocks (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP ... PRIVATE KEY [BLOCK]).
-# The header and footer stay; the body becomes one [REDACTED] line plus empty lines.  A
-# BEGIN without END redacts to the end of the text.
-_PEM_GATE = re.compile(r"K(?<=PRIVATE K)EY")
+# PEM private key blocks (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP ... PRIVATE KEY [BLOCK]),
+# found at their "BEGIN" (rarer than the "K" of KEY); hand-copied ones also with four dashes
+# or "Private Key".  The header and footer stay; the body becomes one [REDACTED] line plus
+# empty lines.  A BEGIN without END redacts to the end of the text.
 _PEM = re.compile(
-    r"(?P<begin>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)"
+    r"(?P<begin>BEGIN(?<=----BEGIN) [A-Za-z0-9 ]{0,40}?(?i:PRIVATE KEY(?: BLOCK)?)-{4,5})"
     r"(?P<body>.*?)"
-    r"(?P<end>-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    r"(?P<end>-{4,5}END [A-Za-z0-9 ]{0,40}?(?i:PRIVATE KEY(?: BLOCK)?)-{4,5}|\Z)",
     re.DOTALL,
 )
 # Real key material: a long base64 run near the start of the body (after any
-# Proc-Type/DEK-Info headers).  A body of "..." in documentation is not a key.
-_PEM_MATERIAL = re.compile(r"[A-Za-z0-9+/=]{40}")
+# Proc-Type/DEK-Info headers), also broken by single spaces or line breaks when pasted.  A
+# body of "..." in documentation is not a key.
+_PEM_MATERIAL = re.compile(r"(?=[A-Za-z0-9+/=]{16})(?:[A-Za-z0-9+/=]\s?){40}")
 
 
 def _pem(m: re.Match[str]) -> str | None:
@@ -574,31 +596,43 @@ _DISCORD = re.compile(
 _AZURE_KEY = re.compile(
     r"Key=(?:(?<=AccountKey=)|(?<=SharedAccessKey=))(?P<material>[A-Za-z0-9+/]{20,}={0,2})"
 )
-_SAS_SIG = re.compile(r"sig=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
+# Anchored on "g=", rarer than the "s" of "sig=".
+_SAS_SIG = re.compile(r"g=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
 
-# Kubernetes and Compose environment lists: `- name: DB_PASSWORD` then `value: ...`.
+# Kubernetes and Compose environment lists: `- name: DB_PASSWORD` then `value: ...`, on
+# the next line or in a flow mapping (`- {name: DB_PASSWORD, value: ...}`).
 _ENV_ENTRY = re.compile(
-    r"name:(?<![\w-]name:)[ \t]*[\"']?(?P<name>[A-Za-z0-9_]{1,80})[\"']?[ \t]*\r?\n"
-    r"[ \t]*value:[ \t]*(?P<q>[\"']?)(?P<material>[^\"'\r\n#]{4,4096})(?P=q)"
+    r"name:(?<![\w-]name:)[ \t]*[\"']?(?P<name>[A-Za-z0-9_]{1,80})[\"']?[ \t]*"
+    r"(?:\r?\n[ \t]*value:[ \t]*(?P<q>[\"']?)(?P<material>[^\"'\r\n#]{4,4096})(?P=q)"
+    r"|,[ \t]*value:[ \t]*(?P<fq>[\"']?)(?P<flow>[^\"'\r\n#,}]{4,4096})(?P=fq))"
 )
 # A name that holds a credential (Terraform variables, environment entries).
 _CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
 
 
 def _env_entry(m: re.Match[str]) -> str | None:
-    material = m.group("material").strip()
+    group = "material" if m.group("material") is not None else "flow"
+    material = m.group(group).strip()
     if (
         _CREDENTIAL_NAME.search(m.group("name").lower()) is None
         or _is_placeholder(material)
         or _is_name_value(material)
     ):
         return None
-    return _redact_group(m, "material", len(m.group("material").rstrip()))
+    return _redact_group(m, group, len(m.group(group).rstrip()))
 
 
 # A PEM private key encoded once more in base64 (Kubernetes Secrets' tls.key, kubeconfig's
-# client-key-data): "LS0tLS1CRUdJTi" is "-----BEGIN" in base64; certificates are kept.
-_PEM_BASE64 = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}")
+# client-key-data): "LS0tLS1CRUdJTi" is "-----BEGIN" in base64, "Ci0tLS0tQkVHSU4g" and
+# "IC0tLS0tQkVHSU4g" the same after a line break or a space; all three share "0tLS", the
+# gate's literal.  The value may go on over the lines of a YAML block scalar (a line break
+# counts when the next line is base64 only).  Certificates are kept.
+_PEM_BASE64_GATE = re.compile(r"0tLS")
+_B64_LINE_BREAK = r"\r?\n[ \t]*(?=[A-Za-z0-9+/]{1,200}={0,2}[ \t]*(?:\r?\n|\Z))"
+_PEM_BASE64 = re.compile(
+    r"(?:LS0tLS1CRUdJTi|Ci0tLS0tQkVHSU4g|IC0tLS0tQkVHSU4g)"
+    rf"(?:[A-Za-z0-9+/]|{_B64_LINE_BREAK}){{16,65536}}={{0,2}}"
+)
 
 # Terraform: variable "db_password" { ... default = "..." }, the value lines below the name.
 _TF_VARIABLE = re.compile(
@@ -641,12 +675,12 @@ def _a_token(m: re.Match[str]) -> str | None:
 
 
 def _pem_base64(m: re.Match[str]) -> str | None:
-    head = m.group(0)[:80]
+    head = "".join(m.group(0)[:120].split())[:80]
     try:
         decoded = base64.b64decode(head[: len(head) // 4 * 4], validate=False)
     except ValueError:
         return None
-    return REDACTED if b"PRIVATE KEY" in decoded else None
+    return _mask(m.group(0)) if b"PRIVATE KEY" in decoded else None
 
 
 def _token(m: re.Match[str]) -> str | None:
@@ -673,25 +707,62 @@ def _url(m: re.Match[str]) -> str | None:
 
 # Command lines: a password, token or key given to a command, in code, scripts and docs:
 # --password=hunter2, --password 's3cr3t !', "--token", "ghx0123..." (an argv list),
-# --db-password x, --api-key=...  The flag's words are looked for after the literal "--".
+# --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
+# for after the literal "-", which also finds the short options of the commands that take a
+# password (`sshpass -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`: the command is
+# checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password ...` and
+# `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan per
+# command would cost more than the branches tried at each "-".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
-    r"--(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
-    r"(?P<kw>password|passwd|pass|pwd|passphrase|token|secret|api-?key|apikey|private-key)"
-    r"""(?:(?P<eq>=)|[ \t]+|(?P<argv>["'][ \t]*,[ \t]*))""" + _CMD_VALUE
+    r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
+    r"(?P<kw>password|passwd|pass-?phrase|pass|pwd|token|secret-access-key|secret"
+    r"|api-?key|apikey|private-key|credentials?|key(?<=--key))"
+    r"""(?:(?P<eq>=)|[ \t]+|(?P<argv>["'][ \t]*,[ \t]*))"""
+    r"""|(?P<short>[pa])(?<=[\s"'\[(,]-[pa])[ \t]*"""
+    r"|(?P<ps>P)(?<=\s-P)assword[ \t]+"
+    r"|(?P<ps_secure>S)(?<=ConvertTo-S)ecureString[ \t]+(?:-String[ \t]+)?"
+    r"|(?P<htpasswd>b)(?<=htpasswd -b)[A-Za-z]{0,3}[ \t]+[^\s-]\S*[ \t]+\S+[ \t]+"
+    r")" + _CMD_VALUE
+)
+# The commands whose short option takes a password: (command, option letter, value attached
+# only).  mysql -pSECRET, mysqldump -u root -p'SECRET' and ["mysql", "-uroot", "-p..."] take
+# it attached: with a space after -p, mysql prompts and the next word is the database.
+# "login" counts after a container tool (docker login -u me -p ...).
+_SHORT_FLAG_COMMANDS = (
+    ("sshpass", "p", False),
+    ("login", "p", False),
+    ("redis-cli", "a", False),
+    ("mysql", "p", True),
+    ("mariadb", "p", True),
+)
+_LOGIN_TOOL = re.compile(r"(?:docker|podman|buildah|skopeo|helm(?:[ \t]+registry)?)[ \t]+\Z")
+
+# curl -u user:SECRET, curl --user=user:SECRET, "-u", "user:SECRET" (the user stays;
+# -u 1000:1000 is kept below).
+_CURL_USER = re.compile(
+    r"""-(?<=[\s"'=]-)(?:u|-user)(?:=|["'][ \t]*,[ \t]*|[ \t]*)(?P<q>["']?)"""
+    r"""(?P<user>[^\s:"'@/]+):(?P<bare>[^\s"'@]+)"""
 )
 
-# mysql -pSECRET, mysqldump -u root -p'SECRET' (with a space after -p, mysql prompts and the
-# next word is the database).
-_MYSQL = re.compile(r"m(?:ysql|ariadb)[\w-]*[ \t][^\n]{0,200}?(?<=[ \t])-p" + _CMD_VALUE)
-
-# curl -u user:SECRET, curl --user=user:SECRET (the user stays; -u 1000:1000 is kept below).
-_CURL_USER = re.compile(
-    r"""-(?<=[\s"'=]-)(?:u|-user)(?:=|[ \t]*)(?P<q>["']?)(?P<user>[^\s:"'@/]+):"""
-    r"""(?P<bare>[^\s"'@]+)"""
+# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...'
+# (`ALTER USER x WITH PASSWORD '...'` rides on the "pass" keyword, see _spaced_value).
+_SQL_IDENTIFIED = re.compile(
+    r"IDENTIFIED(?i:[ \t]+by[ \t]+(?:password[ \t]+)?)(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
 )
 # Machine-made credentials: a word after a token or key flag must look generated.
-_GENERATED_FLAGS = frozenset({"token", "api-key", "apikey", "private-key"})
+_GENERATED_FLAGS = frozenset(
+    {
+        "token",
+        "api-key",
+        "apikey",
+        "private-key",
+        "secret-access-key",
+        "credentials",
+        "credential",
+        "key",
+    }
+)
 
 
 def _command_secret(m: re.Match[str]) -> str | None:
@@ -709,14 +780,22 @@ def _command_secret(m: re.Match[str]) -> str | None:
         or (kept.isdigit() and len(kept) < 8)
     ):
         return None
-    if groups.get("kw") is not None:  # a --flag
+    kw = groups.get("kw")
+    if groups.get("short") is not None and not _short_flag_takes_password(m):
+        return None
+    if kw is not None:  # a --flag
         pre = (groups.get("pre") or "").rstrip("-").rpartition("-")[2]
-        if groups["kw"] in _GENERATED_FLAGS and pre in _BOOKKEEPING_TOKENS:
+        if kw in _GENERATED_FLAGS and pre in _BOOKKEEPING_TOKENS:
             return None  # --next-token, --lock-token: paging and locking, not credentials
         if groups.get("argv") and group == "bare":
             return None  # "--password", pw: a variable
+        if kw == "key" and (not groups.get("eq") or len(kept) < 16 or "." in kept):
+            return None  # --key=2,3 (sort), --object-key x, --key dir/file.mp4: not a credential
+        if kw == "key" and not _has_digit_and_letter(kept):
+            return None
+    if kw is not None or groups.get("ps") or groups.get("ps_secure"):
         generated = _looks_generated(kept) and not kept.isupper()
-        if groups["kw"] in _GENERATED_FLAGS and not generated:
+        if kw in _GENERATED_FLAGS and not generated:
             return None
         # A word after a space may be prose ("--password TEXT", "--token option"); after
         # "=" or in quotes it is the value.
@@ -726,10 +805,42 @@ def _command_secret(m: re.Match[str]) -> str | None:
     return _redact_group(m, group, len(kept))
 
 
+def _short_flag_takes_password(m: re.Match[str]) -> bool:
+    """True when the short option of ``m`` (``-p``, ``-a``) follows, on its line or the lines
+    it continues (after "\\"), in any case, the last use of a command whose option of that
+    letter takes a password (``sshpass -p``, ``redis-cli -a``, ``mysql -p...``).
+
+    Found with ``str.rfind`` in a lower-cased window of 300 characters: a regex search for
+    the commands at every "-p" in a long line cost more than the rest of the scan."""
+    text, end = m.string, m.start()
+    floor = max(0, end - 300)
+    begin = text.rfind("\n", floor, end) + 1
+    while begin > floor and text[max(floor, begin - 3) : begin - 1].rstrip("\r").endswith("\\"):
+        begin = text.rfind("\n", floor, begin - 1) + 1  # the line before ends with "\"
+    window = text[max(begin, floor) : end].lower()
+    letter = m.group("short")
+    attached = m.group(0)[2:3] not in " \t"
+    for command, option, attached_only in _SHORT_FLAG_COMMANDS:
+        if option != letter or (attached_only and not attached):
+            continue
+        i = window.rfind(command)
+        if i < 0 or (i and (window[i - 1].isalnum() or window[i - 1] in "_-")):
+            continue
+        j = i + len(command)
+        while attached_only and j < len(window) and (window[j].isalnum() or window[j] in "_-"):
+            j += 1  # mysqldump, mysqladmin, mariadb-dump
+        if j < len(window) and window[j] not in " \t\r\n\"',":
+            continue
+        if command == "login" and _LOGIN_TOOL.search(window, max(0, i - 40), i) is None:
+            continue
+        return True
+    return False
+
+
 # (gate, full regex, handler), applied in this order, each to the previous one's output.
 # The full regex only runs when there is no gate or the gate matches somewhere.
 _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...] = (
-    (_PEM_GATE, _PEM, _pem),
+    (None, _PEM, _pem),
     (None, _A_TOKENS, _a_token),
     (None, _S_TOKENS, _token),
     (None, _G_TOKENS, _token),
@@ -745,15 +856,15 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (_DISCORD_GATE, _DISCORD, _material),
     (None, _AZURE_KEY, _material),
     (None, _SAS_SIG, _material),
-    (None, _PEM_BASE64, _pem_base64),
+    (_PEM_BASE64_GATE, _PEM_BASE64, _pem_base64),
     (None, _TF_VARIABLE, _tf_variable),
     (None, _ENV_ENTRY, _env_entry),
     (_NPM_GATE, _NPM_TOKEN, _token),
     (_JWT_GATE, _JWT, _token),
     (None, _URL, _url),
     (None, _FLAG, _command_secret),
-    (None, _MYSQL, _command_secret),
     (None, _CURL_USER, _command_secret),
+    (None, _SQL_IDENTIFIED, _command_secret),
 )
 
 # ---------------------------------------------------------------------------------------
@@ -769,7 +880,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
-# pass/pwd, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
+# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
 # and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
@@ -779,14 +890,21 @@ _KEY_PREFIXES = (
     "account",  # Azure's AccountKey
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:(?:[\"'`]\]?|\])?[ \t]*(?:[:=?]|value[ \t]*=)"
-    r"|[\"'`][ \t]*,|[(>])"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
-    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was):?[ \t])"  # the password for x is
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
+    r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
+    r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
+    r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
+    # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
+    # var pw string = ... (Go), <password encrypted="false">
+    r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
+    # the password for x is ..., the password for staging: ...
+    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
+    r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
 )
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
     for pattern in (
-        "p(?:ass|wd)",
+        "p(?:ass|wd?)",
         "k(?:(?<=tok)en|ey(?:" + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES) + "))",
         "secret",
         "auth",
@@ -798,24 +916,40 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
 # value.  "==" and "!=" are comparisons, not assignments.
 _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?P<close>["'`]\]?|\])?                     # "password": ..., cfg["password"] = ...
-    [ \t]*
-    (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
-      | :=  | =>  | \?=  | =(?!=)  | :(?![:=])
+    (?P<close>\\?["'`]\]?|\]|\*\*|__)?          # "password": ..., cfg["password"] = ...
+    [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
+    (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
+                                                # k: str = "...", k: "str" = "..."
+      | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
       | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
-      | ,[ \t]*(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
+      | ,\s{0,40}(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
                                                 # getenv("DB_PASSWORD", [default=]"..."), define
-      | \(  | > )                                # setPassword("..."), <password>...</
-    [ \t]*
-    (?P<wrapped>\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
-                                                # ( "..." ) wrapped, ("user", "...") pairs
+      | (?P<fallback>\)[ \t]*\{|\)?[ \t]*(?:\|\|=?|\?\?=?|or(?=[ \t])))
+                                                # getenv("DB_PASSWORD") or "...", || "...",
+                                                # ENV.fetch('DB_PASSWORD') { "..." }
+      | \((?:\s{0,40}[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,){0,2}\s{0,40}
+                                                # setPassword("..."), set_password("s", "u", "...")
+      | (?P<xml>(?:(?<=[ \t])[\w:.-]{1,40}=(?:"[^"<>\n]{0,100}"|'[^'<>\n]{0,100}')[ \t]*){0,4}
+                >\s{0,200})                     # <password>...</, <password encrypted="false">
+      | (?P<table>\|)                            # | password | ... |: a Markdown table row
+      | ->  | –  | —                             # Password -> ...: an arrow or a dash in notes
+      | (?P<gotype>(?<=[ \t])[A-Za-z_][\w.*\[\]]{0,40}[ \t]*=(?!=)) )
+                                                # var dbPassword string = "..."
+    [ \t]*(?:\\\r?\n[ \t]*)?                    # password = \ then the value on the next line
+    (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
+                   [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
+    (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
+                                                # ( "..." ) wrapped, str("..."), ("user", "...")
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
-      | (?P<bare>[^\s"'`][^NL]{0,63}) )          # config values: see _secret_value
+      | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
+      | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
+      | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)
 _ASSIGNMENT_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE, re.VERBOSE)
 # In comments and prose a colon is not a type annotation ("password: x1, then a = 1").
-_ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.\[\],|<> \t]{0,80}?=(?!=)  # k: str = "..."
+_ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
+                                                # k: str = "...", k: "str" = "..."
       |"""
 assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
 _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
@@ -923,8 +1057,13 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
                 return -1
             if end < len(text) and (text[end].isalnum() or text[end] in "_.-"):
                 return -1
-    elif keyword in ("pwd", "auth") and start and "a" <= text[start - 1] <= "z":
-        return -1  # oauth, getpwd
+    elif (
+        keyword in ("pwd", "pw", "auth")
+        and start
+        and "a" <= text[start - 1] <= "z"
+        and not text.endswith("BasicAuth", 0, end)
+    ):
+        return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
     if end < len(text):
         nxt = text[end]
         # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
@@ -957,15 +1096,30 @@ def _in_command(line: str) -> bool:
 _CLOSING_PAREN = re.compile(r"\s*\)")
 
 # A comment line, or a comment after code: "# old password: x", "// token: x".
-_COMMENT = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|;|<!--|rem[ \t])|.*[ \t](?:#|//)[ \t]", re.I)
+_COMMENT = re.compile(
+    r"[ \t]*(?:#|//|/\*|\*|--|;|::|%|<!--|rem[ \t])|.*[ \t](?:#|//|/\*)[ \t]", re.I
+)
 
 # A value set in a shell command (PGPASSWORD=x psql): up to a space, quote or operator.
 _SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
 # A value in a URL query or a connection string: up to the next separator.
-_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]+")
-# YAML block scalar indicators: the value is on the next, more indented line.
-_BLOCK_SCALAR = re.compile(r"[|>][-+]?[ \t]*\Z")
-_NEXT_LINE = re.compile(r"\r?\n([ \t]+)(\S[^\r\n]*)")
+# Read from the text, not the tail's 64-character `bare` group, so a long value is whole.
+_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]{1,1024}")
+# A Markdown table cell's text, up to the next "|".
+_TABLE_VALUE = re.compile(f"[^|{_NL}]{{1,1024}}")
+# YAML block scalar indicators (with an indentation digit, a chomping sign, a comment): the
+# value is on the next, more indented line, maybe after blank lines.
+_BLOCK_SCALAR = re.compile(r"[|>](?:[1-9]?[-+]?|[-+][1-9])(?:[ \t]+#[^\r\n]*)?[ \t]*\Z")
+_NEXT_LINE = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n){0,3}([ \t]+)(\S[^\r\n]*)")
+# A YAML tag or anchor before a value: `password: !!str ...`, `password: &pw ...`.
+_YAML_PROPERTY = re.compile(r"(?:!![a-z]+|&[\w-]+)[ \t]+(?=[^\s|>])")
+# A plain YAML scalar alone on its line (not a mapping, a list item or a comment).
+_LONE_SCALAR = re.compile(r"[^\s#&*!|>{}\[\]\-\"'`%@,?:][^\s]*\Z")
+# The text of an XML element, also in CDATA, up to its closing tag.
+_XML_TEXT = re.compile(
+    f"(?:<!\\[CDATA\\[(?P<cdata>[^\\]<{_NL}]{{1,4096}})\\]\\]>|(?P<text>[^<{_NL}]{{1,4096}}))"
+    r"\s{0,200}</"
+)
 
 
 def _is_prose(value: str) -> bool:
@@ -976,6 +1130,31 @@ def _is_prose(value: str) -> bool:
     if len(words) >= 3:
         return not any(len(w) >= 12 and _has_digit_and_letter(w) for w in words)
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
+
+
+def _plain_secret(value: str, keyword: str) -> bool:
+    """True when ``value``, found in one of the shapes read outside the assignment regex
+    (a spaced value, a tuple, an XML value before its key), may be a secret: six characters
+    or more, not a placeholder nor a name, and generated for a token or key."""
+    if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
+        return False
+    return keyword not in _GENERATED_KEYWORDS or _looks_generated(value)
+
+
+def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of a YAML value on the line after ``password:``: one plain word, indented
+    deeper than the key (not ``type: string``, a list item or a comment)."""
+    nxt = _NEXT_LINE.match(text, m.end())
+    if nxt is None or _LONE_SCALAR.match(nxt.group(2).rstrip()) is None:
+        return None
+    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+    key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
+    value = nxt.group(2).rstrip()
+    if len(nxt.group(1)) <= key_indent or len(value) < 6 or REDACTED in value:
+        return None
+    if _is_placeholder(value) or _is_name_value(value) or _CODE_VALUE.match(value):
+        return None
+    return nxt.start(2), nxt.start(2) + len(value)
 
 
 def _secret_value(
@@ -996,7 +1175,9 @@ def _secret_value(
     last = _LAST_WORD.search(name_rest)
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
-    group = "quoted" if m.group("quoted") is not None else "equoted"
+    if m.group("eol") is not None:
+        return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
+    group = next((g for g in ("quoted", "equoted", "lua") if m.group(g) is not None), "quoted")
     quoted = m.group(group)
     if quoted is not None:
         value = quoted
@@ -1017,16 +1198,31 @@ def _secret_value(
                 return None
             value = key.group(0)
         elif context == "xml":
-            value, closed, _ = bare.partition("</")
-            value = value.strip()
-            if not closed or len(value) < 6 or "<" in value or _is_prose(value):
+            element = _XML_TEXT.match(text, start)
+            if element is None:
                 return None
-            start = m.start("bare") + bare.find(value)
+            group = "cdata" if element.group("cdata") is not None else "text"
+            value = element.group(group).strip()
+            if len(value) < 6 or _is_prose(value):
+                return None
+            start = element.start(group) + element.group(group).find(value)
         elif context == "query":
-            word = _QUERY_VALUE.match(bare)  # none for an empty value: `?password=&a=1`
+            word = _QUERY_VALUE.match(text, start)  # none for an empty `?password=&a=1`
             if word is None or len(word.group(0)) < 6:
                 return None
             value = word.group(0)
+            if "(" in value:
+                return None  # "...; pw = format(x)": code in a string
+            inner = value[1:-1]
+            if value[0] + value[-1] == "{}" and _has_digit_and_letter(inner) and "!" not in inner:
+                value = inner  # ODBC's PWD={...}, not a format field ({password!r})
+                start += 1
+        elif context == "table":  # | password | value |
+            cell = _TABLE_VALUE.match(text, start)
+            value = cell.group(0).strip().strip("*") if cell is not None else ""
+            if len(value.split()) != 1 or len(value) < 6:
+                return None
+            start = text.index(value, start)
         elif context == "shell" and (
             name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability
@@ -1037,6 +1233,11 @@ def _secret_value(
             value = word.group(0)
         elif not config_like:
             return None
+        elif (prop := _YAML_PROPERTY.match(bare)) is not None:
+            start += prop.end()
+            value = bare[prop.end() :].split(None, 1)[0]
+            if len(value) < 6:
+                return None
         elif _BLOCK_SCALAR.match(bare):
             # password: |  then the value on the next line
             nxt = _NEXT_LINE.match(text, m.start("bare") + len(bare.rstrip()))
@@ -1077,19 +1278,92 @@ def _secret_value(
         return None  # "input_token": "Marker" or "NextMarker || Contents[-1].Key"
     if quoted is not None and config_like and _is_sentence(value):
         return None  # "nextToken": "A generated value, used for paginating results."
+    if context == "table" and not (_typed(value) or _looks_generated(value)):
+        return None  # | password | required |: a table of settings, not of values
     if quoted is None and config_like and _CODE_VALUE.match(value):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
     return start, start + len(value)
 
 
+# A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), `db.password ...`
+# (.properties), SQL's `WITH PASSWORD '...'`, "connect with password ..." (prose and
+# docstrings).
+_SPACED = re.compile(
+    r"""(?P<rest>[\w.-]{0,64})[ \t]+(?P<q>['"`]?)(?P<value>[^\s'"`]{1,200})(?P=q)"""
+)
+
+
+def _spaced_value(
+    text: str, lowered: str, start: int, end: int, line: str, config_like: bool
+) -> tuple[int, int] | None:
+    """The span of a secret given after the credential name and a space, in the four forms
+    where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
+    ``db.password value`` (a dotted name starting a config line, the value typed or
+    generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
+    ``WITH``/``LOGIN``) and "with/use password ..." in a sentence (a word with a digit or a
+    symbol)."""
+    m = _SPACED.match(text, end)
+    if m is None:
+        return None
+    keyword, value, q = lowered[start:end], m.group("value"), m.group("q")
+    last = _LAST_WORD.search(m.group("rest"))
+    if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
+        return None  # ENV DB_PASSWORD_FILE /run/secrets/db
+    before = line.lower()
+    if config_like and line.strip() == "ENV":
+        pass
+    elif config_like and not line.strip() and "." in text[start - 1 : start] and not q:
+        if not (_typed(value) or _looks_generated(value)):  # db.password Tr0ub4dor (.properties)
+            return None
+    elif q == "'" and keyword in _CHOSEN_WORDS and not m.group("rest"):
+        if not (text[start:end].isupper() or before.endswith(("with ", "login "))):
+            return None
+    elif not q and keyword in _CHOSEN_WORDS and not m.group("rest"):
+        if not before.endswith(("use ", "using ", "with ")):
+            return None
+        value = value.rstrip(".,;:)")
+        if not _typed(value):
+            return None
+    else:
+        return None
+    if not _plain_secret(value, keyword):
+        return None
+    return m.start("value"), m.start("value") + len(value)
+
+
+# An XML setting with its value before its key: <add value="..." key="DbPassword" />.
+_VALUE_BEFORE_KEY = re.compile(
+    r"""<[\w:.-]+[ \t][^<>]{0,200}?\bvalue=(["'])(?P<value>[^"'<>\n]{1,200})\1"""
+    r"""[^<>]{0,200}?\b(?:key|name)=["']\Z"""
+)
+
+
+def _value_before_key(
+    text: str, lowered: str, start: int, end: int, line: str, prefix: str
+) -> tuple[int, int] | None:
+    """The span of the value of ``<add value="..." key="DbPassword" />``, the name ending in
+    the keyword at ``start:end`` and its closing quote."""
+    m = _VALUE_BEFORE_KEY.search(line)
+    if m is None or text[end : end + 1] != line[-1]:
+        return None
+    value = m.group("value")
+    if not _plain_secret(value, lowered[start:end]):
+        return None
+    begin = start - len(prefix) - len(line) + m.start("value")
+    return begin, begin + len(value)
+
+
 # A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
-# was 3f9a...": the credential word, up to four words, "is"/"was", one word.
+# was 3f9a...", "the password for staging: ...", "the password was changed to ...": the
+# credential word, up to eight words, "is"/"was"/"being" (maybe "changed to") or a colon,
+# one word, also on the next line.
 _STATED_TAIL = re.compile(
-    r"s?(?:[ \t]+[\w.-]+){0,4}?[ \t]+(?:is|was):?[ \t]+(?:now[ \t]+|still[ \t]+)?"
+    r"s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
+    r"|(?<=[\w.-]):):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
     r"""(?P<q>[`"']?)(?P<value>[^\s`"']+)"""
 )
 # Words a person picks: "password is hunter2!"; the rest are machine-made.
-_CHOSEN_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd"})
+_CHOSEN_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pw"})
 _SYMBOLS = frozenset("!@#$%^&*~+=?/\\|")
 
 
@@ -1108,7 +1382,7 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
     begin = m.start("value")
     value = text[begin : m.end("value")]
     if not m.group("q"):
-        value = value.rstrip(".,;:)")  # the end of the sentence
+        value = value.rstrip(".,;:)*")  # the end of the sentence, **bold** text
     if (
         len(value) < 6
         or any(c in "()[]{}" for c in value)
@@ -1163,6 +1437,102 @@ def _is_namespaced(text: str, start: int) -> bool:
     return text.startswith("::", i - 2) if i >= 2 else False
 
 
+# How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
+# withPassword, builder.password(...); and HTTPBasicAuth("user", "...").
+_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")
+# Calls that take a name and its value: getenv("db_password", "..."),
+# props.setProperty("password", "..."), conf.set("fs.s3a.secret.key", "...").
+_KEY_VALUE_CALL = re.compile(
+    r"\b(?:[sS]et\w*|put|add|getenv|get|env|fetch|getProperty|GetEnvironmentVariable)"
+    r"\([ \t]*[\"'`]\Z"
+)
+# An XML element's name starts here (<password>, <jdbc:password>), or its key attribute's
+# value (<entry key="password">, <string name="api_key">).
+_XML_OPEN = re.compile(r"<(?:[\w.-]+:)?\Z")
+_XML_KEY_ATTR = re.compile(r"<[\w:.-]+[ \t][^<>]{0,200}?\b(?:key|name)=[\"']\Z")
+# The name is the first cell of a Markdown table row: | password | ... |
+_TABLE_CELL = re.compile(r"\|[ \t]*[`*]{0,2}\Z")
+# The name is a key inside a string: "password=...", "host=db user=app password=..." (libpq).
+_IN_STRING = re.compile(r"[\"']\Z|[\"'](?:[\w.-]+=[^\s\"'=]*[ \t]+){1,8}\Z")
+
+
+# The names before the credential name in a tuple assignment, from the start of its line
+# (`user, password = ...`), and the value at the same place on the right: one regex for
+# each count of names before.
+_TUPLE_TARGETS = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]{0,40}[ \t]*,[ \t]*){1,4}\Z")
+_TUPLE_ITEM = r"""(?:[bBrRuUfF]{0,2}(["'])[^"'\n]{0,200}\1|[\w.]{1,64})[ \t]*,[ \t]*"""
+_TUPLE_VALUES = tuple(
+    re.compile(
+        rf"""[ \t]*(?:{_TUPLE_ITEM}){{{before}}}"""
+        r"""[bBrRuUfF]{0,2}(?P<q>["'])(?P<value>[^"'\n]{6,200})(?P=q)"""
+    )
+    for before in range(5)
+)
+
+
+def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tuple[int, int] | None:
+    """The span of the string assigned to the credential name in a tuple assignment, the
+    name after ``before`` other targets: ``user, password = "app", "..."``."""
+    found = _TUPLE_VALUES[before].match(text, m.end("op"))
+    if found is None:
+        return None
+    value = found.group("value")
+    if any(c.isspace() for c in value) or not _plain_secret(value, keyword):
+        return None
+    return found.span("value")
+
+
+def _context(
+    text: str,
+    m: re.Match[str],
+    line: str,
+    prefix: str,
+    span: tuple[int, int],
+    config_like: bool,
+    prose: bool,
+) -> str | None:
+    """How to read the value of the assignment ``m`` (see :func:`_secret_value`), or None
+    when its operator does not assign here: a call that is not a setter, ``>`` outside XML,
+    ``||`` after a name that is not an environment variable, ``|`` outside a table (in
+    config files and prose only), a Go type outside ``var``/``const``."""
+    op, close = m.group("op"), m.group("close")
+    start, end = span
+    name = prefix + text[start:end] + m.group("rest")
+    if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
+        setter = prefix.rpartition(".")[2]
+        if m.group("quoted") is None:
+            return None
+        return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
+    if m.group("xml") is not None:
+        if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
+            return "xml"
+        return None
+    if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
+        upper = name.rpartition(".")[2].isupper()
+        return "" if upper and m.group("quoted") is not None else None
+    if m.group("table") is not None:
+        return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
+    if m.group("gotype") is not None:  # var dbPassword string = "..."
+        return "" if line.rstrip().endswith(("var", "const")) else None
+    if op[0] in ",v":
+        # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
+        # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
+        # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
+        if not (close and close[0] in "\"'`" and line.endswith(close[0])):
+            return None
+        env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
+        if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
+            return None
+        return ""
+    if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
+        return "query"
+    if not config_like and text[start:end].isupper() and _in_command(line):
+        return "shell"
+    if not config_like and op == "=" and not close and _IN_STRING.search(line):
+        return "query"  # "password=...", "host=db password=...": a connection string
+    return ""
+
+
 def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
     """Spans of secret values assigned to credential-named keys (or stated in a sentence:
     "the staging password is ..."), in text order."""
@@ -1198,41 +1568,38 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _COMMENT.match(line) is not None)
         m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
-        if m is None:
-            span = _stated_value(text, lowered, start, end)
+        context = None
+        if m is not None:
+            context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        if m is None or context is None:
+            span = _spaced_value(text, lowered, start, end, line, config_like)
+            if span is None:
+                span = _value_before_key(text, lowered, start, end, line, prefix)
+            if span is None:
+                span = _stated_value(text, lowered, start, end)
             if span is not None:
                 spans.append(span)
                 done = span[1]
             continue
-        op, close = m.group("op"), m.group("close")
-        context = ""
-        if op == "(":  # setPassword("..."), set_password("..."): a setter, not a check
-            if not prefix.lower().endswith(("set", "set_")) or m.group("quoted") is None:
-                continue
-        elif op == ">":
-            if not line.endswith("<"):
-                continue
-            context = "xml"
-        elif op[0] in ",v":
-            # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
-            # an environment-style name: getenv("DB_PASSWORD", "..."), define('API_KEY', ...)
-            name = prefix + text[start:end] + m.group("rest")
-            if not (close and close[0] in "\"'`" and line.endswith(close[0])):
-                continue
-            if op[0] == "," and not (name.isupper() and prefix in ("", prefix.rstrip("_") + "_")):
-                continue
-        elif line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
-            context = "query"
-        elif not config_like and text[start:end].isupper() and _in_command(line):
-            context = "shell"
+        close = m.group("close")
         if comment and (keyword == "pass" and end - start == 4 or m.group("bare") is None):
             comment = False  # "# First pass: ...": only a bare password-like value
         if comment and not context:
             context = "comment"
-        span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        targets = _TUPLE_TARGETS.match(line) if m.group("op") == "=" and not close else None
+        if targets is not None:  # user, password = "app", "..."
+            span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
+        else:
+            span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
         if span is None or _is_namespaced(text, start):
             continue
         value = text[span[0] : span[1]]
+        if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
+            continue  # <string name="password">Passwort</string>: a translation
+        if m.group("op")[0] == "," and (
+            (value.isalpha() and value.isupper()) or text.startswith(":", span[1] + 1)
+        ):
+            continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
         if comment and (not _looks_generated(value) or any(c in "([{" for c in value)):
             continue  # "# token = self._get_param('Token')": code in a comment
         if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):

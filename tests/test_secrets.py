@@ -1053,3 +1053,231 @@ def test_words_about_credentials_are_kept(path: str, text: str) -> None:
 )
 def test_an_empty_value_in_a_query_or_connection_string_is_not_a_crash(text: str) -> None:
     assert redact(text) == (text, 0) and redact(text, config_like=True) == (text, 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Common leak shapes of real repositories (a third red team's corpus)
+# ---------------------------------------------------------------------------------------
+
+PW = "Vx7qP2mLk9Rz"  # a password a person chose
+TOKEN = fake(_ALNUM, 24, 50)  # a machine-made token
+PEM_BODY = fake(_B64, 48, 51)
+# base64 of "-----BEGIN PRIVATE KEY-----\n" + key material, once more base64-encoded
+B64_KEY = base64.b64encode(f"-----BEGIN PRIVATE KEY-----\n{PEM_BODY}\n".encode()).decode()
+B64_KEY_AFTER_NEWLINE = base64.b64encode(f"\n-----BEGIN PRIVATE KEY-----\n{PEM_BODY}".encode())
+
+SHAPES = {
+    # (path, text, secret)
+    # command lines
+    "sshpass": ("run.sh", f"sshpass -p {PW} ssh host", PW),
+    "sshpass_quoted": ("run.sh", f"sshpass -p'{PW}' ssh host", PW),
+    "redis_cli": ("run.sh", f"redis-cli -h cache -a {PW} ping", PW),
+    "docker_login": ("run.sh", f"docker login -u me -p {PW} registry", PW),
+    "htpasswd": ("run.sh", f"htpasswd -b .htpasswd admin {PW}", PW),
+    "mysql_argv": ("run.py", f'args = ["mysql", "-uroot", "-p{PW}"]', PW),
+    "mysql_upper": ("run.sh", f"MYSQL -uroot -p{PW} app", PW),
+    "mysql_continued": ("run.sh", f"mysql -uroot \\\n  --host db \\\n  -p{PW} app", PW),
+    "curl_argv": ("run.py", f'subprocess.run(["curl", "-u", "admin:{PW}", url])', PW),
+    "pass_phrase_flag": ("run.sh", f"cmd --pass-phrase={PW}", PW),
+    "credentials_flag": ("run.sh", f"cmd --credentials={TOKEN}", TOKEN),
+    "aws_secret_flag": ("run.sh", f"aws configure set --aws-secret-access-key {TOKEN}", TOKEN),
+    "key_flag": ("run.sh", f"cmd --key={TOKEN}", TOKEN),
+    "powershell_password": ("run.ps1", f"New-User -Name app -Password {PW}", PW),
+    "secure_string": ("run.ps1", f'$p = ConvertTo-SecureString "{PW}" -AsPlainText -Force', PW),
+    "sql_identified_by": ("a.sql", f"CREATE USER app IDENTIFIED BY '{PW}';", PW),
+    "sql_with_password": ("a.sql", f"ALTER USER app WITH PASSWORD '{PW}';", PW),
+    "sql_login_password": ("a.sql", f"CREATE ROLE app LOGIN PASSWORD '{PW}';", PW),
+    "sql_in_code": ("a.py", f"cur.execute(\"ALTER USER app PASSWORD '{PW}'\")", PW),
+    # defaults of credential-named environment variables
+    "getenv_lower": ("run.py", f'os.getenv("db_password", "{PW}")', PW),
+    "getenv_camel": ("run.py", f'os.getenv("DbPassword", "{PW}")', PW),
+    "getenv_split": ("run.py", f'os.getenv(\n    "DB_PASSWORD",\n    "{PW}",\n)', PW),
+    "js_or": ("run.js", f"const pw = process.env.DB_PASSWORD || '{PW}'", PW),
+    "js_nullish": ("run.js", f"const pw = process.env.DB_PASSWORD ?? '{PW}'", PW),
+    "js_or_assign": ("run.js", f"process.env['DB_PASSWORD'] ||= '{PW}'", PW),
+    "python_or": ("run.py", f"pw = os.environ.get('DB_PASSWORD') or '{PW}'", PW),
+    "ruby_fetch_block": ("run.rb", f"ENV.fetch('DB_PASSWORD') {{ '{PW}' }}", PW),
+    "csharp_nullish": (
+        "run.cs",
+        f'Environment.GetEnvironmentVariable("DB_PASSWORD") ?? "{PW}"',
+        PW,
+    ),
+    # credentials inside strings
+    "key_value_string": ("run.py", f'params = "password={PW}"', PW),
+    "libpq": ("run.py", f'cs = "host=db user=app password={PW} dbname=app"', PW),
+    "libpq_call": ("a.py", f'psycopg2.connect("dbname=app user=u password={PW}")', PW),
+    "ado_first": ("run.py", f'cs = "Password={PW};Server=db"', PW),
+    "odbc_braces": ("run.py", f'cs = "DRIVER={{ODBC}};SERVER=db;UID=sa;PWD={{{PW}}}"', PW),
+    "lower_env_in_command": ("run.py", f'cmd = "pgpassword={PW} psql"', PW),
+    # setters and property maps
+    "setter_split": ("A.java", f'ds.setPassword(\n    "{PW}");', PW),
+    "setter_prefixed": ("A.java", f'ds.setDbPassword("{PW}");', PW),
+    "set_api_key": ("A.java", f'ds.setApiKey("{TOKEN}");', TOKEN),
+    "set_client_secret": ("A.java", f'ds.setClientSecret("{TOKEN}");', TOKEN),
+    "set_access_token": ("A.java", f'ds.setAccessToken("{TOKEN}");', TOKEN),
+    "set_auth_token": ("A.java", f'ds.setAuthToken("{TOKEN}");', TOKEN),
+    "set_property": ("A.java", f'props.setProperty("password", "{PW}");', PW),
+    "put_dotted": ("A.java", f'props.put("mail.smtp.password", "{PW}");', PW),
+    "conf_set": ("A.java", f'conf.set("fs.s3a.secret.key", "{TOKEN}");', TOKEN),
+    "builder": ("A.java", f'builder.password("{PW}")', PW),
+    "with_password": ("A.java", f'builder.withPassword("{PW}")', PW),
+    "keyring": ("A.py", f'keyring.set_password("svc", "user", "{PW}")', PW),
+    "basic_auth": ("A.py", f'HTTPBasicAuth("admin", "{PW}")', PW),
+    # Dockerfile, Makefile
+    "dockerfile_env_space": ("Dockerfile", f"ENV DB_PASSWORD {PW}", PW),
+    "makefile_append": ("Makefile", f"DB_PASSWORD += {PW}", PW),
+    "makefile_inc": ("makefile.inc", f"DB_PASSWORD = {PW}", PW),
+    # XML
+    "xml_next_line": ("pom.xml", f"<password>\n  {PW}\n</password>", PW),
+    "xml_cdata": ("pom.xml", f"<password><![CDATA[{PW}]]></password>", PW),
+    "xml_attribute": ("pom.xml", f'<password encrypted="false">{PW}</password>', PW),
+    "xml_namespace": ("app.xml", f"<jdbc:password>{PW}</jdbc:password>", PW),
+    "xml_namespace_camel": ("app.xml", f"<ns:Password>{PW}</ns:Password>", PW),
+    "xml_space": ("app.xml", f"<password >{PW}</password >", PW),
+    "xml_entry_key": ("app.xml", f'<entry key="password">{PW}</entry>', PW),
+    "android_string": ("strings.xml", f'<string name="api_key">{TOKEN}</string>', TOKEN),
+    # YAML
+    "yaml_indent_indicator": ("a.yaml", f"password: |2\n  {PW}\n", PW),
+    "yaml_blank_first_line": ("a.yaml", f"password: |\n\n  {PW}\n", PW),
+    "yaml_block_comment": ("a.yaml", f"password: |  # rotated\n  {PW}\n", PW),
+    "yaml_next_line": ("a.yaml", f"password:\n  {PW}\n", PW),
+    "yaml_tag": ("a.yaml", f"password: !!str {PW}", PW),
+    "yaml_anchor": ("a.yaml", f"password: &pw {PW}", PW),
+    "yaml_flow_env": ("a.yaml", f"env:\n- {{name: DB_PASSWORD, value: {PW}}}", PW),
+    # prose
+    "markdown_bold": ("NOTES.md", f"**Password:** {PW}", PW),
+    "markdown_bold_name": ("NOTES.md", f"**Password**: {PW}", PW),
+    "markdown_table": ("NOTES.md", f"| password | {PW} |", PW),
+    "markdown_table_code": ("NOTES.md", f"| DB_PASSWORD | `{PW}` |", PW),
+    "stated_colon": ("NOTES.md", f"The password for staging: {PW}", PW),
+    "stated_next_line": ("NOTES.md", f"the password is\n{PW}", PW),
+    "stated_changed_to": ("NOTES.md", f"the password was changed to {PW}", PW),
+    "stated_being": ("NOTES.md", f"the admin password being {PW}", PW),
+    "stated_long": (
+        "NOTES.md",
+        f"The password of the staging database on the new server is {PW}",
+        PW,
+    ),
+    "use_password": ("NOTES.md", f"use password {PW} to log in", PW),
+    "arrow": ("NOTES.md", f"Password -> {PW}", PW),
+    "dash": ("NOTES.md", f"Password \u2013 {PW}", PW),
+    "pw": ("NOTES.md", f"pw: {PW}", PW),
+    "docstring": ("notes.py", f'"""Connect with password {PW}."""', PW),
+    "block_comment": ("a.js", f"x = 1; /* password: {PW} */", PW),
+    "batch_comment": ("a.bat", f":: password: {PW}", PW),
+    "percent_comment": ("a.ex", f"% password: {PW}", PW),
+    "comment_arrow": ("a.py", f"# password -> {PW}", PW),
+    "comment_pw": ("a.py", f"# pw={PW}", PW),
+    # PEM variants
+    "pem_four_dashes": (
+        "a.txt",
+        f"----BEGIN PRIVATE KEY----\n{PEM_BODY}\n----END PRIVATE KEY----",
+        PEM_BODY,
+    ),
+    "pem_mixed_case": (
+        "a.txt",
+        f"-----BEGIN Private Key-----\n{PEM_BODY}\n-----END Private Key-----",
+        PEM_BODY,
+    ),
+    "pem_spaced_body": (
+        "a.txt",
+        f"-----BEGIN PRIVATE KEY-----\n{PEM_BODY[:16]} {PEM_BODY[16:32]} {PEM_BODY[32:]}\n"
+        "-----END PRIVATE KEY-----",
+        PEM_BODY[16:32],
+    ),
+    "pem_short_lines": (
+        "a.txt",
+        f"-----BEGIN PRIVATE KEY-----\n{PEM_BODY[:24]}\n{PEM_BODY[24:]}\n-----END PRIVATE KEY-----",
+        PEM_BODY[:24],
+    ),
+    "base64_pem_block_lines": (
+        "a.yaml",
+        f"tls.key: |\n  {B64_KEY[:24]}\n  {B64_KEY[24:64]}\n  {B64_KEY[64:]}\n",
+        B64_KEY[24:64],
+    ),
+    "base64_pem_after_newline": ("a.yaml", f"key: {B64_KEY_AFTER_NEWLINE.decode()}", "0tLS0tQkVH"),
+    "base64_pem_after_space": (
+        "a.yaml",
+        "key: " + base64.b64encode(f" -----BEGIN PRIVATE KEY-----\n{PEM_BODY}".encode()).decode(),
+        "0tLS0tQkVH",
+    ),
+    # code
+    "string_annotation": ("a.py", f'password: "str" = "{PW}"', PW),
+    "continued_assignment": ("a.py", f'password = \\\n    "{PW}"', PW),
+    "str_call": ("a.py", f'password = str("{PW}")', PW),
+    "go_typed_var": ("a.go", f'var dbPassword string = "{PW}"', PW),
+    "tuple_assignment": ("a.py", f'x, password = "u", "{PW}"', PW),
+    "default_after_getenv": ("a.py", f'password = os.getenv("X") or "{PW}"', PW),
+    "lua_long_string": ("a.lua", f"password = [[{PW}]]", PW),
+    "xml_value_before_key": ("web.config", f'<add value="{PW}" key="DbPassword" />', PW),
+    "properties_space": ("a.properties", f"db.password {PW}\n", PW),
+    "notebook_subscript": (
+        "nb.ipynb",
+        f'{{"source": ["os.environ[\\"OPENAI_API_KEY\\"] = \\"{TOKEN}\\"\\n"]}}',
+        TOKEN,
+    ),
+    # a value longer than the 64 characters the assignment regex reads: read whole
+    "long_query_value": ("a.py", f'u = "https://x/?password={PW * 6}&a=1"', PW * 6),
+    "long_table_value": ("a.md", f"| password | {PW * 6} |", PW * 6),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secret"), SHAPES.values(), ids=SHAPES.keys())
+def test_common_leak_shapes_are_redacted(path: str, text: str, secret: str) -> None:
+    out, count = redact(text, config_like=is_config_like(path))
+    assert secret not in out and count >= 1
+    assert line_shape(out) == line_shape(text)
+    assert redact(out, config_like=is_config_like(path)) == (out, 0)
+
+
+KEPT_SHAPES = {
+    # (path, text): look like the shapes above, are not credentials
+    "mysql_prompt": ("run.sh", "mysql -u root -p mydb"),
+    "other_command_p": ("run.sh", "mkdir -p build_output_dir"),
+    "login_alone": ("run.sh", "echo login -p Vx7qP2mLk9Rz"),
+    "sort_key": ("run.sh", "sort --key=2,3 file"),
+    "s3_object_key": ("run.rst", "aws s3api get-object --bucket b --key dir/my_images.tar.bz2 x"),
+    "device_key": (
+        "run.rst",
+        "aws cognito-idp forget-device --device-key us-west-2_abcd_1234-5678",
+    ),
+    "format_field": ("a.py", 'print(f"password={password!r}")'),
+    "code_in_string": ("a.py", 'app.run_cell("x = 1; pw = format(Piecewise((1, x)))")'),
+    "keyword_list": ("a.py", "KEYWORDS = ['PASSWORD',\n    'PLACING']"),
+    "json_next_key": ("r.json", '{"status": "PASS",\n "passed": 6}'),
+    "union_type": ("a.py", "def load(self) -> Ed25519PrivateKey | Ed448PrivateKey: ..."),
+    "table_header": ("a.md", "| Password | Description |"),
+    "table_of_settings": ("a.md", "| DB_PASSWORD | required |"),
+    "bold_heading": ("a.md", "**To wait until the password data for an instance is available**"),
+    "translation": ("values-de/strings.xml", '<string name="password">Passwort</string>'),
+    "setter_not_a_setter": ("A.java", 'settings_password("Vx7qP2mLk9Rz")'),
+    "fallback_lower_name": ("a.js", "const pw = password || 'fallback'"),
+    "yaml_next_line_mapping": ("a.yaml", "password:\n  type: string\n  minLength: 12\n"),
+    "yaml_vault": ("a.yaml", "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n"),
+    "classpath_key": ("A.java", 'setPrivateKey("classpath:org/acme/ssl/rsa-key.pem");'),
+    "env_file_name": ("Dockerfile", "ENV DB_PASSWORD_FILE /run/secrets/db_password"),
+    "prose_password_word": ("a.md", "Use password managers to log in."),
+    "sql_prompt": ("a.sql", "-- the PASSWORD 'x' form is deprecated"),
+    "tuple_of_calls": ("a.py", "user, password = get_credentials()"),
+    "basic_auth_dummy": ("a.md", "requests.get(url, auth=HTTPBasicAuth('user', 'pass'))"),
+    "oauth_name": ("a.py", 'oauth = "Vx7qP2mLk9Rz"'),
+    "default_placeholder": ("a.py", 'password = os.getenv("DB_PASSWORD") or "changeme"'),
+    "properties_prose": ("a.md", "db.password settings\n"),
+    "long_key_path": (
+        "A.java",
+        '"spring.ssl.keystore.private-key=classpath:org/springframework/boot/ssl/test-client.key"',
+    ),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), KEPT_SHAPES.values(), ids=KEPT_SHAPES.keys())
+def test_look_alikes_of_the_common_leak_shapes_are_kept(path: str, text: str) -> None:
+    assert redact(text, config_like=is_config_like(path)) == (text, 0)
+
+
+def test_base64_private_key_over_yaml_lines_keeps_every_line() -> None:
+    text = f"data:\n  tls.key: |\n    {B64_KEY[:40]}\n    {B64_KEY[40:]}\n  tls.crt: x\n"
+    out, _ = redact(text, config_like=True)
+    assert line_shape(out) == line_shape(text)
+    assert out.splitlines()[2] == f"    {REDACTED}"
+    assert out.endswith("  tls.crt: x\n")

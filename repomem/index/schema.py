@@ -15,8 +15,11 @@ from __future__ import annotations
 # already redacted token on its line; 8: every name of a JavaScript assignment chain
 # (`req.get = req.header = function`), and secrets given to commands (`--password=x`,
 # `mysql -px`, `curl -u u:x`, `"PGPASSWORD=x psql"` in code) or stated in prose ("the
-# password is x") redacted, with more token formats and code shapes (one rebuild)
-SCHEMA_VERSION = 8
+# password is x") redacted, with more token formats and code shapes (one rebuild); 9: more
+# leak shapes redacted (`sshpass -p x`, env defaults `getenv("DB_PASSWORD") or "x"`, setters,
+# `"host=db password=x"` strings, SQL `IDENTIFIED BY 'x'`, XML/YAML/Markdown variants, PEM
+# variants) and `makefile.*` read like config (one rebuild)
+SCHEMA_VERSION = 9
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")
