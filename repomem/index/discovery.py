@@ -346,9 +346,12 @@ class Filter:
 
 @lru_cache(maxsize=1)
 def _rules_fingerprint() -> str:
-    """A digest of the modules whose code decides a path's verdict (this one, `secrets`)."""
-    digest = hashlib.blake2b(digest_size=16)
-    for module in (__file__, secrets.__file__):
+    """A digest of the code that decides a path's verdict: this module, `secrets` (credential
+    files), `fsutil` (names that are not UTF-8) and pathspec (gitignore matching)."""
+    from repomem import fsutil
+
+    digest = hashlib.blake2b(getattr(pathspec, "__version__", "").encode(), digest_size=16)
+    for module in (__file__, secrets.__file__, fsutil.__file__):
         try:
             digest.update(Path(module or "").read_bytes())
         except OSError:
