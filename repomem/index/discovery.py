@@ -36,9 +36,8 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
-from repomem import __version__, secrets
+from repomem import __version__, fsutil, secrets
 from repomem.config import Config
-from repomem.fsutil import utf8_name
 from repomem.paths import root_pattern
 
 log = logging.getLogger(__name__)
@@ -293,20 +292,17 @@ class Filter:
     def save(self, memo: Path, paths: list[str]) -> None:
         """Save the verdicts of `paths` (best effort: only a shortcut)."""
         data = {"key": self._memo_key(), "verdicts": {p: self._verdicts.get(p) for p in paths}}
-        tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, memo)
-        except OSError as exc:
+            fsutil.atomic_write(memo, json.dumps(data, separators=(",", ":")))
+        except OSError as exc:  # no state folder yet, a read-only one: matched again next time
             log.debug("cannot save %s: %s", memo, exc)
-            tmp.unlink(missing_ok=True)
 
     def is_secret(self, rel: str) -> bool:
         """A credential file by name, or by the configured `secrets.skip_files`."""
         return secrets.is_secret_file(rel) or bool(self.secret_globs.match_file(rel))
 
     def _reason(self, rel: str) -> str | None:
-        if not utf8_name(rel):
+        if not fsutil.utf8_name(rel):
             return "bad-name"
         parts = rel.split("/")
         if any(p in self.vendor for p in parts[:-1]):
@@ -348,8 +344,6 @@ class Filter:
 def _rules_fingerprint() -> str:
     """A digest of the code that decides a path's verdict: this module, `secrets` (credential
     files), `fsutil` (names that are not UTF-8) and pathspec (gitignore matching)."""
-    from repomem import fsutil
-
     digest = hashlib.blake2b(getattr(pathspec, "__version__", "").encode(), digest_size=16)
     for module in (__file__, secrets.__file__, fsutil.__file__):
         try:

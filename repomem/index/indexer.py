@@ -171,9 +171,7 @@ def make_plan(
         wanted = set(only)  # a folder given as a path would list files whose state is unknown
         git_files = [p for p in git_files if p in wanted]
     memo = state_dir(cfg) / "verdicts.json" if only is None else None
-    listing = discovery.list_candidates(
-        cfg, git_files, memo if memo and memo.parent.is_dir() else None
-    )
+    listing = discovery.list_candidates(cfg, git_files, memo)
     plan = Plan(
         git=info is not None,
         head=info.head if info else None,
