@@ -63,6 +63,9 @@ class Edges:
     weights: Any
 
 
+Coded = tuple[Any, list[Any]]  # a column as (numpy codes, distinct values)
+
+
 def _read(store: Any) -> tuple[list[str], Edges, ModuleIndex]:
     """The indexed paths (in the store's order) and the graph's edges, in one read.
 
@@ -73,11 +76,8 @@ def _read(store: Any) -> tuple[list[str], Edges, ModuleIndex]:
     paths = [p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip]
     symbols = store.coded_columns("symbols", ["path", "name"])
     refs = store.coded_columns("refs", ["path", "name", "kind", "count"])
-    modules = module_index(paths)
+    modules = ModuleIndex(paths)
     return paths, _edges(paths, symbols, refs, modules), modules
-
-
-Coded = tuple[Any, list[Any]]  # a column as (numpy codes, distinct values)
 
 
 def _edges(
@@ -206,11 +206,6 @@ class ModuleIndex:
                 ):
                     found.append((order, path))
         return [path for _, path in sorted(found)]
-
-
-def module_index(paths: Iterable[str]) -> ModuleIndex:
-    """Dotted module names and path stems (every suffix) -> files."""
-    return ModuleIndex(paths)
 
 
 def resolve_import(module: str, importer: str, index: ModuleIndex) -> list[str]:

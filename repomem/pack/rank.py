@@ -222,7 +222,7 @@ def rank(
     cache = graphs.cached(store, graph_cache) if graph_cache is not None else graphs.compute(store)
     indexed = cache.nodes
     global_rank = cache.ranks
-    known = set(indexed)
+    by_name, known = _name_index(tuple(indexed))
     best_chunks: dict[tuple[str, int], float] = {}
     # issues and pull requests the task refers to (`#8164`) meet the commits that name them
     refs = signals.references[:MAX_REFERENCES]
@@ -233,7 +233,7 @@ def rank(
             _bm25_chunks(store, q, cand, share, best_chunks)
             _past_commits(store, " ".join([q, *extra]), cand, share, known)
     _chunk_symbols(store, best_chunks, cand, {} if symbols is None else symbols)
-    _mentions(store, signals, indexed, cand, cache.modules)
+    _mentions(store, signals, by_name, known, cand, cache.modules)
     _identifiers(store, signals, cand)
     _path_words(signals, indexed, cand)
     _dense(store, signals, cand, embedder)
@@ -305,7 +305,7 @@ def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
         cand(path).signals["dense"] = (cos - low) / (high - low) if high > low else 1.0
 
 
-def _past_commits(store: Any, query: str, cand: Any, share: float, known: set[str]) -> None:
+def _past_commits(store: Any, query: str, cand: Any, share: float, known: frozenset[str]) -> None:
     """Files changed by the commits whose messages best match the task: each commit's BM25
     score spread over its files (by the square root of their number, so a sweep over many
     files says little about each), a file keeping its best commit's vote, scaled to 0..1.
@@ -445,10 +445,11 @@ def _name_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozens
 
 
 def _mentions(
-    store: Any, signals: TaskSignals, indexed: list[str], cand: Any,
-    modules: graphs.ModuleIndex,
+    store: Any, signals: TaskSignals, by_name: dict[str, list[str]], known: frozenset[str],
+    cand: Any, modules: graphs.ModuleIndex,
 ) -> None:  # fmt: skip
-    by_name, known = _name_index(tuple(indexed))
+    """Files the task names: by path (its longest suffix that names any), by dotted module,
+    and by the frames of a traceback (`by_name`, `known`: `_name_index` of the indexed files)."""
     in_frames = {f.path for f in signals.frames} | {f.path.lstrip("./") for f in signals.frames}
     for mentioned in signals.paths:
         if mentioned in in_frames:

@@ -63,7 +63,7 @@ def test_imports_resolve_to_repository_files(
         "lib/index.js",
         "x.py",
     ]
-    index = graph.module_index(paths)
+    index = graph.ModuleIndex(paths)
     assert graph.resolve_import(module, importer, index) == expected
 
 
@@ -91,7 +91,7 @@ def test_a_name_defined_in_too_many_files_points_nowhere(repo: Repo) -> None:
 
 
 def test_module_names_match_whole_parts_in_either_spelling() -> None:
-    index = graph.module_index(["a/b.c/d.py", "x/d.py", "pkg/__init__.py", "README.md"])
+    index = graph.ModuleIndex(["a/b.c/d.py", "x/d.py", "pkg/__init__.py", "README.md"])
     assert index.get("b.c.d") == ["a/b.c/d.py"]
     assert index.get("a/b.c/d") == ["a/b.c/d.py"]
     assert index.get("d") == ["a/b.c/d.py", "x/d.py"]
