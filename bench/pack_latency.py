@@ -113,16 +113,20 @@ def after_change(
     try:
         for i in range(rounds):
             path.write_bytes(original + f"\n// edit {i}\n".encode())
-            run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
+            run(repomem(root, "index"), **inside)
             times.append(
-                run([sys.executable, "-m", "repomem", "-C", str(root), "pack", "--task-file",
-                     task, "--budget", str(budget), "--out", str(root.parent / "pack.md")],
-                    **inside)
+                run(repomem(root, "pack", "--task-file", task, "--budget", str(budget), "--out",
+                            str(root.parent / "pack.md")), **inside)
             )  # fmt: skip
     finally:
         path.write_bytes(original)
-        run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
+        run(repomem(root, "index"), **inside)
     return times
+
+
+def repomem(root: Path, *args: str) -> list[str]:
+    """The CLI command line for `repomem -C root ARGS`."""
+    return [sys.executable, "-m", "repomem", "-C", str(root), *args]
 
 
 def run(cmd: list[str], **kw: object) -> float:
@@ -171,7 +175,7 @@ def main() -> None:
         env["PYTHONPATH"] = str(Path(a.code).resolve())
     inside = {"env": env, "cwd": str(work)}  # not the caller's folder: `-c` puts it on the path
     busy0 = cpu_busy()
-    t_index = run([sys.executable, "-m", "repomem", "-C", str(root), "index"], **inside)
+    t_index = run(repomem(root, "index"), **inside)
     print(
         f"{name}: {len(texts)} tasks ({origin}); index (CLI, cold unless --keep reused it) "
         f"{t_index:.1f} s"
@@ -197,28 +201,11 @@ def main() -> None:
                 (f"in process: warm pack, {b} tokens (n={len(xs)})",
                  f"median {statistics.median(xs) * 1000:.0f} ms, p95 {pct(xs, 0.95) * 1000:.0f} ms")
             )  # fmt: skip
-    cli = []
-    for f in files:
-        target = work / "pack.md"
-        cli.append(
-            run(
-                [
-                    sys.executable,
-                    "-m",
-                    "repomem",
-                    "-C",
-                    str(root),
-                    "pack",
-                    "--task-file",
-                    f,
-                    "--budget",
-                    str(budgets[0]),
-                    "--out",
-                    str(target),
-                ],
-                **inside,
-            )  # fmt: skip
-        )
+    cli = [
+        run(repomem(root, "pack", "--task-file", f, "--budget", str(budgets[0]), "--out",
+                    str(work / "pack.md")), **inside)
+        for f in files
+    ]  # fmt: skip
     cli_median = statistics.median(cli)
     rows.append(
         (f"CLI end to end, {budgets[0]} tokens (n={len(cli)})",
