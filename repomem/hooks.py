@@ -37,7 +37,7 @@ from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
-from repomem.errors import HookError
+from repomem.errors import HookError, RepomemError
 from repomem.fsutil import atomic_write, read_exact
 from repomem.paths import root_pattern
 
@@ -371,7 +371,8 @@ def _uninstall_block(path: Path) -> None:
 
 def refresh(cfg: Config, marker: Path | None = None) -> Any:
     """What a hook starts: wait for the index's write lock, then say no refresh is queued any
-    more (`marker`, if it names this process) and bring the index up to date.
+    more (`marker`, if it names this process), bring the index up to date and prepare what
+    the next pack reads first (`pack.builder.warm`).
 
     Hooks that fire while this waits see the marker and start nothing (a rebase fires one per
     commit); a change made after the marker is gone starts a new refresh.
@@ -391,7 +392,21 @@ def refresh(cfg: Config, marker: Path | None = None) -> Any:
             if queued == str(os.getpid()):
                 with contextlib.suppress(FileNotFoundError):
                     marker.unlink()
-    return indexer.run(cfg)
+    report = indexer.run(cfg)
+    _warm(cfg)
+    return report
+
+
+def _warm(cfg: Config) -> None:
+    """Prepare the next pack's caches (best effort: the index is already fresh)."""
+    from repomem.pack import builder
+
+    try:
+        seconds = builder.warm(cfg)
+    except (RepomemError, OSError) as exc:
+        log.warning("could not prepare the pack's caches: %s", exc)
+        return
+    log.info("pack caches ready in %.2fs", seconds)
 
 
 # ------------------------------------------------------------------------- merge driver

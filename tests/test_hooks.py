@@ -217,6 +217,36 @@ def test_refresh_clears_only_its_own_marker(repo: Repo, tmp_path: Path) -> None:
     assert not marker.exists()
 
 
+def cache_files(repo: Repo) -> dict[str, tuple[int, int]]:
+    """The pack caches in the state folder: name -> (inode, mtime)."""
+    from repomem.index import indexer
+
+    state = indexer.state_dir(repo.config())
+    return {
+        p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in (state / "graph.pickle", state / "history.json")
+        if p.exists()
+    }
+
+
+def test_a_refresh_prepares_what_the_next_pack_reads(repo: Repo) -> None:
+    from repomem.index import graph
+    from repomem.pack import builder
+
+    repo.write("a.py", "from b import helper\n\ndef main():\n    return helper()\n")
+    repo.write("b.py", "def helper():\n    return 1\n")
+    repo.commit("first")
+    for change in ("second", "third"):
+        hooks.refresh(repo.config())
+        ready = cache_files(repo)
+        assert set(ready) == {"graph.pickle", "history.json"}
+        graph._MEMO.clear()  # a new process: only the files on disk
+        builder.build(repo.config(), "why does main call helper", refresh=False)
+        assert cache_files(repo) == ready  # taken as they were, not built again
+        repo.write("b.py", f"def helper():\n    return 2\n\ndef {change}():\n    pass\n")
+        repo.commit(change)  # the index and HEAD move: the next refresh renews both
+
+
 @pytest.mark.parametrize("name", ["./REPOMEM.md", "my memory.md", "mem[1].md", "docs/mém ory*.md"])
 def test_the_merge_driver_applies_to_the_memory_file_whatever_its_name(
     repo: Repo, name: str

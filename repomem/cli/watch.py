@@ -38,6 +38,17 @@ def _memory_sync(cfg: Any) -> Callable[[Path], None]:
     return on_memory_change
 
 
+def _warm_packs(cfg: Any) -> Callable[[], None]:
+    """Prepare the next pack's caches once edits pause (a pack after them starts warm)."""
+
+    def on_idle() -> None:
+        from repomem.pack import builder
+
+        builder.warm(cfg)
+
+    return on_idle
+
+
 @app.command()
 def watch(
     debounce: Annotated[
@@ -67,7 +78,11 @@ def watch(
     try:
         cfg = load_config(overrides)
         watcher = Watcher(
-            cfg, on_batch=on_batch, on_error=on_error, on_memory_change=_memory_sync(cfg)
+            cfg,
+            on_batch=on_batch,
+            on_error=on_error,
+            on_memory_change=_memory_sync(cfg),
+            on_idle=_warm_packs(cfg),
         )
         watcher.start()
     except RepomemError as exc:

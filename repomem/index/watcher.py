@@ -114,7 +114,9 @@ class Watcher:
     Use as a context manager, or call `start()` and `stop()`. Callbacks run on the watcher's
     worker thread: `on_batch(batch)` after each batch, `on_error(exc)` when a batch fails
     (it is retried), `on_memory_change(path)` when the project memory file (`memory.file`)
-    changed, after the index took the change in.
+    changed, after the index took the change in, and `on_idle()` once changes have been quiet
+    for `idle_seconds` (after any due compaction): the place to prepare what readers of the
+    new index build first.
     """
 
     def __init__(
@@ -124,6 +126,7 @@ class Watcher:
         on_batch: Callable[[Batch], None] | None = None,
         on_error: Callable[[Exception], None] | None = None,
         on_memory_change: Callable[[Path], None] | None = None,
+        on_idle: Callable[[], None] | None = None,
         debounce_ms: int | None = None,
         large_batch: int = LARGE_BATCH,
         max_delay: float = MAX_DELAY,
@@ -134,6 +137,7 @@ class Watcher:
         self.on_batch = on_batch
         self.on_error = on_error
         self.on_memory_change = on_memory_change
+        self.on_idle = on_idle
         self.debounce = (cfg.watch.debounce_ms if debounce_ms is None else debounce_ms) / 1000
         self.large_batch = large_batch
         self.max_delay = max_delay
@@ -401,7 +405,8 @@ class Watcher:
                 return p
 
     def _maintain(self) -> None:
-        """Compaction when due, and the no-change manifest, out of the way of saves."""
+        """Compaction when due, the no-change manifest, then `on_idle`, out of the way of
+        saves."""
         try:
             if indexer.optimize_if_due(self.cfg):
                 log.info("compacted the store")
@@ -411,6 +416,14 @@ class Watcher:
             log.warning("compaction failed: %s", exc)
             if self.on_error is not None:
                 self.on_error(exc)
+        if self.on_idle is not None:
+            try:
+                self.on_idle()
+            except (RepomemError, OSError) as exc:
+                self.errors += 1
+                log.warning("idle work failed: %s", exc)
+                if self.on_error is not None:
+                    self.on_error(exc)
 
     def _git_busy(self) -> bool:
         return self.git_dir is not None and (self.git_dir / "index.lock").exists()
@@ -444,6 +457,8 @@ class Watcher:
             self._maintenance_due = True
         else:
             return  # a ref moved elsewhere (another branch): nothing to index
+        if report.changed or head != self.head:
+            self._maintenance_due = True  # readers' caches are stale: `on_idle` when quiet
         self.head = head
         self.batches += 1
         # At start the file may have changed while nobody watched (the sync is cheap if not).

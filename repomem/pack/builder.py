@@ -33,6 +33,7 @@ from repomem.config import Config, PackSection
 from repomem.errors import BudgetError, InputError
 from repomem.fsutil import text_lines
 from repomem.index import chunks, dense, indexer, languages, query
+from repomem.index import graph as graphs
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -238,6 +239,26 @@ def build(
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+def warm(cfg: Config) -> float:
+    """Build what the next pack would otherwise build first, in a background refresh (a git
+    hook's, the watcher's): the def/ref graph with its PageRank and the git history's signals,
+    both cached on disk until the index or HEAD changes. Returns the seconds it took.
+
+    After a commit or a checkout the first pack paid for both: 2.6 s more than a warm pack on a
+    12,000-file repository, 8 s on 47,000 files (bench/README.md, `pack_latency.py`).
+
+    Raises:
+        StoreError: if the store cannot be read.
+    """
+    t0 = time.monotonic()
+    store = indexer.reader(cfg)
+    if store.exists():
+        state = indexer.state_dir(cfg)
+        graphs.cached(store, state)
+        githistory.load(cfg.root, state)
+    return time.monotonic() - t0
 
 
 def _with_parents(

@@ -272,6 +272,29 @@ def test_compaction_waits_for_an_idle_moment(repo: Repo) -> None:
     assert snapshot(store) == fresh_snapshot(repo)
 
 
+def test_a_quiet_moment_after_changes_calls_on_idle_once(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    rec = Recorder()
+    idle: list[int] = []
+
+    def on_idle() -> None:
+        with rec.cond:
+            idle.append(len(rec.batches))  # the batches the index had taken in by then
+            rec.cond.notify_all()
+
+    with Watcher(
+        repo.config(), on_batch=rec.on_batch, on_idle=on_idle, debounce_ms=20, idle_seconds=0.2
+    ):
+        rec.wait_for(lambda: len(idle) >= 1, "the idle call after the catch-up")
+        repo.write("pkg/mod_0.py", "def edited():\n    pass\n")
+        rec.wait_for(lambda: len(idle) >= 2, "the idle call after the edit")
+        assert "edited" in names(repo)  # called after the index took the edit in
+        time.sleep(0.6)  # three idle periods without changes
+    assert len(idle) == 2
+    assert idle[1] == len(rec.batches)
+
+
 def test_changed_ignore_rules_and_settings_are_taken_up_by_the_running_watcher(
     watched: tuple[Repo, Recorder, Watcher],
 ) -> None:
