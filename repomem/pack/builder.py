@@ -24,13 +24,14 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from repomem import secrets
+from repomem import secrets, vcs
 from repomem.config import Config, PackSection
-from repomem.errors import BudgetError, InputError
+from repomem.errors import BudgetError, InputError, RepomemError
 from repomem.fsutil import text_lines
 from repomem.index import chunks, dense, indexer, languages, query
 from repomem.index import graph as graphs
@@ -41,6 +42,7 @@ from repomem.pack import tokens
 from repomem.pack.rank import Candidate, SymbolHit, file_symbols, rank
 
 log = logging.getLogger(__name__)
+_POOL = ThreadPoolExecutor(1, thread_name_prefix="repomem-pack")
 
 FORMATS = ("md", "json", "xml")
 RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not they fit
@@ -55,6 +57,7 @@ SYMBOL_FLOOR = 0.5  # a symbol's value: its file's score x (floor + (1 - floor) 
 MAP_FILES = 30
 MAP_SYMBOLS = 12
 MIN_BUDGET = 200
+UNCOMMITTED_SHOWN = 8  # files with uncommitted changes named in the header
 # After the rendered pack is fitted to the budget, what is left of it goes to the best items
 # that did not make it, in at most this many more rounds (each renders and counts the pack).
 # The packing counts an item's heading and reason by estimate, so a pack of many small items
@@ -104,6 +107,7 @@ class Pack:
     indexed_at: float | None = None  # when the index was last updated (Unix time)
     ranking: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
+    uncommitted: list[str] = field(default_factory=list)  # indexed files with changes
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON contract (see the README)."""
@@ -118,6 +122,7 @@ class Pack:
             "indexed_at": self.indexed_at,
             "items": [_item_dict(i) for i in self.items],
             "ranking": [{"path": p, "score": round(s, 4)} for p, s in self.ranking],
+            "uncommitted": self.uncommitted[:UNCOMMITTED_SHOWN],
         }
 
     def render(self, fmt: str = "md") -> str:
@@ -184,6 +189,7 @@ def build(
             f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
         )
     refresh = cfg.pack.refresh if refresh is None else refresh
+    dirty = _POOL.submit(vcs.dirty_paths, cfg.root)  # git works while the store is read
     store = indexer.reader(cfg)
     refreshed = not store.exists() or refresh
     if refreshed:
@@ -205,6 +211,7 @@ def build(
             pending == 0 and commit == plan.head and indexer.built_under_current_rules(cfg, meta)
         )
 
+    uncommitted = _uncommitted(cfg, store, dirty)
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
     signals.cited = selection.cited
@@ -212,7 +219,7 @@ def build(
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
     ranked = rank(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
-        embedder=dense.embedder_for(cfg), symbols=symbols,
+        embedder=dense.embedder_for(cfg), symbols=symbols, uncommitted=uncommitted,
     )  # fmt: skip
     if cfg.pack.llm_rerank:
         from repomem.llm import rerank as model_rerank
@@ -221,7 +228,7 @@ def build(
     pack = Pack(
         task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
         commit=commit, pending=pending, indexed_at=indexed_at,
-        ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]],
+        ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
     )  # fmt: skip
     margin = cfg.pack.token_margin
     extra = cfg.secrets.extra_patterns
@@ -239,6 +246,20 @@ def build(
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+def _uncommitted(cfg: Config, store: Any, dirty: Future[list[str]]) -> list[str]:
+    """The indexed files with uncommitted changes (none without git, or when git fails)."""
+    try:
+        paths = dirty.result()
+    except (RepomemError, OSError, vcs.git_error()) as exc:
+        log.debug("no uncommitted changes for the pack: %s", exc)
+        return []
+    if not paths:
+        return []
+    files = store.column("files", ["path", "skip"], paths)
+    indexed = {p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip}
+    return [p for p in paths if p in indexed]
 
 
 def warm(cfg: Config) -> float:
@@ -435,8 +456,11 @@ def _fill(
     margin: float, opts: PackSection, fmt: str,
 ) -> None:  # fmt: skip
     base = tokens.count(pack.render(fmt), margin)
-    while base > budget and pack.ranking:
-        pack.ranking = pack.ranking[:-5] if len(pack.ranking) > 5 else []
+    while base > budget and (pack.ranking or pack.uncommitted):
+        if pack.uncommitted:  # a hint: it goes before the ranking is shortened
+            pack.uncommitted = []
+        else:
+            pack.ranking = pack.ranking[:-5] if len(pack.ranking) > 5 else []
         base = tokens.count(pack.render(fmt), margin)
     if base > budget:
         raise BudgetError(
@@ -590,6 +614,10 @@ def _render_md(pack: Pack) -> str:
         f"Repository `{pack.repository}` at {(pack.commit or 'no commit')[:12]} (index {state}); "
         f"{pack.tokens} of {pack.budget} tokens.",
     ]
+    if pack.uncommitted:
+        shown = ", ".join(f"`{p}`" for p in pack.uncommitted[:UNCOMMITTED_SHOWN])
+        more = len(pack.uncommitted) - UNCOMMITTED_SHOWN
+        out.append(f"Uncommitted changes in {shown}" + (f" and {more} more." if more > 0 else "."))
     memory = [i for i in pack.items if i.kind == "memory"]
     if memory:
         out.append(f"\n## Project memory (from `{memory[0].path}`)")
@@ -669,6 +697,14 @@ def _render_xml(pack: Pack) -> str:
         *(f'<file path={_xml_attr(p)} score="{s:.3f}"/>' for p, s in pack.ranking[:20]),
         "</ranking>",
     ]
+    if pack.uncommitted:
+        shown = pack.uncommitted[:UNCOMMITTED_SHOWN]
+        more = len(pack.uncommitted) - len(shown)
+        out += [
+            f'<uncommitted more="{more}">',
+            *(f"<file path={_xml_attr(p)}/>" for p in shown),
+            "</uncommitted>",
+        ]
     out.extend(_xml_item(i) for i in _reading_order(pack))
     out.append("</context_pack>")
     return "\n".join(out) + "\n"

@@ -15,7 +15,10 @@ Signals (each normalised to 0..1, then weighted and summed):
   task refers to (`#8164`, `gh-12`, `.../pull/338`) matches the commits naming it;
 - `pagerank`: personalized PageRank over the def/ref graph, seeded with the signals above, so
   files the hits depend on rise too. Seeds keep their own scores: a file named in the task never
-  loses its rank to what it references (aider's repo map does).
+  loses its rank to what it references (aider's repo map does);
+- `memory`, `cochange`, `recent`, `dense`: files cited by relevant memory facts, files that
+  change together with the best matches, recently changed files, similar files by embeddings;
+- `work`: the file has uncommitted changes (a prior: it seeds nothing).
 
 Test files, documentation and example code, and text files (docs, changelogs, config) get a
 mild penalty unless the task names them: for a change request, the code to change is usually the
@@ -30,6 +33,7 @@ import logging
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -55,6 +59,10 @@ WEIGHTS = {
     "recent": 0.2,
     "dense": 0.5,  # only with `embed.enabled` (an embedder passed to `rank`)
     "commits": 0.6,
+    # A file with uncommitted changes is the work in progress: a new session most often goes
+    # on with it. A prior, not a match: it seeds neither PageRank nor co-change, and a strong
+    # match outranks it. Not measured by the benchmarks (their checkouts are clean).
+    "work": 0.5,
 }
 FOCUS_SHARE = 0.5
 TEST_PENALTY = 0.6
@@ -158,6 +166,7 @@ class Candidate:
             "recent": "changed recently",
             "dense": "similar in meaning to the task (embeddings)",
             "commits": "changed by past commits whose messages match the task",
+            "work": "has uncommitted changes (work in progress)",
         }
         if self.commit:
             labels["commits"] = f"changed by a past commit like the task ({self.commit})"
@@ -197,13 +206,14 @@ def _kind(path: str) -> tuple[bool, bool, bool, bool]:
 def rank(
     store: Any, signals: TaskSignals, *, graph_cache: Any = None, history: History | None = None,
     embedder: Any = None, symbols: dict[str, list[dict[str, Any]]] | None = None,
+    uncommitted: Iterable[str] = (),
 ) -> list[Candidate]:  # fmt: skip
     """Files ranked for the task, best first, with their relevant symbols.
 
     `history` (git) adds co-change with the best direct matches and a small recency signal;
     `embedder` (`repomem.index.embed.Embedder`) the similarity of file vectors to the task.
     `symbols` keeps the symbols of the files read while ranking (`store.file_symbols`), for
-    the caller to reuse.
+    the caller to reuse. `uncommitted` (paths with uncommitted changes) adds the `work` prior.
     """
     cands: dict[str, Candidate] = {}
 
@@ -240,6 +250,9 @@ def rank(
     for path, strength in signals.cited.items():
         if path in known:
             cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
+    for path in uncommitted:
+        if path in known:
+            cand(path).signals["work"] = 1.0
     seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
     if history is not None:
         strongest = sorted(seeds.items(), key=lambda kv: -kv[1])[:COCHANGE_SEEDS]
@@ -285,8 +298,11 @@ def _terms(query: str) -> list[str]:
     return terms
 
 
+_PRIORS = frozenset({"pagerank", "work"})  # not evidence about the task: never seeds
+
+
 def _direct(c: Candidate) -> float:
-    return sum(WEIGHTS[k] * v for k, v in c.signals.items() if k != "pagerank")
+    return sum(WEIGHTS[k] * v for k, v in c.signals.items() if k not in _PRIORS)
 
 
 def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:

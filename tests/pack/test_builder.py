@@ -480,3 +480,35 @@ def test_a_file_named_by_an_absolute_path_in_a_compiler_error_ranks_first(repo: 
     task = "/home/dev/go/src/github.com/gin-gonic/gin/errors.go:4:9: cannot use x (type int)"
     data = json.loads(builder.build(repo.config(), task, budget=2000).render("json"))
     assert data["ranking"][0]["path"] == "errors.go", data["ranking"][:3]
+
+
+def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
+    make_project(repo)
+    task = "Invoice.total applies tax twice when items are empty"
+    clean = builder.build(repo.config(), task, fmt="json")
+    assert clean.uncommitted == [] and "Uncommitted" not in clean.render("md")
+    repo.write("shipping/routes.py", "def plan_route(a, b, c):\n    return [a, b, c]\n")
+    repo.write("shipping/drafts.py", "def estimate(route):\n    return len(route)\n")  # new
+    repo.write(".env", "TOKEN=abc\n")
+    (repo.root / "misc/module_3.py").unlink()
+    pack = builder.build(repo.config(), task)
+    assert sorted(pack.uncommitted) == ["shipping/drafts.py", "shipping/routes.py"]
+    assert pack.ranking[0][0] == "billing/invoice.py"
+    assert "Uncommitted changes in `shipping/" in pack.render("md")
+    assert json.loads(pack.render("json"))["uncommitted"] == pack.uncommitted
+    assert '<file path="shipping/routes.py"/>' in pack.render("xml")
+    ranked = dict(pack.ranking)
+    assert ranked["shipping/routes.py"] > dict(clean.ranking).get("shipping/routes.py", 0.0)
+
+
+def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo) -> None:
+    make_project(repo)
+    for i in range(12):
+        repo.write(f"misc/module_{i}.py", f"def changed_{i}():\n    pass\n")
+    for fmt in ("md", "json", "xml"):
+        pack = builder.build(repo.config(), "Invoice totals", budget=builder.MIN_BUDGET, fmt=fmt)
+        assert tokens.count(pack.render(fmt), repo.config().pack.token_margin) <= pack.budget
+        roomy = builder.build(repo.config(), "Invoice totals", budget=3000, fmt=fmt)
+        assert len(roomy.uncommitted) == 12
+        assert "and 4 more" in roomy.render("md")
+        assert len(json.loads(roomy.render("json"))["uncommitted"]) == builder.UNCOMMITTED_SHOWN

@@ -162,6 +162,32 @@ def test_a_file_referenced_by_many_loses_by_how_many(
     assert floored["pkg/hub.py"] == 0.0 and plain["pkg/hub.py"] > 0
 
 
+def test_uncommitted_work_rises_without_seeding_anything(repo: Repo) -> None:
+    repo.write("pkg/parser.py", "def parse_header(line):\n    return line.split(':')\n")
+    repo.write("pkg/wip.py", "from pkg.helpers import tidy\n\ndef draft():\n    return tidy()\n")
+    repo.write("pkg/helpers.py", "def tidy():\n    return 1\n")
+    for i in range(12):
+        repo.write(f"pkg/other_{i}.py", f"def header_{i}(line):\n    return line\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    signals = tasks.analyse("parse_header drops the value of a header line")
+    state = indexer.state_dir(cfg)
+    clean = {c.path: c for c in rank.rank(store, signals, graph_cache=state)}
+    ranked = rank.rank(
+        store, signals, graph_cache=state, uncommitted=["pkg/wip.py", "gone.py", ".env"]
+    )
+    work = {c.path: c for c in ranked}
+    assert ranked[0].path == "pkg/parser.py"  # the match still leads
+    assert work["pkg/wip.py"].signals["work"] == 1.0
+    assert "has uncommitted changes" in work["pkg/wip.py"].reason
+    assert work["pkg/wip.py"].score > clean.get("pkg/wip.py", rank.Candidate("")).score
+    assert "gone.py" not in work and ".env" not in work  # only indexed files
+    # a prior, not evidence: what it imports gains nothing from it
+    assert work["pkg/helpers.py"].score == clean["pkg/helpers.py"].score
+
+
 def test_a_task_naming_an_issue_finds_the_commits_that_name_it(repo: Repo) -> None:
     for name in ("shapes", "colors", "units", "values", "bases"):
         repo.write(f"pkg/{name}.py", f"def {name}_value(x):\n    return x\n")
