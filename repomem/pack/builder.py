@@ -30,11 +30,12 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from repomem import secrets, vcs
-from repomem.config import Config, PackSection
+from repomem.config import CONFIG_NAME, Config, PackSection
 from repomem.errors import BudgetError, InputError, RepomemError
 from repomem.fsutil import text_lines
 from repomem.index import chunks, dense, indexer, languages, query
 from repomem.index import graph as graphs
+from repomem.index.discovery import IGNORE_FILE
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -211,9 +212,9 @@ def build(
             pending == 0 and commit == plan.head and indexer.built_under_current_rules(cfg, meta)
         )
 
-    uncommitted = _uncommitted(cfg, store, dirty)
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
+    uncommitted = _uncommitted(store, dirty, {CONFIG_NAME, IGNORE_FILE, selection.path})
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
@@ -248,10 +249,11 @@ def build(
     return pack
 
 
-def _uncommitted(cfg: Config, store: Any, dirty: Future[list[str]]) -> list[str]:
-    """The indexed files with uncommitted changes (none without git, or when git fails)."""
+def _uncommitted(store: Any, dirty: Future[list[str]], own: set[str]) -> list[str]:
+    """The indexed files with uncommitted changes but repomem's `own` (none without git, or
+    when git fails)."""
     try:
-        paths = dirty.result()
+        paths = [p for p in dirty.result() if p not in own]
     except (RepomemError, OSError, vcs.git_error()) as exc:
         log.debug("no uncommitted changes for the pack: %s", exc)
         return []

@@ -490,6 +490,8 @@ def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     repo.write("shipping/routes.py", "def plan_route(a, b, c):\n    return [a, b, c]\n")
     repo.write("shipping/drafts.py", "def estimate(route):\n    return len(route)\n")  # new
     repo.write(".env", "TOKEN=abc\n")
+    repo.write(".repomem", "[pack]\nbudget = 8000\n")  # repomem's own files are not the work
+    repo.write("REPOMEM.md", "# Project memory\n")
     (repo.root / "misc/module_3.py").unlink()
     pack = builder.build(repo.config(), task)
     assert sorted(pack.uncommitted) == ["shipping/drafts.py", "shipping/routes.py"]
