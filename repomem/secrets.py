@@ -1132,10 +1132,11 @@ def _is_prose(value: str) -> bool:
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
 
 
-def _plain_secret(value: str, keyword: str) -> bool:
+def _plain_secret(value: str, keyword: str = "") -> bool:
     """True when ``value``, found in one of the shapes read outside the assignment regex
-    (a spaced value, a tuple, an XML value before its key), may be a secret: six characters
-    or more, not a placeholder nor a name, and generated for a token or key."""
+    (a spaced value, a tuple, an XML value before its key, a YAML value on the next line),
+    may be a secret: six characters or more, not a placeholder nor a name, and generated
+    when ``keyword`` names a token or key (no keyword: any such value)."""
     if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
         return False
     return keyword not in _GENERATED_KEYWORDS or _looks_generated(value)
@@ -1150,9 +1151,7 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
     key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
     value = nxt.group(2).rstrip()
-    if len(nxt.group(1)) <= key_indent or len(value) < 6 or REDACTED in value:
-        return None
-    if _is_placeholder(value) or _is_name_value(value) or _CODE_VALUE.match(value):
+    if len(nxt.group(1)) <= key_indent or not _plain_secret(value) or _CODE_VALUE.match(value):
         return None
     return nxt.start(2), nxt.start(2) + len(value)
 
