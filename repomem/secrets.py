@@ -110,6 +110,7 @@ The module is pure standard library, keeps no state between calls and never prin
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -561,12 +562,12 @@ _JWT_GATE = re.compile(r"J(?<=eyJ)")
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 
 # After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
-# user and host) or the secret path of a Slack or Discord incoming webhook
+# user and host; the password runs to the last "@" before the host, so `p@ss` is whole) or the secret path of a Slack or Discord incoming webhook
 # (https://hooks.slack.com/services/T.../B.../..., discord.com/api/webhooks/<id>/...).
 # Anchored on the "//", which is rarer in code than ":".
 _URL = re.compile(
     r"//(?<=://)(?:"
-    r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#@'\"<>]+)@"
+    r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#'\"<>]+)@"
     r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
     r"|discord(?:app)?\.com/api/webhooks/\d+/)(?P<path>[A-Za-z0-9_/-]{8,})"
     r")"
@@ -607,7 +608,7 @@ _ENV_ENTRY = re.compile(
     r"|,[ \t]*value:[ \t]*(?P<fq>[\"']?)(?P<flow>[^\"'\r\n#,}]{4,4096})(?P=fq))"
 )
 # A name that holds a credential (Terraform variables, environment entries).
-_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
+_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|credential|(?:api|access|private)[_-]?key")
 
 
 def _env_entry(m: re.Match[str]) -> str | None:
@@ -634,18 +635,28 @@ _PEM_BASE64 = re.compile(
     rf"(?:[A-Za-z0-9+/]|{_B64_LINE_BREAK}){{16,65536}}={{0,2}}"
 )
 
-# Terraform: variable "db_password" { ... default = "..." }, the value lines below the name.
+# Terraform: variable "db_password" { ... default = "..." }, the value lines below the name,
+# past nested blocks (validation { ... }) and braces in strings or comments; the default
+# may be a heredoc (default = <<EOF ... EOF).
 _TF_VARIABLE = re.compile(
-    r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{[^{}]{0,400}?'
-    r'(?<![\w-])default[ \t]*=[ \t]*"(?P<material>[^"\n]{6,4096})"'
+    r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{'
+    r"(?:[^{}]|\{[^{}]{0,400}\}){0,400}?"
+    r'(?<![\w-])default[ \t]*=[ \t]*(?:"(?P<material>[^"\n]{6,4096})"'
+    r"|<<-?(?P<tag>[A-Za-z_]\w{0,20})\r?\n(?P<heredoc>.{1,4096}?)\r?\n[ \t]*(?P=tag)(?!\w))",
+    re.DOTALL,
 )
 
 
 def _tf_variable(m: re.Match[str]) -> str | None:
-    material = m.group("material")
-    if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(material):
+    group = "material" if m.group("material") is not None else "heredoc"
+    material = m.group(group)
+    if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(
+        material.strip()
+    ):
         return None
-    return _redact_group(m, "material")
+    start, end = m.start(group) - m.start(), m.end(group) - m.start()
+    whole = m.group(0)
+    return whole[:start] + _mask(material) + whole[end:]
 
 
 def _material(m: re.Match[str]) -> str | None:
@@ -745,10 +756,12 @@ _CURL_USER = re.compile(
     r"""(?P<user>[^\s:"'@/]+):(?P<bare>[^\s"'@]+)"""
 )
 
-# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...'
+# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...', in
+# any case; found by a scan of the lower-cased text (see _WORD_SCANS), read in the text.
 # (`ALTER USER x WITH PASSWORD '...'` rides on the "pass" keyword, see _spaced_value).
 _SQL_IDENTIFIED = re.compile(
-    r"IDENTIFIED(?i:[ \t]+by[ \t]+(?:password[ \t]+)?)(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
+    r"(?i:identified[ \t]+by[ \t]+(?:password[ \t]+)?)"
+    r"(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
 )
 # Machine-made credentials: a word after a token or key flag must look generated.
 _GENERATED_FLAGS = frozenset(
@@ -864,7 +877,6 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (None, _URL, _url),
     (None, _FLAG, _command_secret),
     (None, _CURL_USER, _command_secret),
-    (None, _SQL_IDENTIFIED, _command_secret),
 )
 
 # ---------------------------------------------------------------------------------------
@@ -901,11 +913,14 @@ _THEN_OPERATOR = (
     r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
     r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
 )
+# "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
     for pattern in (
         "p(?:ass|wd?)",
-        "k(?:(?<=tok)en|ey(?:" + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES) + "))",
+        "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
+        + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
+        + "|(?<=[?&]key)(?==)))",  # ?key=...: a URL's API key
         "secret",
         "auth",
     )
@@ -954,10 +969,13 @@ _ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?[
 assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
 _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
 
-# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization".
+# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization";
+# a Digest header's response and an AWS Signature V4 header's signature.
 _AUTH_HEADER_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?i:bearer|basic|token|bot)[ \t]+"""
-    r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
+    r"(?i:bearer|basic|token|bot)[ \t]+(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+    r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
+    r"|AWS4-HMAC-SHA256[ \t][^\r\n]{0,400}?Signature=(?P<signature>[0-9a-fA-F]{64}))"
 )
 
 # Last words of a name that make the value a name, a setting or a number, not a secret:
@@ -1481,6 +1499,97 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
     return found.span("value")
 
 
+# Words that introduce a credential in other shapes than an assignment, each found by a
+# scan for its literal in the lower-cased text: SQL's IDENTIFIED BY '...', and the user and
+# password given to a login or a connection, as arguments (`login("user", "...")`,
+# `NetworkCredential("user", "...")`, `connect(host, "user", "...")`) or as a pair in a
+# sentence ("log in with admin / ...", "creds: admin/...").
+_WORD_SCANS = (
+    re.compile(r"identified[ \t]+by[ \t]"),
+    re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
+    re.compile(r"cred(?:entials?|s)?(?![a-z])"),
+    re.compile(r"connect(?:ion)?[ \t]*\("),
+)
+_WORD_KINDS = ("identified", "login", "cred", "connect")
+# The password's place among a call's arguments: login(user, password),
+# connect(host, user, password).
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
+_CALL_OPEN = re.compile(r"[ \t]*\(")
+# A user and password after the word, maybe after "with", "as", "is" ...: "log in with
+# admin / ...", "creds: admin/...", "# creds admin:...".
+_PAIR = re.compile(
+    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
+    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
+    r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
+)
+
+
+def _given_password(value: str) -> bool:
+    """True for a password given beside its user: a word typed like one (a digit or a symbol),
+    not a placeholder, a name or a path (``login(request, "registration/login2.html")``)."""
+    return _typed(value) and "/" not in value and _plain_secret(value)
+
+
+def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[int, int]]:
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
+    ``start``."""
+    if kind == "identified":
+        sql = _SQL_IDENTIFIED.match(text, start)
+        if sql is None or _command_secret(sql) is None:
+            return []
+        value = sql.group("quoted")
+        if not (text[start].isupper() or _typed(value) or _looks_generated(value)):
+            return []  # "a fault identified by 'purify'": a word, in a sentence
+        return [sql.span("quoted")]
+    if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
+        return []  # blog in, dialog on, disconnect(, incredible: part of another word
+    word = _WORD_SCANS[_WORD_KINDS.index(kind)].match(lowered, start)
+    if word is None:
+        return []
+    end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
+    call = _CALL_OPEN.match(text, end)
+    if call is not None:
+        found = _TUPLE_VALUES[_PASSWORD_ARGUMENT[kind]].match(text, call.end())
+        if found is None or not _given_password(found.group("value")):
+            return []
+        return [found.span("value")]
+    pair = _PAIR.match(text, end) if kind != "connect" else None
+    if pair is None:
+        return []
+    value = pair.group("value")
+    if not pair.group("q"):
+        value = value.rstrip(".,;:)!?")
+    if not _given_password(value):
+        return []
+    return [(pair.start("value"), pair.start("value") + len(value))]
+
+
+# A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
+# pairs, each value redacted when it looks generated (a session id, not `lang=en`).
+_COOKIE_TAIL = re.compile(
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
+    r"""(?P<pairs>[\w.-]{1,64}=[^;\s"'`,\\]{1,4096}(?:;[ \t]*[\w.-]{1,64}=[^;\s"'`,\\]{1,4096}){0,16})"""
+)
+_COOKIE_PAIR = re.compile(r"[\w.-]{1,64}=(?P<value>[^;\s\"'`,\\]{1,4096})")
+
+
+def _cookie_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """Spans of the generated values in the cookie header or variable named at ``start``."""
+    if start and "a" <= text[start - 1] <= "z":
+        return []
+    header = _COOKIE_TAIL.match(text, start + 6)
+    if header is None:
+        return []
+    return [
+        pair.span("value")
+        for pair in _COOKIE_PAIR.finditer(text, header.start("pairs"), header.end("pairs"))
+        if len(pair.group("value")) >= 8
+        and _has_digit_and_letter(pair.group("value"))
+        and not _is_placeholder(pair.group("value"))
+        and not _is_name_value(pair.group("value"))
+    ]
+
+
 def _context(
     text: str,
     m: re.Match[str],
@@ -1546,7 +1655,12 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             if keyword == "ken":
                 start -= 2
                 keyword = "token"
+            elif keyword == "kie":
+                start -= 3
+                keyword = "cookie"
             hits.append((start, keyword))
+    for pattern, kind in zip(_WORD_SCANS, _WORD_KINDS, strict=True):
+        hits.extend((hit.start(), kind) for hit in pattern.finditer(lowered))
     if not hits:
         return []
     hits.sort()
@@ -1557,9 +1671,21 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue
         if keyword == "auth" and lowered.startswith("authorization", start):
             header = _AUTH_HEADER_TAIL.match(text, start + 13)
-            if header is not None and not _is_placeholder(header.group("value")):
-                spans.append(header.span("value"))
-                done = header.end()
+            if header is not None:
+                group = header.lastgroup or "value"
+                if not _is_placeholder(header.group(group)):
+                    spans.append(header.span(group))
+                    done = header.end()
+            continue
+        if keyword in _WORD_KINDS or keyword == "cookie":
+            found = (
+                _cookie_spans(text, start)
+                if keyword == "cookie"
+                else _word_spans(text, lowered, start, keyword)
+            )
+            if found:
+                spans.extend(found)
+                done = found[-1][1]
             continue
         end = _keyword_end(text, lowered, keyword, start)
         if end < 0:
@@ -1593,6 +1719,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         if span is None or _is_namespaced(text, start):
             continue
         value = text[span[0] : span[1]]
+        if keyword == "key" and not prefix and any(c in "/." for c in value):
+            continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
             continue  # <string name="password">Passwort</string>: a translation
         if m.group("op")[0] == "," and (
@@ -1614,6 +1742,38 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         spans.append(span)
         done = span[1]
     return spans
+
+
+# Look-alikes of ASCII letters and quotes, folded one character for one so positions stay:
+# fullwidth forms (ＰＡＳＳＷＯＲＤ), Cyrillic and Greek letters drawn like Latin ones (a
+# Cyrillic "а" in "pаssword"), typographic quotes (password = ‘...’).
+_LOOK_ALIKES = {
+    **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)},
+    **dict(zip("аеорсуxѕіјһԁԛԝАВЕКМНОРСТХЅІЈУ", "aeopcyxsijhdqwABEKMHOPCTXSIJY", strict=True)),
+    **dict(zip("αικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "aikvoptuxABEZHIKMNOPTYX", strict=True)),
+    **dict.fromkeys("‘’‚‛′", "'"),
+    **dict.fromkeys("“”„‟″", '"'),
+}
+# Replaced one by one where found: str.translate reads a non-ASCII text at some 5 MB/s.
+_LOOK_ALIKE = re.compile("[" + "".join(_LOOK_ALIKES) + "]")
+# Invisible characters inside a word (pass\u200bword): dropped before the scans.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
+def _folded_spans(text: str, config_like: bool, prose: bool) -> list[tuple[int, int]]:
+    """:func:`_assignment_spans` of non-ASCII ``text`` read with its look-alikes folded to
+    ASCII and its invisible characters dropped, as spans of ``text``."""
+    text = _LOOK_ALIKE.sub(lambda m: _LOOK_ALIKES[m.group()], text)
+    cuts = [m.start() for m in _INVISIBLE.finditer(text)]
+    if not cuts:
+        return _assignment_spans(text, config_like, prose)
+    # the k-th dropped character stood at cuts[k], which is cuts[k] - k once the k before go
+    shifted = [cut - k for k, cut in enumerate(cuts)]
+    spans = _assignment_spans(_INVISIBLE.sub("", text), config_like, prose)
+    return [
+        (start + bisect.bisect_right(shifted, start), end + bisect.bisect_right(shifted, end - 1))
+        for start, end in spans
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -1672,7 +1832,11 @@ def redact(
             continue
         text = pattern.sub(apply(handler), text)
 
-    spans = _assignment_spans(text, config_like, prose)
+    spans = (
+        _assignment_spans(text, config_like, prose)
+        if text.isascii()
+        else _folded_spans(text, config_like, prose)
+    )
     if spans:
         count += len(spans)
         pieces: list[str] = []
