@@ -110,7 +110,6 @@ The module is pure standard library, keeps no state between calls and never prin
 from __future__ import annotations
 
 import base64
-import bisect
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -547,10 +546,12 @@ _SK_TOKENS = re.compile(
     r"(?![\w-])"
 )
 
-# Slack tokens: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session.
-_SLACK_TOKEN = re.compile(r"xox(?<![A-Za-z0-9_]xox)[abprs]-(?P<material>[A-Za-z0-9-]{10,})")
-# Slack app-level tokens: xapp-1-A.../...
-_SLACK_APP = re.compile(r"xapp-(?<![A-Za-z0-9_]xapp-)(?P<material>\d-[A-Za-z0-9-]{20,})")
+# Slack tokens, one scan: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session
+# (group token), and app-level tokens xapp-1-A.../... (group material).
+_SLACK = re.compile(
+    r"x(?:ox(?<![A-Za-z0-9_]xox)[abprs]-(?P<token>[A-Za-z0-9-]{10,})"
+    r"|app-(?<![A-Za-z0-9_]xapp-)(?P<material>\d-[A-Za-z0-9-]{20,}))"
+)
 
 # npm access tokens: npm_ + 36 letters/digits.  Gated on the "m_" ("n" is too common).
 _NPM_GATE = re.compile(r"m_(?<=npm_)")
@@ -562,7 +563,8 @@ _JWT_GATE = re.compile(r"J(?<=eyJ)")
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 
 # After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
-# user and host; the password runs to the last "@" before the host, so `p@ss` is whole) or the secret path of a Slack or Discord incoming webhook
+# user and host; the password runs to the last "@" before the host, so `p@ss` is whole) or
+# the secret path of a Slack or Discord incoming webhook
 # (https://hooks.slack.com/services/T.../B.../..., discord.com/api/webhooks/<id>/...).
 # Anchored on the "//", which is rarer in code than ":".
 _URL = re.compile(
@@ -575,10 +577,13 @@ _URL = re.compile(
 
 # More vendors' formats, each after a literal prefix: Hugging Face (hf_), Stripe webhook
 # signing secrets (whsec_), HashiCorp Vault (hvs./hvb./hvr.), Google OAuth access tokens
-# (ya29.) and client secrets (GOCSPX-).  Key material must mix letters and digits.
-_HF_TOKEN = re.compile(r"hf_(?<![A-Za-z0-9_]hf_)(?P<material>[A-Za-z0-9]{30,40})(?![A-Za-z0-9])")
-_WHSEC = re.compile(r"whsec_(?<![A-Za-z0-9_]whsec_)(?P<material>[A-Za-z0-9+/=]{24,})")
-_VAULT = re.compile(r"hv(?<![A-Za-z0-9_]hv)[sbr]\.(?P<material>[A-Za-z0-9_-]{24,})")
+# (ya29.) and client secrets (GOCSPX-).  Key material must mix letters and digits.  The
+# three with an "h" share one scan (whsec_ is found at its "h").
+_H_TOKENS = re.compile(
+    r"h(?:f_(?<![A-Za-z0-9_]hf_)(?P<material>[A-Za-z0-9]{30,40})(?![A-Za-z0-9])"
+    r"|sec_(?<=whsec_)(?<![A-Za-z0-9_]whsec_)(?P<whsec>[A-Za-z0-9+/=]{24,})"
+    r"|v[sbr]\.(?<![A-Za-z0-9_]hv.\.)(?P<vault>[A-Za-z0-9_-]{24,}))"
+)
 _GOOGLE_OAUTH = re.compile(r"ya29\.(?<![A-Za-z0-9_]ya29\.)(?P<material>[A-Za-z0-9_-]{20,})")
 _GOOGLE_SECRET = re.compile(r"GOCSPX-(?<![A-Za-z0-9_]GOCSPX-)(?P<material>[A-Za-z0-9_-]{20,})")
 
@@ -660,12 +665,14 @@ def _tf_variable(m: re.Match[str]) -> str | None:
 
 
 def _material(m: re.Match[str]) -> str | None:
-    """The match with its key material (group ``material``) redacted, unless the material is
-    masked or does not mix letters and digits."""
-    material = m.group("material")
+    """The match with its key material (its last group: ``material``, or the group of the
+    format a shared scan found) redacted, unless the material is masked or does not mix
+    letters and digits."""
+    group = m.lastgroup or "material"
+    material = m.group(group)
     if _is_mask(unquote(material)) or not _has_digit_and_letter(material):
         return None
-    return _redact_group(m, "material")
+    return _redact_group(m, group)
 
 
 def _redact_group(m: re.Match[str], group: str, length: int | None = None) -> str:
@@ -858,11 +865,8 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (None, _S_TOKENS, _token),
     (None, _G_TOKENS, _token),
     (_SK_GATE, _SK_TOKENS, _mixed_token),
-    (None, _SLACK_TOKEN, _mixed_token),
-    (None, _SLACK_APP, _material),
-    (None, _HF_TOKEN, _material),
-    (None, _WHSEC, _material),
-    (None, _VAULT, _material),
+    (None, _SLACK, lambda m: _mixed_token(m) if m.group("token") else _material(m)),
+    (None, _H_TOKENS, _material),
     (None, _GOOGLE_OAUTH, _material),
     (None, _GOOGLE_SECRET, _material),
     (None, _TELEGRAM, _material),
@@ -958,6 +962,7 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
+      | [‘“](?P<curly>[^’”NL]{1,4096})[’”]          # typographic quotes (pasted from a document)
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)
@@ -1194,7 +1199,9 @@ def _secret_value(
         return None
     if m.group("eol") is not None:
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
-    group = next((g for g in ("quoted", "equoted", "lua") if m.group(g) is not None), "quoted")
+    group = next(
+        (g for g in ("quoted", "equoted", "lua", "curly") if m.group(g) is not None), "quoted"
+    )
     quoted = m.group(group)
     if quoted is not None:
         value = quoted
@@ -1507,10 +1514,11 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
 _WORD_SCANS = (
     re.compile(r"identified[ \t]+by[ \t]"),
     re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
-    re.compile(r"cred(?:entials?|s)?(?![a-z])"),
-    re.compile(r"connect(?:ion)?[ \t]*\("),
+    # one scan for both words starting with "c"
+    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\()"),
 )
-_WORD_KINDS = ("identified", "login", "cred", "connect")
+# The kind of word found, by its first two letters.
+_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect"}
 # The password's place among a call's arguments: login(user, password),
 # connect(host, user, password).
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
@@ -1543,9 +1551,7 @@ def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[in
         return [sql.span("quoted")]
     if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
         return []  # blog in, dialog on, disconnect(, incredible: part of another word
-    word = _WORD_SCANS[_WORD_KINDS.index(kind)].match(lowered, start)
-    if word is None:
-        return []
+    word = next(filter(None, (scan.match(lowered, start) for scan in _WORD_SCANS)))
     end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
     call = _CALL_OPEN.match(text, end)
     if call is not None:
@@ -1566,11 +1572,12 @@ def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[in
 
 # A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
 # pairs, each value redacted when it looks generated (a session id, not `lang=en`).
+_COOKIE_VALUE = r"""[^;\s"'`,\\]{1,4096}"""
 _COOKIE_TAIL = re.compile(
     r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
-    r"""(?P<pairs>[\w.-]{1,64}=[^;\s"'`,\\]{1,4096}(?:;[ \t]*[\w.-]{1,64}=[^;\s"'`,\\]{1,4096}){0,16})"""
+    rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
 )
-_COOKIE_PAIR = re.compile(r"[\w.-]{1,64}=(?P<value>[^;\s\"'`,\\]{1,4096})")
+_COOKIE_PAIR = re.compile(rf"[\w.-]{{1,64}}=(?P<value>{_COOKIE_VALUE})")
 
 
 def _cookie_spans(text: str, start: int) -> list[tuple[int, int]]:
@@ -1659,8 +1666,10 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 start -= 3
                 keyword = "cookie"
             hits.append((start, keyword))
-    for pattern, kind in zip(_WORD_SCANS, _WORD_KINDS, strict=True):
-        hits.extend((hit.start(), kind) for hit in pattern.finditer(lowered))
+    for pattern in _WORD_SCANS:
+        hits.extend(
+            (hit.start(), _WORD_KINDS[hit.group()[:2]]) for hit in pattern.finditer(lowered)
+        )
     if not hits:
         return []
     hits.sort()
@@ -1677,7 +1686,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                     spans.append(header.span(group))
                     done = header.end()
             continue
-        if keyword in _WORD_KINDS or keyword == "cookie":
+        if keyword in _WORD_KINDS.values() or keyword == "cookie":
             found = (
                 _cookie_spans(text, start)
                 if keyword == "cookie"
@@ -1744,38 +1753,6 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     return spans
 
 
-# Look-alikes of ASCII letters and quotes, folded one character for one so positions stay:
-# fullwidth forms (ＰＡＳＳＷＯＲＤ), Cyrillic and Greek letters drawn like Latin ones (a
-# Cyrillic "а" in "pаssword"), typographic quotes (password = ‘...’).
-_LOOK_ALIKES = {
-    **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)},
-    **dict(zip("аеорсуxѕіјһԁԛԝАВЕКМНОРСТХЅІЈУ", "aeopcyxsijhdqwABEKMHOPCTXSIJY", strict=True)),
-    **dict(zip("αικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "aikvoptuxABEZHIKMNOPTYX", strict=True)),
-    **dict.fromkeys("‘’‚‛′", "'"),
-    **dict.fromkeys("“”„‟″", '"'),
-}
-# Replaced one by one where found: str.translate reads a non-ASCII text at some 5 MB/s.
-_LOOK_ALIKE = re.compile("[" + "".join(_LOOK_ALIKES) + "]")
-# Invisible characters inside a word (pass\u200bword): dropped before the scans.
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
-
-
-def _folded_spans(text: str, config_like: bool, prose: bool) -> list[tuple[int, int]]:
-    """:func:`_assignment_spans` of non-ASCII ``text`` read with its look-alikes folded to
-    ASCII and its invisible characters dropped, as spans of ``text``."""
-    text = _LOOK_ALIKE.sub(lambda m: _LOOK_ALIKES[m.group()], text)
-    cuts = [m.start() for m in _INVISIBLE.finditer(text)]
-    if not cuts:
-        return _assignment_spans(text, config_like, prose)
-    # the k-th dropped character stood at cuts[k], which is cuts[k] - k once the k before go
-    shifted = [cut - k for k, cut in enumerate(cuts)]
-    spans = _assignment_spans(_INVISIBLE.sub("", text), config_like, prose)
-    return [
-        (start + bisect.bisect_right(shifted, start), end + bisect.bisect_right(shifted, end - 1))
-        for start, end in spans
-    ]
-
-
 # ---------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------
@@ -1832,11 +1809,7 @@ def redact(
             continue
         text = pattern.sub(apply(handler), text)
 
-    spans = (
-        _assignment_spans(text, config_like, prose)
-        if text.isascii()
-        else _folded_spans(text, config_like, prose)
-    )
+    spans = _assignment_spans(text, config_like, prose)
     if spans:
         count += len(spans)
         pieces: list[str] = []
