@@ -563,13 +563,15 @@ _JWT_GATE = re.compile(r"J(?<=eyJ)")
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 
 # After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
-# user and host; the password runs to the last "@" before the host, so `p@ss` is whole) or
-# the secret path of a Slack or Discord incoming webhook
+# user and host; the password runs to the last "@" before the host, so `p@ss` is whole), a
+# token given alone as the userinfo (https://<token>@github.com/...) or the secret path of
+# a Slack or Discord incoming webhook
 # (https://hooks.slack.com/services/T.../B.../..., discord.com/api/webhooks/<id>/...).
 # Anchored on the "//", which is rarer in code than ":".
 _URL = re.compile(
     r"//(?<=://)(?:"
     r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#'\"<>]+)@"
+    r"|(?P<token>[A-Za-z0-9_-]{20,200})@(?=[A-Za-z0-9])"
     r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
     r"|discord(?:app)?\.com/api/webhooks/\d+/)(?P<path>[A-Za-z0-9_/-]{8,})"
     r")"
@@ -718,6 +720,11 @@ def _url(m: re.Match[str]) -> str | None:
     hook = m.group("hook")
     if hook is not None:
         return None if _is_mask(m.group("path")) else f"//{hook}{REDACTED}"
+    token = m.group("token")
+    if token is not None:  # generated: mixed case and digits, not a user name
+        if _is_mask(token) or not (_has_digit_and_letter(token) and _looks_generated(token)):
+            return None
+        return f"//{REDACTED}@"
     if _is_placeholder(m.group("password")):
         return None
     return f"//{m.group('user')}:{REDACTED}@"
@@ -958,6 +965,7 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
                    [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
+    (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
@@ -978,7 +986,8 @@ _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VE
 # a Digest header's response and an AWS Signature V4 header's signature.
 _AUTH_HEADER_TAIL = re.compile(
     r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
-    r"(?i:bearer|basic|token|bot)[ \t]+(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+    r"(?i:bearer|basic|token|bot)[ \t]+(?:[\"'`][ \t]*\+[ \t]*[\"'`])?"  # "Bearer " + "..."
+    r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
     r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
     r"|AWS4-HMAC-SHA256[ \t][^\r\n]{0,400}?Signature=(?P<signature>[0-9a-fA-F]{64}))"
 )
@@ -1523,6 +1532,8 @@ _WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect"}
 # connect(host, user, password).
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
+# A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
+_PAIR_ASSIGNED = re.compile(r"[\w]{0,20}[ \t]*=[ \t]*[(\[]")
 # A user and password after the word, maybe after "with", "as", "is" ...: "log in with
 # admin / ...", "creds: admin/...", "# creds admin:...".
 _PAIR = re.compile(
@@ -1554,6 +1565,8 @@ def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[in
     word = next(filter(None, (scan.match(lowered, start) for scan in _WORD_SCANS)))
     end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
     call = _CALL_OPEN.match(text, end)
+    if call is None and kind != "connect":
+        call = _PAIR_ASSIGNED.match(text, end)
     if call is not None:
         found = _TUPLE_VALUES[_PASSWORD_ARGUMENT[kind]].match(text, call.end())
         if found is None or not _given_password(found.group("value")):

@@ -1289,6 +1289,7 @@ GIVEN = {
     "connect_positional": ("a.py", f'db = pymysql.connect(host, "app", "{PW}", "appdb")', PW),
     "mysqli_connect": ("a.php", f'$db = mysqli_connect("localhost", "root", "{PW}");', PW),
     "get_connection": ("A.java", f'DriverManager.getConnection(url, "root", "{PW}");', PW),
+    "creds_tuple": ("a.py", f'creds = ("admin", "{PW}")  # username, password', PW),
     # a user and a password in a sentence or a comment
     "log_in_with": ("NOTES.md", f"log in with admin / {PW}", PW),
     "creds_colon": ("NOTES.md", f"creds: admin/{PW}", PW),
@@ -1298,6 +1299,9 @@ GIVEN = {
     "query_key": ("a.py", f'u = "https://x/api?key={TOKEN}"', TOKEN),
     "query_key_after_another": ("a.py", f'u = "https://x/api?v=2&key={TOKEN}"', TOKEN),
     "url_password_with_at": ("a.py", f'dsn = "postgres://u:p@ss{PW}@db/app"', f"ss{PW}"),
+    "url_token_as_user": ("a.py", f'git.clone("https://{TOKEN}@github.com/a/b")', TOKEN),
+    "query_concatenated": ("a.py", f'u = base + "&password=" + "{PW}"', PW),
+    "bearer_concatenated": ("a.py", f'headers["Authorization"] = "Bearer " + "{TOKEN}"', TOKEN),
     "cookie_header": ("a.py", f'headers = {{"Cookie": "session={TOKEN}"}}', TOKEN),
     "cookie_in_curl": ("run.sh", f'curl -H "Cookie: lang=en; sid={TOKEN}" https://x', TOKEN),
     "set_cookie": ("a.http", f"Set-Cookie: sessionid={TOKEN}; Path=/; HttpOnly", TOKEN),
@@ -1362,6 +1366,9 @@ KEPT_GIVEN = {
     "login_page_path": ("NOTES.md", "log in at /accounts/login/ first"),
     "creds_location": ("a.py", "# creds live in config/settings2"),
     "query_key_concatenated": ("a.py", 'url = base + "?key=" + name'),
+    "query_concatenated_format": ("a.py", 'x = "password=" + "%s" % pw'),
+    "url_user_name": ("a.md", "ssh://deploy_user_for_staging@host/repo"),
+    "creds_tuple_of_names": ("a.py", "creds = (user, password)"),
     "query_numbered_keys": ("a.rst", "https://httpbin.org/get?key1=value1&key2=value2"),
     "query_object_key": (
         "a.json",
