@@ -24,19 +24,20 @@ so the module avoids them at the top level of every scan.
    passed beside one, GitHub, GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio,
    SendGrid, npm, PyPI, Hugging Face, Vault, Telegram and Discord tokens, Azure account
    keys and SAS signatures, JWTs, PEM private keys (four or five dashes, any case) also
-   base64-encoded (over YAML block lines too), passwords in URLs, Slack and Discord
-   webhooks, Terraform variables' defaults, Kubernetes ``name:``/``value:`` environment
-   entries) is a regular expression starting with a literal (``A``, ``S``, ``g``, ``xox``,
-   ``hf_``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a scan, and
-   boundary checks sit in a look-behind *after* the literal so they do not hide it from the
-   engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
+   base64-encoded (over YAML block lines too), passwords in URLs (also holding an ``@``)
+   and tokens given alone as a URL's user, Slack and Discord webhooks, Terraform
+   variables' defaults (past nested blocks, also heredocs), Kubernetes ``name:``/``value:``
+   environment entries) is a regular expression starting with a literal (``A``, ``S``,
+   ``g``, ``x``, ``h``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a
+   scan, and boundary checks sit in a look-behind *after* the literal so they do not hide
+   it from the engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
    cheap gate anchored on a rarer letter (``k``, ``J``, ``m_``) runs first.  Three more
    find credentials given to commands: one scan after the literal ``-`` reads
    ``--password=...``/``--token ...`` flags, the short password options of the commands
    that have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``,
    the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
    PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
-   user:...`` and SQL's ``IDENTIFIED BY '...'``.
+   user:...``.
 2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
    found in a lower-cased copy of the text by four scans for the keywords
    ``pass``/``pwd``/``pw``, ``token``/``key`` (after api/access/private), ``secret`` and
@@ -61,13 +62,22 @@ so the module avoids them at the top level of every scan.
    wrapped in parentheses, ``str(...)`` or triple quotes or continued after ``\\``,
    escaped quotes inside JSON (notebooks), YAML block scalars, tags, anchors and values on
    the next line, Markdown bold names and table rows, and comments in code read like
-   config (``# old password: ...``, ``/* pw: ... */``).
+   config (``# old password: ...``, ``/* pw: ... */``).  The ``k`` scan also finds
+   ``Cookie``/``Set-Cookie`` headers (generated values of their ``name=value`` pairs) and a
+   URL's ``?key=...``; the ``auth`` hits also read Digest and AWS Signature V4 headers, and
+   values concatenated after ``"Bearer "`` or ``"...&password="``.  Three more scans find
+   words that introduce a credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any
+   case, and the user and password given to a login or a connection, as arguments
+   (``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host,
+   "user", "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence
+   ("log in with admin / ...", "creds: admin/...").
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
-almost none with secrets) this runs at roughly 34 MB/s on one core of this machine (54
-before session 15 added the command-line, sentence and vendor rules; 35-36 before session
-16's shapes).
+almost none with secrets) this runs at roughly 33 MB/s of CPU time on one core of this
+machine (54 before session 15 added the command-line, sentence and vendor rules; 35-36
+before session 16's shapes; 35 before session 17's word scans, which cost two scans net
+after merging the Slack and ``h`` vendor scans).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -98,6 +108,11 @@ value or a quoted one with spaces).  Left alone are:
   chose (``password = "hunter2hunter"`` is redacted);
 * names where the keyword is part of another word: ``tokenizer``, ``author``,
   ``secretary``, ``bypass``, ``pass_zero``.
+* users and passwords named, not given: ``login(user, password)``, ``login(request,
+  "registration/login.html")`` (a path), "log in with your admin account", ``?key1=value1``
+  and ``?key=dir/object`` (an object's key), cookies of words and settings (``lang=en``,
+  ``Max-Age=3600``), "a fault identified by 'purify'" (a word after a lower-case
+  ``identified by``);
 * words listed or tabulated about credentials: ``("PASSWORD", "PLACING")`` (a list of
   keywords), ``| DB_PASSWORD | required |``, ``<string name="password">Passwort</string>``
   (a translation: values named by a table cell or a ``key``/``name`` attribute must have a
