@@ -1548,7 +1548,7 @@ _WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect"}
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
-_PAIR_ASSIGNED = re.compile(r"[\w]{0,20}[ \t]*=[ \t]*[(\[]")
+_PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
 # A user and password after the word, maybe after "with", "as", "is" ...: "log in with
 # admin / ...", "creds: admin/...", "# creds admin:...".
 _PAIR = re.compile(
