@@ -1538,11 +1538,14 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
 _WORD_SCANS = (
     re.compile(r"identified[ \t]+by[ \t]"),
     re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
-    # one scan for both words starting with "c"
-    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\()"),
+    # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
+    # (user:password@tcp(host)), found at the "c" of "@tcp("
+    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\(|(?<=@tc)p\()"),
 )
 # The kind of word found, by its first two letters.
-_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect"}
+_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect", "cp": "dsn"}
+# The user and password before "@tcp(" in a Go DSN, up to the string's opening quote.
+_DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z""")
 # The password's place among a call's arguments: login(user, password),
 # connect(host, user, password).
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
@@ -1567,6 +1570,13 @@ def _given_password(value: str) -> bool:
 def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[int, int]]:
     """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
     ``start``."""
+    if kind == "dsn":
+        head = text[max(0, start - 300) : start - 1]
+        dsn = _DSN_USERINFO.search(head)
+        if dsn is None or not _plain_secret(dsn.group("value")):
+            return []
+        begin = start - 1 - len(head) + dsn.start("value")
+        return [(begin, begin + len(dsn.group("value")))]
     if kind == "identified":
         sql = _SQL_IDENTIFIED.match(text, start)
         if sql is None or _command_secret(sql) is None:

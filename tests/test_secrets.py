@@ -1290,6 +1290,7 @@ GIVEN = {
     "mysqli_connect": ("a.php", f'$db = mysqli_connect("localhost", "root", "{PW}");', PW),
     "get_connection": ("A.java", f'DriverManager.getConnection(url, "root", "{PW}");', PW),
     "creds_tuple": ("a.py", f'creds = ("admin", "{PW}")  # username, password', PW),
+    "go_mysql_dsn": ("a.go", f'db, err := sql.Open("mysql", "root:{PW}@tcp(db:3306)/app")', PW),
     # a user and a password in a sentence or a comment
     "log_in_with": ("NOTES.md", f"log in with admin / {PW}", PW),
     "creds_colon": ("NOTES.md", f"creds: admin/{PW}", PW),
@@ -1369,6 +1370,8 @@ KEPT_GIVEN = {
     "query_concatenated_format": ("a.py", 'x = "password=" + "%s" % pw'),
     "url_user_name": ("a.md", "ssh://deploy_user_for_staging@host/repo"),
     "creds_tuple_of_names": ("a.py", "creds = (user, password)"),
+    "go_dsn_format": ("a.go", 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", u, p, h, d)'),
+    "go_dsn_built": ("a.go", 'dsn := user + ":" + pw + "@tcp(" + host + ")/"'),
     "query_numbered_keys": ("a.rst", "https://httpbin.org/get?key1=value1&key2=value2"),
     "query_object_key": (
         "a.json",
