@@ -24,19 +24,20 @@ so the module avoids them at the top level of every scan.
    passed beside one, GitHub, GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio,
    SendGrid, npm, PyPI, Hugging Face, Vault, Telegram and Discord tokens, Azure account
    keys and SAS signatures, JWTs, PEM private keys (four or five dashes, any case) also
-   base64-encoded (over YAML block lines too), passwords in URLs, Slack and Discord
-   webhooks, Terraform variables' defaults, Kubernetes ``name:``/``value:`` environment
-   entries) is a regular expression starting with a literal (``A``, ``S``, ``g``, ``xox``,
-   ``hf_``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a scan, and
-   boundary checks sit in a look-behind *after* the literal so they do not hide it from the
-   engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
+   base64-encoded (over YAML block lines too), passwords in URLs (also holding an ``@``)
+   and tokens given alone as a URL's user, Slack and Discord webhooks, Terraform
+   variables' defaults (past nested blocks, also heredocs), Kubernetes ``name:``/``value:``
+   environment entries) is a regular expression starting with a literal (``A``, ``S``,
+   ``g``, ``x``, ``h``, ``//``, ``BEGIN`` ...); formats sharing a first letter share a
+   scan, and boundary checks sit in a look-behind *after* the literal so they do not hide
+   it from the engine.  Where a format starts with a common letter (``sk-``, ``eyJ``, ``npm_``), a
    cheap gate anchored on a rarer letter (``k``, ``J``, ``m_``) runs first.  Three more
    find credentials given to commands: one scan after the literal ``-`` reads
    ``--password=...``/``--token ...`` flags, the short password options of the commands
    that have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``,
    the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
    PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
-   user:...`` and SQL's ``IDENTIFIED BY '...'``.
+   user:...``.
 2. *Assignments.*  ``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are
    found in a lower-cased copy of the text by four scans for the keywords
    ``pass``/``pwd``/``pw``, ``token``/``key`` (after api/access/private), ``secret`` and
@@ -61,13 +62,22 @@ so the module avoids them at the top level of every scan.
    wrapped in parentheses, ``str(...)`` or triple quotes or continued after ``\\``,
    escaped quotes inside JSON (notebooks), YAML block scalars, tags, anchors and values on
    the next line, Markdown bold names and table rows, and comments in code read like
-   config (``# old password: ...``, ``/* pw: ... */``).
+   config (``# old password: ...``, ``/* pw: ... */``).  The ``k`` scan also finds
+   ``Cookie``/``Set-Cookie`` headers (generated values of their ``name=value`` pairs) and a
+   URL's ``?key=...``; the ``auth`` hits also read Digest and AWS Signature V4 headers, and
+   values concatenated after ``"Bearer "`` or ``"...&password="``.  Three more scans find
+   words that introduce a credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any
+   case, and the user and password given to a login or a connection, as arguments
+   (``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host,
+   "user", "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence
+   ("log in with admin / ...", "creds: admin/...").
 3. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
-almost none with secrets) this runs at roughly 34 MB/s on one core of this machine (54
-before session 15 added the command-line, sentence and vendor rules; 35-36 before session
-16's shapes).
+almost none with secrets) this runs at roughly 33 MB/s of CPU time on one core of this
+machine (54 before session 15 added the command-line, sentence and vendor rules; 35-36
+before session 16's shapes; 35 before session 17's word scans, which cost two scans net
+after merging the Slack and ``h`` vendor scans).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -98,6 +108,11 @@ value or a quoted one with spaces).  Left alone are:
   chose (``password = "hunter2hunter"`` is redacted);
 * names where the keyword is part of another word: ``tokenizer``, ``author``,
   ``secretary``, ``bypass``, ``pass_zero``.
+* users and passwords named, not given: ``login(user, password)``, ``login(request,
+  "registration/login.html")`` (a path), "log in with your admin account", ``?key1=value1``
+  and ``?key=dir/object`` (an object's key), cookies of words and settings (``lang=en``,
+  ``Max-Age=3600``), "a fault identified by 'purify'" (a word after a lower-case
+  ``identified by``);
 * words listed or tabulated about credentials: ``("PASSWORD", "PLACING")`` (a list of
   keywords), ``| DB_PASSWORD | required |``, ``<string name="password">Passwort</string>``
   (a translation: values named by a table cell or a ``key``/``name`` attribute must have a
@@ -546,10 +561,12 @@ _SK_TOKENS = re.compile(
     r"(?![\w-])"
 )
 
-# Slack tokens: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session.
-_SLACK_TOKEN = re.compile(r"xox(?<![A-Za-z0-9_]xox)[abprs]-(?P<material>[A-Za-z0-9-]{10,})")
-# Slack app-level tokens: xapp-1-A.../...
-_SLACK_APP = re.compile(r"xapp-(?<![A-Za-z0-9_]xapp-)(?P<material>\d-[A-Za-z0-9-]{20,})")
+# Slack tokens, one scan: xoxb- bot, xoxp- user, xoxa- app, xoxr- refresh, xoxs- session
+# (group token), and app-level tokens xapp-1-A.../... (group material).
+_SLACK = re.compile(
+    r"x(?:ox(?<![A-Za-z0-9_]xox)[abprs]-(?P<token>[A-Za-z0-9-]{10,})"
+    r"|app-(?<![A-Za-z0-9_]xapp-)(?P<material>\d-[A-Za-z0-9-]{20,}))"
+)
 
 # npm access tokens: npm_ + 36 letters/digits.  Gated on the "m_" ("n" is too common).
 _NPM_GATE = re.compile(r"m_(?<=npm_)")
@@ -561,12 +578,15 @@ _JWT_GATE = re.compile(r"J(?<=eyJ)")
 _JWT = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
 
 # After "://": a password in a URL's userinfo (scheme://user:password@host keeps scheme,
-# user and host) or the secret path of a Slack or Discord incoming webhook
+# user and host; the password runs to the last "@" before the host, so `p@ss` is whole), a
+# token given alone as the userinfo (https://<token>@github.com/...) or the secret path of
+# a Slack or Discord incoming webhook
 # (https://hooks.slack.com/services/T.../B.../..., discord.com/api/webhooks/<id>/...).
 # Anchored on the "//", which is rarer in code than ":".
 _URL = re.compile(
     r"//(?<=://)(?:"
-    r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#@'\"<>]+)@"
+    r"(?P<user>[^\s:/?#@'\"<>\[\]]*):(?P<password>[^\s/?#'\"<>]+)@"
+    r"|(?P<token>[A-Za-z0-9_-]{20,200})@(?=[A-Za-z0-9])"
     r"|(?P<hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
     r"|discord(?:app)?\.com/api/webhooks/\d+/)(?P<path>[A-Za-z0-9_/-]{8,})"
     r")"
@@ -574,10 +594,13 @@ _URL = re.compile(
 
 # More vendors' formats, each after a literal prefix: Hugging Face (hf_), Stripe webhook
 # signing secrets (whsec_), HashiCorp Vault (hvs./hvb./hvr.), Google OAuth access tokens
-# (ya29.) and client secrets (GOCSPX-).  Key material must mix letters and digits.
-_HF_TOKEN = re.compile(r"hf_(?<![A-Za-z0-9_]hf_)(?P<material>[A-Za-z0-9]{30,40})(?![A-Za-z0-9])")
-_WHSEC = re.compile(r"whsec_(?<![A-Za-z0-9_]whsec_)(?P<material>[A-Za-z0-9+/=]{24,})")
-_VAULT = re.compile(r"hv(?<![A-Za-z0-9_]hv)[sbr]\.(?P<material>[A-Za-z0-9_-]{24,})")
+# (ya29.) and client secrets (GOCSPX-).  Key material must mix letters and digits.  The
+# three with an "h" share one scan (whsec_ is found at its "h").
+_H_TOKENS = re.compile(
+    r"h(?:f_(?<![A-Za-z0-9_]hf_)(?P<material>[A-Za-z0-9]{30,40})(?![A-Za-z0-9])"
+    r"|sec_(?<=whsec_)(?<![A-Za-z0-9_]whsec_)(?P<whsec>[A-Za-z0-9+/=]{24,})"
+    r"|v[sbr]\.(?<![A-Za-z0-9_]hv.\.)(?P<vault>[A-Za-z0-9_-]{24,}))"
+)
 _GOOGLE_OAUTH = re.compile(r"ya29\.(?<![A-Za-z0-9_]ya29\.)(?P<material>[A-Za-z0-9_-]{20,})")
 _GOOGLE_SECRET = re.compile(r"GOCSPX-(?<![A-Za-z0-9_]GOCSPX-)(?P<material>[A-Za-z0-9_-]{20,})")
 
@@ -607,7 +630,7 @@ _ENV_ENTRY = re.compile(
     r"|,[ \t]*value:[ \t]*(?P<fq>[\"']?)(?P<flow>[^\"'\r\n#,}]{4,4096})(?P=fq))"
 )
 # A name that holds a credential (Terraform variables, environment entries).
-_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|(?:api|access|private)[_-]?key")
+_CREDENTIAL_NAME = re.compile(r"pass|pwd|secret|token|credential|(?:api|access|private)[_-]?key")
 
 
 def _env_entry(m: re.Match[str]) -> str | None:
@@ -634,27 +657,39 @@ _PEM_BASE64 = re.compile(
     rf"(?:[A-Za-z0-9+/]|{_B64_LINE_BREAK}){{16,65536}}={{0,2}}"
 )
 
-# Terraform: variable "db_password" { ... default = "..." }, the value lines below the name.
+# Terraform: variable "db_password" { ... default = "..." }, the value lines below the name,
+# past nested blocks (validation { ... }) and braces in strings or comments; the default
+# may be a heredoc (default = <<EOF ... EOF).
 _TF_VARIABLE = re.compile(
-    r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{[^{}]{0,400}?'
-    r'(?<![\w-])default[ \t]*=[ \t]*"(?P<material>[^"\n]{6,4096})"'
+    r'variable(?<![\w-]variable)[ \t]+"(?P<name>[^"\n]{1,64})"[ \t]*\{'
+    r"(?:[^{}]|\{[^{}]{0,400}\}){0,400}?"
+    r'(?<![\w-])default[ \t]*=[ \t]*(?:"(?P<material>[^"\n]{6,4096})"'
+    r"|<<-?(?P<tag>[A-Za-z_]\w{0,20})\r?\n(?P<heredoc>.{1,4096}?)\r?\n[ \t]*(?P=tag)(?!\w))",
+    re.DOTALL,
 )
 
 
 def _tf_variable(m: re.Match[str]) -> str | None:
-    material = m.group("material")
-    if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(material):
+    group = "material" if m.group("material") is not None else "heredoc"
+    material = m.group(group)
+    if _CREDENTIAL_NAME.search(m.group("name").lower()) is None or _is_placeholder(
+        material.strip()
+    ):
         return None
-    return _redact_group(m, "material")
+    start, end = m.start(group) - m.start(), m.end(group) - m.start()
+    whole = m.group(0)
+    return whole[:start] + _mask(material) + whole[end:]
 
 
 def _material(m: re.Match[str]) -> str | None:
-    """The match with its key material (group ``material``) redacted, unless the material is
-    masked or does not mix letters and digits."""
-    material = m.group("material")
+    """The match with its key material (its last group: ``material``, or the group of the
+    format a shared scan found) redacted, unless the material is masked or does not mix
+    letters and digits."""
+    group = m.lastgroup or "material"
+    material = m.group(group)
     if _is_mask(unquote(material)) or not _has_digit_and_letter(material):
         return None
-    return _redact_group(m, "material")
+    return _redact_group(m, group)
 
 
 def _redact_group(m: re.Match[str], group: str, length: int | None = None) -> str:
@@ -700,6 +735,11 @@ def _url(m: re.Match[str]) -> str | None:
     hook = m.group("hook")
     if hook is not None:
         return None if _is_mask(m.group("path")) else f"//{hook}{REDACTED}"
+    token = m.group("token")
+    if token is not None:  # generated: mixed case and digits, not a user name
+        if _is_mask(token) or not (_has_digit_and_letter(token) and _looks_generated(token)):
+            return None
+        return f"//{REDACTED}@"
     if _is_placeholder(m.group("password")):
         return None
     return f"//{m.group('user')}:{REDACTED}@"
@@ -745,10 +785,12 @@ _CURL_USER = re.compile(
     r"""(?P<user>[^\s:"'@/]+):(?P<bare>[^\s"'@]+)"""
 )
 
-# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...'
+# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...', in
+# any case; found by a scan of the lower-cased text (see _WORD_SCANS), read in the text.
 # (`ALTER USER x WITH PASSWORD '...'` rides on the "pass" keyword, see _spaced_value).
 _SQL_IDENTIFIED = re.compile(
-    r"IDENTIFIED(?i:[ \t]+by[ \t]+(?:password[ \t]+)?)(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
+    r"(?i:identified[ \t]+by[ \t]+(?:password[ \t]+)?)"
+    r"(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
 )
 # Machine-made credentials: a word after a token or key flag must look generated.
 _GENERATED_FLAGS = frozenset(
@@ -845,11 +887,8 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (None, _S_TOKENS, _token),
     (None, _G_TOKENS, _token),
     (_SK_GATE, _SK_TOKENS, _mixed_token),
-    (None, _SLACK_TOKEN, _mixed_token),
-    (None, _SLACK_APP, _material),
-    (None, _HF_TOKEN, _material),
-    (None, _WHSEC, _material),
-    (None, _VAULT, _material),
+    (None, _SLACK, lambda m: _mixed_token(m) if m.group("token") else _material(m)),
+    (None, _H_TOKENS, _material),
     (None, _GOOGLE_OAUTH, _material),
     (None, _GOOGLE_SECRET, _material),
     (None, _TELEGRAM, _material),
@@ -864,7 +903,6 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (None, _URL, _url),
     (None, _FLAG, _command_secret),
     (None, _CURL_USER, _command_secret),
-    (None, _SQL_IDENTIFIED, _command_secret),
 )
 
 # ---------------------------------------------------------------------------------------
@@ -901,11 +939,14 @@ _THEN_OPERATOR = (
     r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
     r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
 )
+# "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
     for pattern in (
         "p(?:ass|wd?)",
-        "k(?:(?<=tok)en|ey(?:" + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES) + "))",
+        "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
+        + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
+        + "|(?<=[?&]key)(?==)))",  # ?key=...: a URL's API key
         "secret",
         "auth",
     )
@@ -939,10 +980,12 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
                    [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
+    (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
+      | [‘“](?P<curly>[^’”NL]{1,4096})[’”]          # typographic quotes (pasted from a document)
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)
@@ -954,10 +997,14 @@ _ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?[
 assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
 _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
 
-# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization".
+# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization";
+# a Digest header's response and an AWS Signature V4 header's signature.
 _AUTH_HEADER_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?i:bearer|basic|token|bot)[ \t]+"""
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
+    r"(?i:bearer|basic|token|bot)[ \t]+(?:[\"'`][ \t]*\+[ \t]*[\"'`])?"  # "Bearer " + "..."
     r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+    r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
+    r"|AWS4-HMAC-SHA256[ \t][^\r\n]{0,400}?Signature=(?P<signature>[0-9a-fA-F]{64}))"
 )
 
 # Last words of a name that make the value a name, a setting or a number, not a secret:
@@ -1132,10 +1179,11 @@ def _is_prose(value: str) -> bool:
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
 
 
-def _plain_secret(value: str, keyword: str) -> bool:
+def _plain_secret(value: str, keyword: str = "") -> bool:
     """True when ``value``, found in one of the shapes read outside the assignment regex
-    (a spaced value, a tuple, an XML value before its key), may be a secret: six characters
-    or more, not a placeholder nor a name, and generated for a token or key."""
+    (a spaced value, a tuple, an XML value before its key, a YAML value on the next line),
+    may be a secret: six characters or more, not a placeholder nor a name, and generated
+    when ``keyword`` names a token or key (no keyword: any such value)."""
     if len(value) < 6 or _is_placeholder(value) or _is_name_value(value):
         return False
     return keyword not in _GENERATED_KEYWORDS or _looks_generated(value)
@@ -1150,9 +1198,7 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
     key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
     value = nxt.group(2).rstrip()
-    if len(nxt.group(1)) <= key_indent or len(value) < 6 or REDACTED in value:
-        return None
-    if _is_placeholder(value) or _is_name_value(value) or _CODE_VALUE.match(value):
+    if len(nxt.group(1)) <= key_indent or not _plain_secret(value) or _CODE_VALUE.match(value):
         return None
     return nxt.start(2), nxt.start(2) + len(value)
 
@@ -1177,7 +1223,9 @@ def _secret_value(
         return None
     if m.group("eol") is not None:
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
-    group = next((g for g in ("quoted", "equoted", "lua") if m.group(g) is not None), "quoted")
+    group = next(
+        (g for g in ("quoted", "equoted", "lua", "curly") if m.group(g) is not None), "quoted"
+    )
     quoted = m.group(group)
     if quoted is not None:
         value = quoted
@@ -1482,6 +1530,111 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
     return found.span("value")
 
 
+# Words that introduce a credential in other shapes than an assignment, each found by a
+# scan for its literal in the lower-cased text: SQL's IDENTIFIED BY '...', and the user and
+# password given to a login or a connection, as arguments (`login("user", "...")`,
+# `NetworkCredential("user", "...")`, `connect(host, "user", "...")`) or as a pair in a
+# sentence ("log in with admin / ...", "creds: admin/...").
+_WORD_SCANS = (
+    re.compile(r"identified[ \t]+by[ \t]"),
+    re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
+    # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
+    # (user:password@tcp(host)), found at the "c" of "@tcp("
+    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\(|(?<=@tc)p\()"),
+)
+# The kind of word found, by its first two letters.
+_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect", "cp": "dsn"}
+# The user and password before "@tcp(" in a Go DSN, up to the string's opening quote.
+_DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z""")
+# The password's place among a call's arguments: login(user, password),
+# connect(host, user, password).
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
+_CALL_OPEN = re.compile(r"[ \t]*\(")
+# A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
+_PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
+# A user and password after the word, maybe after "with", "as", "is" ...: "log in with
+# admin / ...", "creds: admin/...", "# creds admin:...".
+_PAIR = re.compile(
+    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
+    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
+    r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
+)
+
+
+def _given_password(value: str) -> bool:
+    """True for a password given beside its user: a word typed like one (a digit or a symbol),
+    not a placeholder, a name or a path (``login(request, "registration/login2.html")``)."""
+    return _typed(value) and "/" not in value and _plain_secret(value)
+
+
+def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[int, int]]:
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
+    ``start``."""
+    if kind == "dsn":
+        head = text[max(0, start - 300) : start - 1]
+        dsn = _DSN_USERINFO.search(head)
+        if dsn is None or not _plain_secret(dsn.group("value")):
+            return []
+        begin = start - 1 - len(head) + dsn.start("value")
+        return [(begin, begin + len(dsn.group("value")))]
+    if kind == "identified":
+        sql = _SQL_IDENTIFIED.match(text, start)
+        if sql is None or _command_secret(sql) is None:
+            return []
+        value = sql.group("quoted")
+        if not (text[start].isupper() or _typed(value) or _looks_generated(value)):
+            return []  # "a fault identified by 'purify'": a word, in a sentence
+        return [sql.span("quoted")]
+    if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
+        return []  # blog in, dialog on, disconnect(, incredible: part of another word
+    word = next(filter(None, (scan.match(lowered, start) for scan in _WORD_SCANS)))
+    end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
+    call = _CALL_OPEN.match(text, end)
+    if call is None and kind != "connect":
+        call = _PAIR_ASSIGNED.match(text, end)
+    if call is not None:
+        found = _TUPLE_VALUES[_PASSWORD_ARGUMENT[kind]].match(text, call.end())
+        if found is None or not _given_password(found.group("value")):
+            return []
+        return [found.span("value")]
+    pair = _PAIR.match(text, end) if kind != "connect" else None
+    if pair is None:
+        return []
+    value = pair.group("value")
+    if not pair.group("q"):
+        value = value.rstrip(".,;:)!?")
+    if not _given_password(value):
+        return []
+    return [(pair.start("value"), pair.start("value") + len(value))]
+
+
+# A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
+# pairs, each value redacted when it looks generated (a session id, not `lang=en`).
+_COOKIE_VALUE = r"""[^;\s"'`,\\]{1,4096}"""
+_COOKIE_TAIL = re.compile(
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
+    rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
+)
+_COOKIE_PAIR = re.compile(rf"[\w.-]{{1,64}}=(?P<value>{_COOKIE_VALUE})")
+
+
+def _cookie_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """Spans of the generated values in the cookie header or variable named at ``start``."""
+    if start and "a" <= text[start - 1] <= "z":
+        return []
+    header = _COOKIE_TAIL.match(text, start + 6)
+    if header is None:
+        return []
+    return [
+        pair.span("value")
+        for pair in _COOKIE_PAIR.finditer(text, header.start("pairs"), header.end("pairs"))
+        if len(pair.group("value")) >= 8
+        and _has_digit_and_letter(pair.group("value"))
+        and not _is_placeholder(pair.group("value"))
+        and not _is_name_value(pair.group("value"))
+    ]
+
+
 def _context(
     text: str,
     m: re.Match[str],
@@ -1547,7 +1700,14 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             if keyword == "ken":
                 start -= 2
                 keyword = "token"
+            elif keyword == "kie":
+                start -= 3
+                keyword = "cookie"
             hits.append((start, keyword))
+    for pattern in _WORD_SCANS:
+        hits.extend(
+            (hit.start(), _WORD_KINDS[hit.group()[:2]]) for hit in pattern.finditer(lowered)
+        )
     if not hits:
         return []
     hits.sort()
@@ -1558,9 +1718,21 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue
         if keyword == "auth" and lowered.startswith("authorization", start):
             header = _AUTH_HEADER_TAIL.match(text, start + 13)
-            if header is not None and not _is_placeholder(header.group("value")):
-                spans.append(header.span("value"))
-                done = header.end()
+            if header is not None:
+                group = header.lastgroup or "value"
+                if not _is_placeholder(header.group(group)):
+                    spans.append(header.span(group))
+                    done = header.end()
+            continue
+        if keyword in _WORD_KINDS.values() or keyword == "cookie":
+            found = (
+                _cookie_spans(text, start)
+                if keyword == "cookie"
+                else _word_spans(text, lowered, start, keyword)
+            )
+            if found:
+                spans.extend(found)
+                done = found[-1][1]
             continue
         end = _keyword_end(text, lowered, keyword, start)
         if end < 0:
@@ -1594,6 +1766,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         if span is None or _is_namespaced(text, start):
             continue
         value = text[span[0] : span[1]]
+        if keyword == "key" and not prefix and any(c in "/." for c in value):
+            continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
             continue  # <string name="password">Passwort</string>: a translation
         if m.group("op")[0] == "," and (

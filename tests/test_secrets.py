@@ -1222,7 +1222,81 @@ SHAPES = {
 }
 
 
-@pytest.mark.parametrize(("path", "text", "secret"), SHAPES.values(), ids=SHAPES.keys())
+# A signature of AWS Signature Version 4: 64 hex digits.
+AWS4_SIGNATURE = fake(_HEX, 64, 52)
+
+GIVEN = {
+    # (path, text, secret): credentials given to a login or a connection, sent in headers
+    # and URLs, or written in other forms of Terraform and SQL
+    # a user and a password given as arguments
+    "login_call": ("a.py", f'conn.login("user", "{PW}")', PW),
+    "smtp_login": ("a.py", f'smtp.login("me@x.com", "{PW}")', PW),
+    "login_in_test": ("test_a.py", f'assert client.login("admin", "{PW}")', PW),
+    "network_credential": ("A.cs", f'new NetworkCredential("admin", "{PW}")', PW),
+    "connect_positional": ("a.py", f'db = pymysql.connect(host, "app", "{PW}", "appdb")', PW),
+    "mysqli_connect": ("a.php", f'$db = mysqli_connect("localhost", "root", "{PW}");', PW),
+    "get_connection": ("A.java", f'DriverManager.getConnection(url, "root", "{PW}");', PW),
+    "creds_tuple": ("a.py", f'creds = ("admin", "{PW}")  # username, password', PW),
+    "go_mysql_dsn": ("a.go", f'db, err := sql.Open("mysql", "root:{PW}@tcp(db:3306)/app")', PW),
+    # a user and a password in a sentence or a comment
+    "log_in_with": ("NOTES.md", f"log in with admin / {PW}", PW),
+    "creds_colon": ("NOTES.md", f"creds: admin/{PW}", PW),
+    "creds_comment": ("a.py", f"# creds admin:{PW}", PW),
+    "credentials_are": ("NOTES.md", f"The staging credentials are admin/{PW}.", PW),
+    # URLs and headers
+    "query_key": ("a.py", f'u = "https://x/api?key={TOKEN}"', TOKEN),
+    "query_key_after_another": ("a.py", f'u = "https://x/api?v=2&key={TOKEN}"', TOKEN),
+    "url_password_with_at": ("a.py", f'dsn = "postgres://u:p@ss{PW}@db/app"', f"ss{PW}"),
+    "url_token_as_user": ("a.py", f'git.clone("https://{TOKEN}@github.com/a/b")', TOKEN),
+    "query_concatenated": ("a.py", f'u = base + "&password=" + "{PW}"', PW),
+    "bearer_concatenated": ("a.py", f'headers["Authorization"] = "Bearer " + "{TOKEN}"', TOKEN),
+    "cookie_header": ("a.py", f'headers = {{"Cookie": "session={TOKEN}"}}', TOKEN),
+    "cookie_in_curl": ("run.sh", f'curl -H "Cookie: lang=en; sid={TOKEN}" https://x', TOKEN),
+    "set_cookie": ("a.http", f"Set-Cookie: sessionid={TOKEN}; Path=/; HttpOnly", TOKEN),
+    "digest_header": (
+        "a.py",
+        f'"Authorization": "Digest username=\\"u\\", response=\\"{TOKEN}\\""',
+        TOKEN,
+    ),
+    "aws4_header": (
+        "a.py",
+        '"Authorization": "AWS4-HMAC-SHA256 Credential=x/20130524/us-east-1/s3/aws4_request, '
+        f'SignedHeaders=host, Signature={AWS4_SIGNATURE}"',
+        AWS4_SIGNATURE,
+    ),
+    # Terraform variables' defaults
+    "tf_nested_block": (
+        "main.tf",
+        'variable "db_password" {\n  validation {\n    condition = length(var.db_password) > 8\n'
+        f'  }}\n  default = "{PW}"\n}}',
+        PW,
+    ),
+    "tf_brace_in_string": (
+        "main.tf",
+        f'variable "db_pass" {{\n  description = "The {{x}} password"\n  default = "{PW}"\n}}',
+        PW,
+    ),
+    "tf_credentials_name": (
+        "main.tf",
+        f'variable "admin_credentials" {{\n  default = "{PW}"\n}}',
+        PW,
+    ),
+    "tf_heredoc": (
+        "main.tf",
+        f'variable "db_password" {{\n  default = <<-EOT\n    {PW}\n    {TOKEN}\n  EOT\n}}',
+        TOKEN,
+    ),
+    # SQL in any case
+    "sql_lower_case": ("a.sql", f"create user app identified by '{PW}';", PW),
+    "sql_mixed_case": ("a.sql", f"GRANT ALL ON db.* TO 'app'@'%' Identified By '{PW}';", PW),
+    # typographic quotes, as pasted from a document
+    "typographic_quotes": ("a.py", f"password = \u2018{PW}\u2019", PW),
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "secret"), [*SHAPES.values(), *GIVEN.values()], ids=[*SHAPES, *GIVEN]
+)
 def test_common_leak_shapes_are_redacted(path: str, text: str, secret: str) -> None:
     out, count = redact(text, config_like=is_config_like(path))
     assert secret not in out and count >= 1
@@ -1270,7 +1344,55 @@ KEPT_SHAPES = {
 }
 
 
-@pytest.mark.parametrize(("path", "text"), KEPT_SHAPES.values(), ids=KEPT_SHAPES.keys())
+KEPT_GIVEN = {
+    # (path, text): look like the shapes above, are not credentials
+    "login_with_variables": ("a.py", "client.login(user, password)"),
+    "login_with_a_word": ("a.py", 'client.login("admin", "password")'),
+    "login_template": ("a.py", 'login(request, "registration/login2.html")'),
+    "connect_two_arguments": ("a.py", 'button.connect("clicked", "on_click_handler2")'),
+    "log_in_account": ("NOTES.md", "log in with your admin account"),
+    "login_page_path": ("NOTES.md", "log in at /accounts/login/ first"),
+    "creds_location": ("a.py", "# creds live in config/settings2"),
+    "query_key_concatenated": ("a.py", 'url = base + "?key=" + name'),
+    "query_concatenated_format": ("a.py", 'x = "password=" + "%s" % pw'),
+    "url_user_name": ("a.md", "ssh://deploy_user_for_staging@host/repo"),
+    "creds_tuple_of_names": ("a.py", "creds = (user, password)"),
+    "go_dsn_format": ("a.go", 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", u, p, h, d)'),
+    "go_dsn_built": ("a.go", 'dsn := user + ":" + pw + "@tcp(" + host + ")/"'),
+    "query_numbered_keys": ("a.rst", "https://httpbin.org/get?key1=value1&key2=value2"),
+    "query_object_key": (
+        "a.json",
+        '"Url": "https://s3.amazonaws.com/calc5.html?key=cfn/78ab-4def"',
+    ),
+    "cookie_read": ("a.py", 'cookie = request.headers["Cookie"]'),
+    "cookie_object": ("a.py", "cookie = SimpleCookie()"),
+    "cookie_parsed": ("a.py", 'cookies = dict(c.split("=", 1) for c in header.split("; "))'),
+    "cookie_settings": ("a.http", "Set-Cookie: lang=en-US; Max-Age=3600; Path=/"),
+    "cookie_names": ("a.py", 'headers.append("Set-Cookie: PART_NUMBER=ROCKET_LAUNCHER_0001")'),
+    "digest_built": ("a.py", 'headers["Authorization"] = "Digest " + digest(user, pw)'),
+    "tf_no_default": (
+        "main.tf",
+        'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
+    ),
+    "tf_reference": (
+        "main.tf",
+        'resource "aws_db_instance" "db" {\n  password = var.db_password\n}',
+    ),
+    "tf_placeholder_heredoc": (
+        "main.tf",
+        'variable "db_password" {\n  default = <<EOF\nchangeme\nEOF\n}',
+    ),
+    "identified_in_a_sentence": ("a.c", "/* a fault identified by 'purify' */"),
+    "typographic_quotes_in_prose": (
+        "a.md",
+        "the \u201cpassword\u201d field is \u201crequired\u201d",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "text"), [*KEPT_SHAPES.values(), *KEPT_GIVEN.values()], ids=[*KEPT_SHAPES, *KEPT_GIVEN]
+)
 def test_look_alikes_of_the_common_leak_shapes_are_kept(path: str, text: str) -> None:
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
 

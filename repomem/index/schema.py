@@ -18,8 +18,11 @@ from __future__ import annotations
 # password is x") redacted, with more token formats and code shapes (one rebuild); 9: more
 # leak shapes redacted (`sshpass -p x`, env defaults `getenv("DB_PASSWORD") or "x"`, setters,
 # `"host=db password=x"` strings, SQL `IDENTIFIED BY 'x'`, XML/YAML/Markdown variants, PEM
-# variants) and `makefile.*` read like config (one rebuild)
-SCHEMA_VERSION = 9
+# variants) and `makefile.*` read like config (one rebuild); 10: credentials given to logins
+# and connections (`login("u", "x")`, `connect(h, "u", "x")`, "log in with admin / x"), cookies,
+# Digest and AWS4 headers, `?key=x`, any-case `identified by 'x'` and more Terraform defaults
+# redacted (one rebuild)
+SCHEMA_VERSION = 10
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")
