@@ -442,8 +442,10 @@ class Cached:
 
 
 # Past this share of changed files (a branch switch) the graph is built again from scratch:
-# reading that many files' rows by path costs about as much as reading every row.
+# reading that many files' rows by path costs about as much as reading every row. A few
+# files are read by path in any repository (one query).
 REBUILD_SHARE = 0.2
+REBUILD_FLOOR = 100
 # Plain PageRank runs to its tolerance (97 steps on 47,000 files), so that a graph updated
 # from the ranks before, in a few steps, ranks as a graph built from scratch.
 PLAIN_ITERATIONS = 300
@@ -555,12 +557,12 @@ def _update(store: Any, old: Cached, inputs: Inputs) -> tuple[Cached, Inputs] | 
     fresh[moved[same]] = False
     changed = [names[i] for i in np.flatnonzero(fresh).tolist()]
     gone = ~same  # old nodes whose rows are dropped: changed or removed
-    if len(changed) + int((moved < 0).sum()) > REBUILD_SHARE * max(n, 1):
+    if len(changed) + int((moved < 0).sum()) > max(REBUILD_SHARE * n, REBUILD_FLOOR):
+        log.debug("graph: %d files changed, building it again", len(changed))
         return None
     modules = old.modules if order == old.nodes else old.modules.reordered(order)
     if not changed and not gone.any():
         return replace(old, nodes=order, modules=modules), replace(inputs, stamps=stamps)
-    log.debug("graph: %d files changed or added, %d removed", len(changed), (moved < 0).sum())
     kept = replace(inputs, names=names, hashes=hashes, stamps=stamps, words=list(inputs.words),
                    imports=dict(inputs.imports))  # fmt: skip
     sym, ref = ~gone[inputs.sym_path], ~gone[inputs.ref_path]
@@ -593,6 +595,10 @@ def _update(store: Any, old: Cached, inputs: Inputs) -> tuple[Cached, Inputs] | 
         np.concatenate([dst[keep], built.dst]),
         np.concatenate([edges.weights[keep], built.weights]),
     )
+    log.debug(
+        "graph updated: %d files changed or added, %d removed, edges of %d built again",
+        len(changed), int((moved < 0).sum()), int(dirty.sum()),
+    )  # fmt: skip
     return _finish(merged, order, modules, old.ranks), new
 
 
