@@ -163,6 +163,14 @@ def test_a_file_that_starts_defining_a_used_name_gains_its_users(
     assert g["app.py"]["extra.py"] == pytest.approx(0.5)
 
 
+def test_a_file_that_starts_using_a_name_points_at_its_definer(
+    repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    repo.write("app.py", "import core\nimport util.strings\n\ndef main():\n    run()\n")
+    g = updated(repo, project, caplog).edges.as_graph()
+    assert set(g["app.py"]) == {"core.py", "tools.py"}  # `import core`; run() (helper() gone)
+
+
 def test_a_deleted_file_whose_names_were_used_takes_its_edges_along(
     repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
