@@ -142,32 +142,43 @@ def updated(
 
 
 def assert_built_from_scratch(store: Any, got: graph.Cached) -> None:
-    want, edges = graph.compute(store), graph.build(store)
-    assert got.edges.as_graph().keys() == edges.keys()
-    for source, targets in edges.items():
-        assert got.edges.as_graph()[source] == pytest.approx(targets)
+    want = graph.compute(store)
+    fresh = graph.build(store)  # each source's weights scaled to sum to 1, as PageRank walks
+    assert links(got).keys() == fresh.keys()
+    for source, targets in fresh.items():
+        total = sum(targets.values())
+        assert links(got)[source] == pytest.approx({t: w / total for t, w in targets.items()})
     assert got.ranks == pytest.approx(want.ranks, rel=1e-6, abs=1e-9)
     assert got.nodes == want.nodes
     assert got.indegree == want.indegree
     assert got.modules.get("core") == want.modules.get("core")
 
 
+def links(cache: graph.Cached) -> dict[str, dict[str, float]]:
+    """The graph PageRank walks: {source: {target: share of the source's weight}}."""
+    c = cache.compiled
+    out: dict[str, dict[str, float]] = {}
+    for s, t, w in zip(c.src.tolist(), c.dst.tolist(), c.weights.tolist(), strict=True):
+        out.setdefault(c.names[s], {})[c.names[t]] = w
+    return out
+
+
 def test_a_file_that_starts_defining_a_used_name_gains_its_users(
     repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     repo.write("tools.py", "def run():\n    helper()\n    helper()\n\ndef render(x):\n    pass\n")
-    g = updated(repo, project, caplog).edges.as_graph()
+    g = links(updated(repo, project, caplog))
     assert "tools.py" in g["pkg/web.py"]
     repo.write("extra.py", "def helper():\n    pass\n")  # a second definer halves the share
-    g = updated(repo, project, caplog).edges.as_graph()
-    assert g["app.py"]["extra.py"] == pytest.approx(0.5)
+    g = links(updated(repo, project, caplog))
+    assert g["app.py"]["extra.py"] == pytest.approx(0.5 / 3)  # `import core`: 2, core 0.5
 
 
 def test_a_file_that_starts_using_a_name_points_at_its_definer(
     repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     repo.write("app.py", "import core\nimport util.strings\n\ndef main():\n    run()\n")
-    g = updated(repo, project, caplog).edges.as_graph()
+    g = links(updated(repo, project, caplog))
     assert set(g["app.py"]) == {"core.py", "tools.py"}  # `import core`; run() (helper() gone)
 
 
@@ -175,7 +186,7 @@ def test_a_deleted_file_whose_names_were_used_takes_its_edges_along(
     repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (repo.root / "core.py").unlink()
-    g = updated(repo, project, caplog).edges.as_graph()
+    g = links(updated(repo, project, caplog))
     assert "app.py" not in g and "tools.py" not in g
 
 
@@ -184,9 +195,9 @@ def test_an_import_target_that_appears_draws_its_importers(
 ) -> None:
     repo.write("pkg/views.py", "X = 1\n")  # relative: `from .views import page`
     repo.write("util/strings.py", "Y = 2\n")  # absolute: `import util.strings`
-    g = updated(repo, project, caplog).edges.as_graph()
-    assert g["pkg/web.py"]["pkg/views.py"] == graph.IMPORT_WEIGHT
-    assert g["app.py"]["util/strings.py"] == graph.IMPORT_WEIGHT
+    g = links(updated(repo, project, caplog))
+    assert set(g["pkg/web.py"]) == {"pkg/views.py", "core.py"}  # Engine()
+    assert set(g["app.py"]) == {"core.py", "util/strings.py"}
 
 
 def test_a_file_that_becomes_skipped_leaves_the_graph(
@@ -195,14 +206,14 @@ def test_a_file_that_becomes_skipped_leaves_the_graph(
     repo.write("core.py", "# @generated\ndef helper():\n    pass\n\nclass Engine:\n    pass\n")
     got = updated(repo, project, caplog)
     assert "core.py" not in got.nodes
-    assert not any("core.py" in targets for targets in got.edges.as_graph().values())
+    assert not any("core.py" in targets for targets in links(got).values())
 
 
 def test_a_renamed_file_keeps_its_users_under_its_new_name(
     repo: Repo, project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (repo.root / "core.py").rename(repo.root / "engine.py")
-    g = updated(repo, project, caplog).edges.as_graph()
+    g = links(updated(repo, project, caplog))
     assert set(g["app.py"]) == {"engine.py"}  # `import core` names no file now
 
 
