@@ -558,8 +558,12 @@ def _update(store: Any, old: Cached, inputs: Inputs, edges: Edges) -> tuple[Cach
     import numpy as np
 
     order, names, hashes, stamps = _files(store)
-    n, node = len(names), {p: i for i, p in enumerate(names)}
-    moved = np.array([node.get(p, -1) for p in inputs.names], dtype=np.int32)  # old -> new
+    n = len(names)
+    if names == inputs.names:  # files edited, none came or went
+        moved = np.arange(n, dtype=np.int32)
+    else:
+        node = {p: i for i, p in enumerate(names)}
+        moved = np.array([node.get(p, -1) for p in inputs.names], dtype=np.int32)  # old -> new
     same = moved >= 0
     olds = np.flatnonzero(same)
     to = moved.tolist()
