@@ -597,7 +597,8 @@ def _update(store: Any, old: Cached, inputs: Inputs, edges: Edges) -> tuple[Cach
     dirty = fresh.copy()
     dirty[new.ref_path[~new.ref_import & np.isin(new.ref_word, redefined)]] = True
     if len(names) != len(inputs.names) or (moved < 0).any():
-        new.imports = _moved_imports(new, modules, dirty)
+        came_or_went = set(names).symmetric_difference(inputs.names)
+        new.imports = _moved_imports(new, modules, came_or_went, dirty)
 
     src, dst = moved[edges.src], moved[edges.dst]
     keep = (src >= 0) & ~dirty[src]
@@ -619,26 +620,36 @@ def _update(store: Any, old: Cached, inputs: Inputs, edges: Edges) -> tuple[Cach
 
 
 def _moved_imports(
-    inputs: Inputs, modules: ModuleIndex, dirty: Any
+    inputs: Inputs, modules: ModuleIndex, came_or_went: set[str], dirty: Any
 ) -> dict[tuple[Any, str], list[str]]:
-    """The imports of `inputs` resolved again among the files now indexed (`modules`); files
-    importing a module that resolves otherwise now are marked in `dirty`."""
+    """The imports of `inputs` resolved again now that these files came or went (`modules`:
+    the files now indexed); files importing a module that resolves otherwise now are marked in
+    `dirty`.
+
+    Only imports that may name one of those files are resolved again: a file is found by the
+    last part of its path (`ModuleIndex`), which is then part of the module or of the
+    importer's folder (resolving every import took 0.4 s on 47,000 files).
+    """
     import numpy as np
 
+    lasts = {last for last, entry in map(_module_entry, came_or_went) if entry}
     fresh: dict[tuple[Any, str], list[str]] = {}
-    moved = {
-        key for key, found in inputs.imports.items()
-        if _resolved(fresh, key[0], key[1], modules) != found
-    }  # fmt: skip
+    moved: set[tuple[Any, str]] = set()
+    for (module, folder), found in inputs.imports.items():
+        text = str(module).replace("::", ".").replace("\\", ".")
+        if not any(last in text or last in folder for last in lasts):
+            fresh[module, folder] = found
+        elif _resolved(fresh, module, folder, modules) != found:
+            moved.add((module, folder))
     if not moved:
         return fresh
     # an absolute import, or a relative one from the top folder: every importer of the module
     word = {w: i for i, w in enumerate(inputs.words)}
+    rows = inputs.ref_import & np.isin(inputs.ref_word, [word[m] for m, _ in moved if m in word])
     anywhere = [word[m] for m, folder in moved if not folder and m in word]
-    dirty[inputs.ref_path[inputs.ref_import & np.isin(inputs.ref_word, anywhere)]] = True
-    if any(folder for _, folder in moved):
-        for i in np.flatnonzero(inputs.ref_import).tolist():
-            module, path = inputs.words[inputs.ref_word[i]], inputs.names[inputs.ref_path[i]]
-            if (module, posixpath.dirname(path)) in moved:
-                dirty[inputs.ref_path[i]] = True
+    dirty[inputs.ref_path[rows & np.isin(inputs.ref_word, anywhere)]] = True
+    for i in np.flatnonzero(rows).tolist():
+        module, path = inputs.words[inputs.ref_word[i]], inputs.names[inputs.ref_path[i]]
+        if (module, posixpath.dirname(path)) in moved:
+            dirty[inputs.ref_path[i]] = True
     return fresh
