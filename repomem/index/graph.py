@@ -131,12 +131,11 @@ def _with_rows(inputs: Inputs, store: Any, paths: list[str] | None) -> Inputs:
 
     def lookup(column: Coded, ids: dict[Any, int], grow: bool = False) -> Any:  # -1: unknown
         codes, values = column
-        if grow:
-            for v in values:
-                if v not in ids:
-                    ids[v] = len(inputs.words)
-                    inputs.words.append(v)
-        table = np.array([ids.get(v, -1) for v in values], dtype=np.int32)
+        if grow:  # a word met first is added to `word` and then to the word list
+            table = np.array([ids.setdefault(v, len(ids)) for v in values], dtype=np.int32)
+            inputs.words.extend(list(ids)[len(inputs.words) :])
+        else:
+            table = np.array([ids.get(v, -1) for v in values], dtype=np.int32)
         return table[codes] if len(codes) else np.zeros(0, dtype=np.int32)
 
     symbols = store.coded_columns("symbols", ["path", "name"], paths)
