@@ -17,7 +17,7 @@ here). Then, on the same tasks:
 2. **CLI end to end**: `repomem pack --task-file F --budget B --out FILE` in a fresh process
    per task (interpreter start, imports, pack, rendering, writing).
 3. **After a change**: one source file edited, `repomem index`, then one CLI pack (the first
-   pack after any index change rebuilds the def/ref graph it caches); three rounds.
+   pack after any index change updates the def/ref graph it caches); three rounds.
 4. **aider's repo map** (`../shared/eval/baselines/aider_repomap.py` in aider's venv, its tag
    cache warmed by a first run): the whole process per task, at an 8k map budget.
 
@@ -100,7 +100,7 @@ def after_change(
     root: Path, budget: int, task: str, inside: dict[str, Any], rounds: int = 3
 ) -> list[float]:
     """CLI pack time right after a one-file edit and `repomem index`: the first pack after
-    any change to the index rebuilds the def/ref graph it caches."""
+    any change to the index updates the def/ref graph it caches."""
     tracked = subprocess.run(
         ["git", "-C", str(root), "ls-files"], check=True, capture_output=True, text=True
     ).stdout.splitlines()
