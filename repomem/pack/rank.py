@@ -65,6 +65,7 @@ WEIGHTS = {
     "work": 0.5,
 }
 FOCUS_SHARE = 0.5
+WORK_FILES = 20  # more files with uncommitted changes than this share the `work` prior
 TEST_PENALTY = 0.6
 TEXT_PENALTY = 0.7  # docs, changelogs and config rank below code unless named
 DOC_PENALTY = 0.6  # code under docs/ or examples/, and benchmarks
@@ -250,9 +251,9 @@ def rank(
     for path, strength in signals.cited.items():
         if path in known:
             cand(path).signals["memory"] = max(cand(path).signals.get("memory", 0.0), strength)
-    for path in uncommitted:
-        if path in known:
-            cand(path).signals["work"] = 1.0
+    work = [p for p in uncommitted if p in known]
+    for path in work:  # a sweeping change (a reformat of 5,000 files) says little of each
+        cand(path).signals["work"] = min(1.0, WORK_FILES / len(work))
     seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
     if history is not None:
         strongest = sorted(seeds.items(), key=lambda kv: -kv[1])[:COCHANGE_SEEDS]

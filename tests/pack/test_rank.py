@@ -162,7 +162,9 @@ def test_a_file_referenced_by_many_loses_by_how_many(
     assert floored["pkg/hub.py"] == 0.0 and plain["pkg/hub.py"] > 0
 
 
-def test_uncommitted_work_rises_without_seeding_anything(repo: Repo) -> None:
+def test_uncommitted_work_rises_without_seeding_anything(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo.write("pkg/parser.py", "def parse_header(line):\n    return line.split(':')\n")
     repo.write("pkg/wip.py", "from pkg.helpers import tidy\n\ndef draft():\n    return tidy()\n")
     repo.write("pkg/helpers.py", "def tidy():\n    return 1\n")
@@ -186,6 +188,13 @@ def test_uncommitted_work_rises_without_seeding_anything(repo: Repo) -> None:
     assert "gone.py" not in work and ".env" not in work  # only indexed files
     # a prior, not evidence: what it imports gains nothing from it
     assert work["pkg/helpers.py"].score == clean["pkg/helpers.py"].score
+    # a change sweeping over many files says less of each
+    sweep = [f"pkg/other_{i}.py" for i in range(12)] + ["pkg/wip.py"]
+    spread = rank.rank(store, signals, graph_cache=state, uncommitted=sweep)
+    assert {c.signals.get("work") for c in spread if c.path in sweep} == {1.0}  # 13 <= 20
+    monkeypatch.setattr(rank, "WORK_FILES", 4)
+    spread = rank.rank(store, signals, graph_cache=state, uncommitted=sweep)
+    assert {c.signals.get("work") for c in spread if c.path in sweep} == {4 / 13}
 
 
 def test_a_task_naming_an_issue_finds_the_commits_that_name_it(repo: Repo) -> None:
