@@ -342,10 +342,12 @@ class Filter:
 
 @lru_cache(maxsize=1)
 def _rules_fingerprint() -> str:
-    """A digest of the code that decides a path's verdict: this module, `secrets` (credential
-    files), `fsutil` (names that are not UTF-8) and pathspec (gitignore matching)."""
+    """A digest of the code that decides a path's verdict: this module, the `secrets` package
+    (credential files; all its modules, so a rule changed in any of them counts),
+    `fsutil` (names that are not UTF-8) and pathspec (gitignore matching)."""
     digest = hashlib.blake2b(getattr(pathspec, "__version__", "").encode(), digest_size=16)
-    for module in (__file__, secrets.__file__, fsutil.__file__):
+    package = sorted(str(p) for p in Path(secrets.__file__ or "").parent.glob("*.py"))
+    for module in (__file__, *package, fsutil.__file__):
         try:
             digest.update(Path(module or "").read_bytes())
         except OSError:

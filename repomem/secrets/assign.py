@@ -1,0 +1,419 @@
+"""Assignments: keyword scans of the text, then the rest of the assignment read at each hit.
+
+``password = "..."``, ``"api_key": "..."``, ``TOKEN=...`` and friends are found in a
+lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``/``pw``,
+``token``/``key`` (after api/access/private), ``secret`` and ``auth``, each with a
+look-ahead for an assignment operator (or one of the few spaced forms below), so ``pass``
+statements and the like are dropped inside the regex engine.  The few remaining hits are
+checked in Python: the keyword must stand as a word of the name, and an anchored regex
+reads the operator and value (:mod:`.values` reads and judges the value).
+``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
+sentence ("the staging password is ...", "the password for staging: ...", "... was
+changed to ...", "connect with password ..."), environment variables set inside a command
+written in code (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a
+URL's query, a connection string or a ``key=value`` string (``?password=...&``,
+``;Pwd={...};``, ``"host=db password=..."``), setters (``setDbPassword("...")``,
+``withPassword``, ``builder.password("...")``, ``set_password("svc", "user", "...")``),
+names given with a value (``getenv("db_password", "...")``, ``define('DB_PASSWORD',
+'...')``, ``props.put("mail.smtp.password", "...")``), defaults of environment variables
+(``process.env.DB_PASSWORD || "..."``, ``os.environ.get("DB_PASSWORD") or "..."``,
+``ENV.fetch("DB_PASSWORD") { "..." }``), XML elements (also with attributes, a namespace,
+CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
+``key="ApiKey" value="..."`` settings, SQL's ``WITH PASSWORD '...'``, Dockerfiles' ``ENV
+DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
+``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
+(notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
+names and table rows, and comments in code read like config (``# old password: ...``,
+``/* pw: ... */``).  The ``k`` scan also finds ``Cookie``/``Set-Cookie`` headers
+(generated values of their ``name=value`` pairs) and a URL's ``?key=...``; the ``auth``
+hits also read Digest and AWS Signature V4 headers, and values concatenated after
+``"Bearer "`` or ``"...&password="``.  Three more scans find words that introduce a
+credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any case, and the user and
+password given to a login or a connection, as arguments (``login("user", "...")``,
+``NetworkCredential("user", "...")``, ``connect(host, "user", "...")``), as a pair assigned
+(``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...", "creds:
+admin/...").  Headers, cookies and those words are read by :mod:`.commands`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.secrets._common import (
+    _BOOKKEEPING_TOKENS,
+    _NL,
+    _is_placeholder,
+    _looks_generated,
+    _typed,
+)
+from repomem.secrets.commands import (
+    _AUTH_HEADER_TAIL,
+    _WORD_KINDS,
+    _WORD_SCANS,
+    _cookie_spans,
+    _word_spans,
+)
+from repomem.secrets.values import (
+    _TUPLE_TARGETS,
+    _secret_value,
+    _spaced_value,
+    _stated_value,
+    _tuple_value,
+    _value_before_key,
+)
+
+# Lower-cases ASCII only, so positions in the copy match positions in the original even
+# when the text holds characters whose lower case is longer ("İ" -> "i̇").
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+# Keywords searched for in the lower-cased text.  "key" only counts after api / access /
+# private (api_key, accessKey, private-key); "pass" also covers password, passwd and
+# passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
+#
+# Four regexes find them, each starting with a literal character (a fast scan): "p" for
+# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
+# and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
+# the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
+# are dropped without Python-level work.
+_PASS_SUFFIXES = ("word", "wd", "phrase", "code")
+_KEY_PREFIXES = (
+    *(prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")),
+    "account",  # Azure's AccountKey
+)
+_THEN_OPERATOR = (
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
+    r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
+    r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
+    r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
+    # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
+    # var pw string = ... (Go), <password encrypted="false">
+    r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
+    # the password for x is ..., the password for staging: ...
+    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
+    r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
+)
+# "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
+_KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(pattern + _THEN_OPERATOR)
+    for pattern in (
+        "p(?:ass|wd?)",
+        "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
+        + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
+        + "|(?<=[?&]key)(?==)))",  # ?key=...: a URL's API key
+        "secret",
+        "auth",
+    )
+)
+
+# The rest of an assignment after the keyword: the rest of the name, an optional closing
+# quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
+# value.  "==" and "!=" are comparisons, not assignments.
+_ASSIGNMENT_TAIL_SOURCE = r"""
+    (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
+    (?P<close>\\?["'`]\]?|\]|\*\*|__)?          # "password": ..., cfg["password"] = ...
+    [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
+    (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
+                                                # k: str = "...", k: "str" = "..."
+      | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
+      | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
+      | ,\s{0,40}(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
+                                                # getenv("DB_PASSWORD", [default=]"..."), define
+      | (?P<fallback>\)[ \t]*\{|\)?[ \t]*(?:\|\|=?|\?\?=?|or(?=[ \t])))
+                                                # getenv("DB_PASSWORD") or "...", || "...",
+                                                # ENV.fetch('DB_PASSWORD') { "..." }
+      | \((?:\s{0,40}[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,){0,2}\s{0,40}
+                                                # setPassword("..."), set_password("s", "u", "...")
+      | (?P<xml>(?:(?<=[ \t])[\w:.-]{1,40}=(?:"[^"<>\n]{0,100}"|'[^'<>\n]{0,100}')[ \t]*){0,4}
+                >\s{0,200})                     # <password>...</, <password encrypted="false">
+      | (?P<table>\|)                            # | password | ... |: a Markdown table row
+      | ->  | –  | —                             # Password -> ...: an arrow or a dash in notes
+      | (?P<gotype>(?<=[ \t])[A-Za-z_][\w.*\[\]]{0,40}[ \t]*=(?!=)) )
+                                                # var dbPassword string = "..."
+    [ \t]*(?:\\\r?\n[ \t]*)?                    # password = \ then the value on the next line
+    (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
+                   [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
+    (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
+    (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
+                                                # ( "..." ) wrapped, str("..."), ("user", "...")
+    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
+      | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
+      | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
+      | [‘“](?P<curly>[^’”NL]{1,4096})[’”]          # typographic quotes (pasted from a document)
+      | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
+      | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
+    """.replace("NL", _NL)
+_ASSIGNMENT_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE, re.VERBOSE)
+# In comments and prose a colon is not a type annotation ("password: x1, then a = 1").
+_ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
+                                                # k: str = "...", k: "str" = "..."
+      |"""
+assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
+_PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
+
+# First words of a name that make it a setting about secrets when its value is a plain word:
+# on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
+_SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
+
+
+def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
+    """End of the keyword at ``start`` if it stands as a word of a name, else -1."""
+    end = start + len(keyword)
+    if keyword == "pass":
+        for suffix in _PASS_SUFFIXES:
+            if lowered.startswith(suffix, end):
+                end += len(suffix)
+                break
+        else:  # bare "pass" ends the name: DB_PASS, dbPass; not bypass, pass_zero, PassArg
+            if start and "a" <= text[start - 1] <= "z":
+                return -1
+            if end < len(text) and (text[end].isalnum() or text[end] in "_.-"):
+                return -1
+    elif (
+        keyword in ("pwd", "pw", "auth")
+        and start
+        and "a" <= text[start - 1] <= "z"
+        and not text.endswith("BasicAuth", 0, end)
+    ):
+        return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
+    if end < len(text):
+        nxt = text[end]
+        # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
+        if "a" <= nxt <= "z" or ("A" <= nxt <= "Z" and "A" <= text[end - 1] <= "Z"):
+            return -1
+    return end
+
+
+def _line_before(text: str, start: int) -> tuple[str, str]:
+    """The line before the name holding the keyword at ``start``, and the name's part before
+    the keyword (``set`` of setPassword, ``DB_`` of DB_PASSWORD)."""
+    i = start
+    while i and (text[i - 1].isalnum() or text[i - 1] in "_.-"):
+        i -= 1
+    before = text[max(0, i - 200) : i]
+    return before[max(before.rfind("\n"), before.rfind("\r")) + 1 :], text[i:start]
+
+
+def _in_command(line: str) -> bool:
+    """True when a name after ``line`` is a word of a command line written in code: after a
+    quote (``"PGPASSWORD=x psql"``), a comment marker or another word (``export``, ``-e``),
+    not at the start of a statement (``PASSWORD=hunter2`` assigns a variable) nor after
+    ``(``/``,`` (a keyword argument)."""
+    if not line or line[-1] not in " \t\"'`":
+        return False
+    head = line.rstrip(" \t")
+    return bool(head.strip()) and head[-1] not in "(,"
+
+
+_CLOSING_PAREN = re.compile(r"\s*\)")
+
+# A comment line, or a comment after code: "# old password: x", "// token: x".
+_COMMENT = re.compile(
+    r"[ \t]*(?:#|//|/\*|\*|--|;|::|%|<!--|rem[ \t])|.*[ \t](?:#|//|/\*)[ \t]", re.I
+)
+
+
+def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, prefix: str) -> bool:
+    """True when the name at `start` holds the keyword without naming a credential: between
+    colons (an AWS ARN's `:secret:`, a reST role `:token:`), the English word "pass" alone
+    ("you can pass :option:"), a paging or idempotency token (`next_token`, `ClientToken`,
+    `--lock-token`), a public key token."""
+    i = start - len(prefix)
+    if i and text[i - 1] == ":" and m.group("op") == ":" and m.start("op") == m.end("rest"):
+        return True
+    word = text[start:end]
+    if word == "pass" and not prefix:
+        # lower-case "pass" alone is often the English word ("you can pass :option:"); as a
+        # key (`pass: Hk2Lm8`) its value has a digit or a symbol
+        named = m.end("close") if m.group("close") else m.end("rest")
+        if m.start("op") != named:  # "pass :option:", a space before the colon
+            return True
+        words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
+        return not (words and _typed(words[0]))
+    head = prefix.lower().replace("-", "_").rstrip("_")
+    return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
+
+
+def _is_namespaced(text: str, start: int) -> bool:
+    """True when the name holding the keyword at ``start`` follows "::".
+
+    "AWS::SecretsManager::Secret": "c85175a4" maps a type name to a schema hash.
+    """
+    i = start
+    while i and (text[i - 1].isalnum() or text[i - 1] in "_-"):
+        i -= 1
+    return text.startswith("::", i - 2) if i >= 2 else False
+
+
+# How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
+# withPassword, builder.password(...); and HTTPBasicAuth("user", "...").
+_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")
+# Calls that take a name and its value: getenv("db_password", "..."),
+# props.setProperty("password", "..."), conf.set("fs.s3a.secret.key", "...").
+_KEY_VALUE_CALL = re.compile(
+    r"\b(?:[sS]et\w*|put|add|getenv|get|env|fetch|getProperty|GetEnvironmentVariable)"
+    r"\([ \t]*[\"'`]\Z"
+)
+# An XML element's name starts here (<password>, <jdbc:password>), or its key attribute's
+# value (<entry key="password">, <string name="api_key">).
+_XML_OPEN = re.compile(r"<(?:[\w.-]+:)?\Z")
+_XML_KEY_ATTR = re.compile(r"<[\w:.-]+[ \t][^<>]{0,200}?\b(?:key|name)=[\"']\Z")
+# The name is the first cell of a Markdown table row: | password | ... |
+_TABLE_CELL = re.compile(r"\|[ \t]*[`*]{0,2}\Z")
+# The name is a key inside a string: "password=...", "host=db user=app password=..." (libpq).
+_IN_STRING = re.compile(r"[\"']\Z|[\"'](?:[\w.-]+=[^\s\"'=]*[ \t]+){1,8}\Z")
+
+
+def _context(
+    text: str,
+    m: re.Match[str],
+    line: str,
+    prefix: str,
+    span: tuple[int, int],
+    config_like: bool,
+    prose: bool,
+) -> str | None:
+    """How to read the value of the assignment ``m`` (see :func:`_secret_value`), or None
+    when its operator does not assign here: a call that is not a setter, ``>`` outside XML,
+    ``||`` after a name that is not an environment variable, ``|`` outside a table (in
+    config files and prose only), a Go type outside ``var``/``const``."""
+    op, close = m.group("op"), m.group("close")
+    start, end = span
+    name = prefix + text[start:end] + m.group("rest")
+    if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
+        setter = prefix.rpartition(".")[2]
+        if m.group("quoted") is None:
+            return None
+        return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
+    if m.group("xml") is not None:
+        if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
+            return "xml"
+        return None
+    if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
+        upper = name.rpartition(".")[2].isupper()
+        return "" if upper and m.group("quoted") is not None else None
+    if m.group("table") is not None:
+        return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
+    if m.group("gotype") is not None:  # var dbPassword string = "..."
+        return "" if line.rstrip().endswith(("var", "const")) else None
+    if op[0] in ",v":
+        # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
+        # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
+        # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
+        if not (close and close[0] in "\"'`" and line.endswith(close[0])):
+            return None
+        env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
+        if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
+            return None
+        return ""
+    if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
+        return "query"
+    if not config_like and text[start:end].isupper() and _in_command(line):
+        return "shell"
+    if not config_like and op == "=" and not close and _IN_STRING.search(line):
+        return "query"  # "password=...", "host=db password=...": a connection string
+    return ""
+
+
+def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
+    """Spans of secret values assigned to credential-named keys (or stated in a sentence:
+    "the staging password is ..."), in text order."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # rare: "İ".lower() is two characters
+        lowered = text.translate(_ASCII_LOWER)
+    hits: list[tuple[int, str]] = []
+    for pattern in _KEYWORD_SCANS:
+        for hit in pattern.finditer(lowered):
+            start = hit.start()
+            keyword = hit.group()
+            if keyword == "ken":
+                start -= 2
+                keyword = "token"
+            elif keyword == "kie":
+                start -= 3
+                keyword = "cookie"
+            hits.append((start, keyword))
+    for pattern in _WORD_SCANS:
+        hits.extend(
+            (hit.start(), _WORD_KINDS[hit.group()[:2]]) for hit in pattern.finditer(lowered)
+        )
+    if not hits:
+        return []
+    hits.sort()
+    spans: list[tuple[int, int]] = []
+    done = 0  # hits before this offset lie inside an assignment already handled
+    for start, keyword in hits:
+        if start < done:
+            continue
+        if keyword == "auth" and lowered.startswith("authorization", start):
+            header = _AUTH_HEADER_TAIL.match(text, start + 13)
+            if header is not None:
+                group = header.lastgroup or "value"
+                if not _is_placeholder(header.group(group)):
+                    spans.append(header.span(group))
+                    done = header.end()
+            continue
+        if keyword in _WORD_KINDS.values() or keyword == "cookie":
+            found = (
+                _cookie_spans(text, start)
+                if keyword == "cookie"
+                else _word_spans(text, lowered, start, keyword)
+            )
+            if found:
+                spans.extend(found)
+                done = found[-1][1]
+            continue
+        end = _keyword_end(text, lowered, keyword, start)
+        if end < 0:
+            continue
+        line, prefix = _line_before(text, start)
+        comment = not config_like and (prose or _COMMENT.match(line) is not None)
+        m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
+        context = None
+        if m is not None:
+            context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        if m is None or context is None:
+            span = _spaced_value(text, lowered, start, end, line, config_like)
+            if span is None:
+                span = _value_before_key(text, lowered, start, end, line, prefix)
+            if span is None:
+                span = _stated_value(text, lowered, start, end)
+            if span is not None:
+                spans.append(span)
+                done = span[1]
+            continue
+        close = m.group("close")
+        if comment and (keyword == "pass" and end - start == 4 or m.group("bare") is None):
+            comment = False  # "# First pass: ...": only a bare password-like value
+        if comment and not context:
+            context = "comment"
+        targets = _TUPLE_TARGETS.match(line) if m.group("op") == "=" and not close else None
+        if targets is not None:  # user, password = "app", "..."
+            span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
+        else:
+            span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+        if span is None or _is_namespaced(text, start):
+            continue
+        value = text[span[0] : span[1]]
+        if keyword == "key" and not prefix and any(c in "/." for c in value):
+            continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
+        if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
+            continue  # <string name="password">Passwort</string>: a translation
+        if m.group("op")[0] == "," and (
+            (value.isalpha() and value.isupper()) or text.startswith(":", span[1] + 1)
+        ):
+            continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
+        if comment and (not _looks_generated(value) or any(c in "([{" for c in value)):
+            continue  # "# token = self._get_param('Token')": code in a comment
+        if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
+            continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
+        if (
+            value.isalpha()
+            and value.islower()
+            and _SETTING_PREFIX.search(lowered, max(0, start - 16), start)
+        ):
+            continue  # on_secret = "refuse": a setting about secrets, set to a word
+        if _not_a_credential_name(text, m, start, end, prefix):
+            continue
+        spans.append(span)
+        done = span[1]
+    return spans

@@ -1,0 +1,282 @@
+"""Credentials given to commands, logins and connections, and in headers and cookies.
+
+Three token detectors (run by :func:`~repomem.secrets.redact` after those of
+:mod:`.tokens`) find credentials given to commands: one scan after the literal ``-`` reads
+``--password=...``/``--token ...`` flags, the short password options of the commands that
+have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``, the
+command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
+PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u user:...``.
+
+The assignment scans of :mod:`.assign` hand this module the rest: ``Authorization``
+headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` headers
+(generated values of their ``name=value`` pairs), and the words that introduce a
+credential in other shapes than an assignment: SQL's ``IDENTIFIED BY '...'`` in any case,
+and the user and password given to a login or a connection, as arguments
+(``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
+"...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with
+admin / ...", "creds: admin/..."), and Go's MySQL DSN (``user:...@tcp(host)``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.secrets._common import (
+    _BOOKKEEPING_TOKENS,
+    _has_digit_and_letter,
+    _is_name_value,
+    _is_placeholder,
+    _looks_generated,
+    _plain_secret,
+    _redact_group,
+    _typed,
+)
+from repomem.secrets.values import _TUPLE_VALUES
+
+# Command lines: a password, token or key given to a command, in code, scripts and docs:
+# --password=hunter2, --password 's3cr3t !', "--token", "ghx0123..." (an argv list),
+# --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
+# for after the literal "-", which also finds the short options of the commands that take a
+# password (`sshpass -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`: the command is
+# checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password ...` and
+# `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan per
+# command would cost more than the branches tried at each "-".
+_CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
+_FLAG = re.compile(
+    r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
+    r"(?P<kw>password|passwd|pass-?phrase|pass|pwd|token|secret-access-key|secret"
+    r"|api-?key|apikey|private-key|credentials?|key(?<=--key))"
+    r"""(?:(?P<eq>=)|[ \t]+|(?P<argv>["'][ \t]*,[ \t]*))"""
+    r"""|(?P<short>[pa])(?<=[\s"'\[(,]-[pa])[ \t]*"""
+    r"|(?P<ps>P)(?<=\s-P)assword[ \t]+"
+    r"|(?P<ps_secure>S)(?<=ConvertTo-S)ecureString[ \t]+(?:-String[ \t]+)?"
+    r"|(?P<htpasswd>b)(?<=htpasswd -b)[A-Za-z]{0,3}[ \t]+[^\s-]\S*[ \t]+\S+[ \t]+"
+    r")" + _CMD_VALUE
+)
+# The commands whose short option takes a password: (command, option letter, value attached
+# only).  mysql -pSECRET, mysqldump -u root -p'SECRET' and ["mysql", "-uroot", "-p..."] take
+# it attached: with a space after -p, mysql prompts and the next word is the database.
+# "login" counts after a container tool (docker login -u me -p ...).
+_SHORT_FLAG_COMMANDS = (
+    ("sshpass", "p", False),
+    ("login", "p", False),
+    ("redis-cli", "a", False),
+    ("mysql", "p", True),
+    ("mariadb", "p", True),
+)
+_LOGIN_TOOL = re.compile(r"(?:docker|podman|buildah|skopeo|helm(?:[ \t]+registry)?)[ \t]+\Z")
+
+# curl -u user:SECRET, curl --user=user:SECRET, "-u", "user:SECRET" (the user stays;
+# -u 1000:1000 is kept below).
+_CURL_USER = re.compile(
+    r"""-(?<=[\s"'=]-)(?:u|-user)(?:=|["'][ \t]*,[ \t]*|[ \t]*)(?P<q>["']?)"""
+    r"""(?P<user>[^\s:"'@/]+):(?P<bare>[^\s"'@]+)"""
+)
+
+# SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...', in
+# any case; found by a scan of the lower-cased text (see _WORD_SCANS), read in the text.
+# (`ALTER USER x WITH PASSWORD '...'` rides on the "pass" keyword, see _spaced_value).
+_SQL_IDENTIFIED = re.compile(
+    r"(?i:identified[ \t]+by[ \t]+(?:password[ \t]+)?)"
+    r"(?P<q>['\"])(?P<quoted>[^'\"\n]{1,200})(?P=q)"
+)
+# Machine-made credentials: a word after a token or key flag must look generated.
+_GENERATED_FLAGS = frozenset(
+    {
+        "token",
+        "api-key",
+        "apikey",
+        "private-key",
+        "secret-access-key",
+        "credentials",
+        "credential",
+        "key",
+    }
+)
+
+
+def _command_secret(m: re.Match[str]) -> str | None:
+    """The match with its value redacted when the value is a secret: not a placeholder, a
+    variable, a name, an option or a small number (``-u 1000:1000`` is uid:gid)."""
+    groups = m.groupdict()
+    group = "quoted" if groups.get("quoted") is not None else "bare"
+    value = m.group(group)
+    kept = value if group == "quoted" else value.rstrip(",;)")
+    if (
+        len(kept) < 4
+        or kept[0] in "-$%{<("
+        or _is_placeholder(kept)
+        or _is_name_value(kept)
+        or (kept.isdigit() and len(kept) < 8)
+    ):
+        return None
+    kw = groups.get("kw")
+    if groups.get("short") is not None and not _short_flag_takes_password(m):
+        return None
+    if kw is not None:  # a --flag
+        pre = (groups.get("pre") or "").rstrip("-").rpartition("-")[2]
+        if kw in _GENERATED_FLAGS and pre in _BOOKKEEPING_TOKENS:
+            return None  # --next-token, --lock-token: paging and locking, not credentials
+        if groups.get("argv") and group == "bare":
+            return None  # "--password", pw: a variable
+        if kw == "key" and (not groups.get("eq") or len(kept) < 16 or "." in kept):
+            return None  # --key=2,3 (sort), --object-key x, --key dir/file.mp4: not a credential
+        if kw == "key" and not _has_digit_and_letter(kept):
+            return None
+    if kw is not None or groups.get("ps") or groups.get("ps_secure"):
+        generated = _looks_generated(kept) and not kept.isupper()
+        if kw in _GENERATED_FLAGS and not generated:
+            return None
+        # A word after a space may be prose ("--password TEXT", "--token option"); after
+        # "=" or in quotes it is the value.
+        chosen = bool(groups.get("eq")) or group == "quoted"
+        if not (chosen or generated):
+            return None
+    return _redact_group(m, group, len(kept))
+
+
+def _short_flag_takes_password(m: re.Match[str]) -> bool:
+    """True when the short option of ``m`` (``-p``, ``-a``) follows, on its line or the lines
+    it continues (after "\\"), in any case, the last use of a command whose option of that
+    letter takes a password (``sshpass -p``, ``redis-cli -a``, ``mysql -p...``).
+
+    Found with ``str.rfind`` in a lower-cased window of 300 characters: a regex search for
+    the commands at every "-p" in a long line cost more than the rest of the scan."""
+    text, end = m.string, m.start()
+    floor = max(0, end - 300)
+    begin = text.rfind("\n", floor, end) + 1
+    while begin > floor and text[max(floor, begin - 3) : begin - 1].rstrip("\r").endswith("\\"):
+        begin = text.rfind("\n", floor, begin - 1) + 1  # the line before ends with "\"
+    window = text[max(begin, floor) : end].lower()
+    letter = m.group("short")
+    attached = m.group(0)[2:3] not in " \t"
+    for command, option, attached_only in _SHORT_FLAG_COMMANDS:
+        if option != letter or (attached_only and not attached):
+            continue
+        i = window.rfind(command)
+        if i < 0 or (i and (window[i - 1].isalnum() or window[i - 1] in "_-")):
+            continue
+        j = i + len(command)
+        while attached_only and j < len(window) and (window[j].isalnum() or window[j] in "_-"):
+            j += 1  # mysqldump, mysqladmin, mariadb-dump
+        if j < len(window) and window[j] not in " \t\r\n\"',":
+            continue
+        if command == "login" and _LOGIN_TOOL.search(window, max(0, i - 40), i) is None:
+            continue
+        return True
+    return False
+
+
+# "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization";
+# a Digest header's response and an AWS Signature V4 header's signature.
+_AUTH_HEADER_TAIL = re.compile(
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
+    r"(?i:bearer|basic|token|bot)[ \t]+(?:[\"'`][ \t]*\+[ \t]*[\"'`])?"  # "Bearer " + "..."
+    r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
+    r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
+    r"|AWS4-HMAC-SHA256[ \t][^\r\n]{0,400}?Signature=(?P<signature>[0-9a-fA-F]{64}))"
+)
+
+# Words that introduce a credential in other shapes than an assignment, each found by a
+# scan for its literal in the lower-cased text: SQL's IDENTIFIED BY '...', and the user and
+# password given to a login or a connection, as arguments (`login("user", "...")`,
+# `NetworkCredential("user", "...")`, `connect(host, "user", "...")`) or as a pair in a
+# sentence ("log in with admin / ...", "creds: admin/...").
+_WORD_SCANS = (
+    re.compile(r"identified[ \t]+by[ \t]"),
+    re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
+    # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
+    # (user:password@tcp(host)), found at the "c" of "@tcp("
+    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\(|(?<=@tc)p\()"),
+)
+# The kind of word found, by its first two letters.
+_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect", "cp": "dsn"}
+# The user and password before "@tcp(" in a Go DSN, up to the string's opening quote.
+_DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z""")
+# The password's place among a call's arguments: login(user, password),
+# connect(host, user, password).
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
+_CALL_OPEN = re.compile(r"[ \t]*\(")
+# A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
+_PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
+# A user and password after the word, maybe after "with", "as", "is" ...: "log in with
+# admin / ...", "creds: admin/...", "# creds admin:...".
+_PAIR = re.compile(
+    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
+    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
+    r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
+)
+
+
+def _given_password(value: str) -> bool:
+    """True for a password given beside its user: a word typed like one (a digit or a symbol),
+    not a placeholder, a name or a path (``login(request, "registration/login2.html")``)."""
+    return _typed(value) and "/" not in value and _plain_secret(value)
+
+
+def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[int, int]]:
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
+    ``start``."""
+    if kind == "dsn":
+        head = text[max(0, start - 300) : start - 1]
+        dsn = _DSN_USERINFO.search(head)
+        if dsn is None or not _plain_secret(dsn.group("value")):
+            return []
+        begin = start - 1 - len(head) + dsn.start("value")
+        return [(begin, begin + len(dsn.group("value")))]
+    if kind == "identified":
+        sql = _SQL_IDENTIFIED.match(text, start)
+        if sql is None or _command_secret(sql) is None:
+            return []
+        value = sql.group("quoted")
+        if not (text[start].isupper() or _typed(value) or _looks_generated(value)):
+            return []  # "a fault identified by 'purify'": a word, in a sentence
+        return [sql.span("quoted")]
+    if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
+        return []  # blog in, dialog on, disconnect(, incredible: part of another word
+    word = next(filter(None, (scan.match(lowered, start) for scan in _WORD_SCANS)))
+    end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
+    call = _CALL_OPEN.match(text, end)
+    if call is None and kind != "connect":
+        call = _PAIR_ASSIGNED.match(text, end)
+    if call is not None:
+        found = _TUPLE_VALUES[_PASSWORD_ARGUMENT[kind]].match(text, call.end())
+        if found is None or not _given_password(found.group("value")):
+            return []
+        return [found.span("value")]
+    pair = _PAIR.match(text, end) if kind != "connect" else None
+    if pair is None:
+        return []
+    value = pair.group("value")
+    if not pair.group("q"):
+        value = value.rstrip(".,;:)!?")
+    if not _given_password(value):
+        return []
+    return [(pair.start("value"), pair.start("value") + len(value))]
+
+
+# A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
+# pairs, each value redacted when it looks generated (a session id, not `lang=en`).
+_COOKIE_VALUE = r"""[^;\s"'`,\\]{1,4096}"""
+_COOKIE_TAIL = re.compile(
+    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
+    rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
+)
+_COOKIE_PAIR = re.compile(rf"[\w.-]{{1,64}}=(?P<value>{_COOKIE_VALUE})")
+
+
+def _cookie_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """Spans of the generated values in the cookie header or variable named at ``start``."""
+    if start and "a" <= text[start - 1] <= "z":
+        return []
+    header = _COOKIE_TAIL.match(text, start + 6)
+    if header is None:
+        return []
+    return [
+        pair.span("value")
+        for pair in _COOKIE_PAIR.finditer(text, header.start("pairs"), header.end("pairs"))
+        if len(pair.group("value")) >= 8
+        and _has_digit_and_letter(pair.group("value"))
+        and not _is_placeholder(pair.group("value"))
+        and not _is_name_value(pair.group("value"))
+    ]

@@ -1,0 +1,429 @@
+"""Reading the value after a credential name, and judging whether it is a secret.
+
+:func:`_secret_value` reads the value of an assignment the scans of :mod:`.assign` found:
+quoted (also in triple, escaped, Lua or typographic quotes), bare in config files and
+comments, in a URL's query or a connection string, a shell command, an XML element, a
+Markdown table row, a YAML block scalar or on the next line.  It drops values of names that
+are names, settings or numbers (``token_url``, ``password_field``, ``auth_timeout``), words
+assigned to *token*, *key* and *auth* names (those credentials are machine-made), sentences
+and code.
+
+The shapes read outside the assignment regex live here too: a value after a space
+(``ENV DB_PASSWORD ...``, ``db.password ...``, SQL's ``WITH PASSWORD '...'``, "connect
+with password ..."), an XML value before its key (``<add value="..." key="DbPassword"
+/>``), a secret stated in a sentence ("the staging password is ...") and a tuple
+assignment (``user, password = "app", "..."``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.secrets._common import (
+    _GENERATED_KEYWORDS,
+    _NL,
+    REDACTED,
+    _has_digit_and_letter,
+    _is_name_value,
+    _is_placeholder,
+    _looks_generated,
+    _plain_secret,
+    _typed,
+)
+
+# Last words of a name that make the value a name, a setting or a number, not a secret:
+# token_url, password_field, auth_type, secret_name, api_key_header, tokenLimit ...
+_LAST_WORD = re.compile(r"(?:[A-Z]?[a-z0-9]+|[A-Z0-9]+)\Z")
+_NAME_SUFFIXES = frozenset(
+    {
+        "url",
+        "uri",
+        "path",
+        "file",
+        "dir",
+        "name",
+        "field",
+        "type",
+        "header",
+        "env",
+        "var",
+        "count",
+        "limit",
+        "size",
+        "length",
+        "len",
+        "timeout",
+        "ttl",
+        "expiry",
+        "expires",
+        "lifetime",
+        "max",
+        "min",
+        "prefix",
+        "version",
+        "id",
+        "hdr",
+        # settings and descriptions about a credential, not the credential
+        "help",
+        "hint",
+        "kind",
+        "chars",
+        "group",
+        "scheme",
+        "manager",
+        "encoding",
+        "callback",
+        "policy",
+        "backend",
+        "provider",
+        "encoder",
+        "ref",
+        "method",
+        "format",
+        "mode",
+        "algorithm",
+        "alg",
+        "strategy",
+        "label",
+        "prompt",
+        "message",
+        "scanning",
+    }
+)
+
+# Bare values that are YAML/TOML structure or references rather than scalars.
+_BARE_NOT_VALUE = "{[&*!|>#"
+
+# AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
+# they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
+_AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
+_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+# How far a bare config value is read (a longer line's value is its first word).
+_CONFIG_VALUE_CHARS = 1024
+
+# Inline comment in a bare config value: "token = abc123  # comment".
+_INLINE_COMMENT = re.compile(r"[ \t]+#.*")
+_LINE_END = re.compile(f"[{_NL}]")
+
+# A value set in a shell command (PGPASSWORD=x psql): up to a space, quote or operator.
+_SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
+# A value in a URL query or a connection string: up to the next separator.
+# Read from the text, not the tail's 64-character `bare` group, so a long value is whole.
+_QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]{1,1024}")
+# A Markdown table cell's text, up to the next "|".
+_TABLE_VALUE = re.compile(f"[^|{_NL}]{{1,1024}}")
+# YAML block scalar indicators (with an indentation digit, a chomping sign, a comment): the
+# value is on the next, more indented line, maybe after blank lines.
+_BLOCK_SCALAR = re.compile(r"[|>](?:[1-9]?[-+]?|[-+][1-9])(?:[ \t]+#[^\r\n]*)?[ \t]*\Z")
+_NEXT_LINE = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n){0,3}([ \t]+)(\S[^\r\n]*)")
+# A YAML tag or anchor before a value: `password: !!str ...`, `password: &pw ...`.
+_YAML_PROPERTY = re.compile(r"(?:!![a-z]+|&[\w-]+)[ \t]+(?=[^\s|>])")
+# A plain YAML scalar alone on its line (not a mapping, a list item or a comment).
+_LONE_SCALAR = re.compile(r"[^\s#&*!|>{}\[\]\-\"'`%@,?:][^\s]*\Z")
+# The text of an XML element, also in CDATA, up to its closing tag.
+_XML_TEXT = re.compile(
+    f"(?:<!\\[CDATA\\[(?P<cdata>[^\\]<{_NL}]{{1,4096}})\\]\\]>|(?P<text>[^<{_NL}]{{1,4096}}))"
+    r"\s{0,200}</"
+)
+
+# Code in documentation read as a config value: a call or subscript of a name.
+_CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
+
+
+def _is_prose(value: str) -> bool:
+    """True for a value that is words, not a secret: ":param password: The user password.",
+    "token: see the vault entry". Three words or more (unless one is a long generated
+    word), or two plain words."""
+    words = value.split()
+    if len(words) >= 3:
+        return not any(len(w) >= 12 and _has_digit_and_letter(w) for w in words)
+    return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
+
+
+def _is_sentence(value: str) -> bool:
+    """True for a quoted config value that is a sentence (a capital, a comma, a full stop),
+    not a passphrase ("correct horse battery staple")."""
+    words = value.split()
+    return (
+        len(words) >= 3
+        and (value[0].isupper() or "," in value or value.endswith((".", ":", "?", "!")))
+        and _is_prose(value)
+    )
+
+
+def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of a YAML value on the line after ``password:``: one plain word, indented
+    deeper than the key (not ``type: string``, a list item or a comment)."""
+    nxt = _NEXT_LINE.match(text, m.end())
+    if nxt is None or _LONE_SCALAR.match(nxt.group(2).rstrip()) is None:
+        return None
+    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+    key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
+    value = nxt.group(2).rstrip()
+    if len(nxt.group(1)) <= key_indent or not _plain_secret(value) or _CODE_VALUE.match(value):
+        return None
+    return nxt.start(2), nxt.start(2) + len(value)
+
+
+def _secret_value(
+    text: str,
+    m: re.Match[str],
+    keyword_name: str,
+    config_like: bool,
+    context: str = "",
+) -> tuple[int, int] | None:
+    """The span of the secret value in an assignment match, or None if it is not one.
+
+    ``context`` says how to read a bare (unquoted) value in code: ``comment`` (one word, as
+    in config), ``shell`` (the name in capitals inside a command line: ``"PGPASSWORD=x
+    psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
+    ``xml`` (``<password>x</password>``).
+    """
+    name_rest = m.group("rest")
+    last = _LAST_WORD.search(name_rest)
+    if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
+        return None
+    if m.group("eol") is not None:
+        return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
+    group = next(
+        (g for g in ("quoted", "equoted", "lua", "curly") if m.group(g) is not None), "quoted"
+    )
+    quoted = m.group(group)
+    if quoted is not None:
+        value = quoted
+        if config_like:
+            value = value.strip()
+            if len(value) < 6:
+                return None
+        elif len(value) < 6 or any(c.isspace() for c in value):
+            return None
+        start = m.start(group) + quoted.find(value)
+    else:
+        bare = m.group("bare")
+        start = m.start("bare")
+        aws = _AWS_SECRET_NAME.search(keyword_name + name_rest.lower())
+        if aws is not None:
+            key = _AWS_SECRET_VALUE.match(bare)
+            if key is None:
+                return None
+            value = key.group(0)
+        elif context == "xml":
+            element = _XML_TEXT.match(text, start)
+            if element is None:
+                return None
+            group = "cdata" if element.group("cdata") is not None else "text"
+            value = element.group(group).strip()
+            if len(value) < 6 or _is_prose(value):
+                return None
+            start = element.start(group) + element.group(group).find(value)
+        elif context == "query":
+            word = _QUERY_VALUE.match(text, start)  # none for an empty `?password=&a=1`
+            if word is None or len(word.group(0)) < 6:
+                return None
+            value = word.group(0)
+            if "(" in value:
+                return None  # "...; pw = format(x)": code in a string
+            inner = value[1:-1]
+            if value[0] + value[-1] == "{}" and _has_digit_and_letter(inner) and "!" not in inner:
+                value = inner  # ODBC's PWD={...}, not a format field ({password!r})
+                start += 1
+        elif context == "table":  # | password | value |
+            cell = _TABLE_VALUE.match(text, start)
+            value = cell.group(0).strip().strip("*") if cell is not None else ""
+            if len(value.split()) != 1 or len(value) < 6:
+                return None
+            start = text.index(value, start)
+        elif context == "shell" and (
+            name_rest.isupper() or (not name_rest and keyword_name != "auth")
+        ):  # AUTH=CRAM-MD5 is an IMAP capability
+            # An environment variable set in a shell command: NAME=value, no spaces.
+            word = _SHELL_WORD.match(text, start)
+            if m.end("rest") != start - 1 or text[start - 1] != "=" or word is None:
+                return None
+            value = word.group(0)
+        elif not config_like:
+            return None
+        elif (prop := _YAML_PROPERTY.match(bare)) is not None:
+            start += prop.end()
+            value = bare[prop.end() :].split(None, 1)[0]
+            if len(value) < 6:
+                return None
+        elif _BLOCK_SCALAR.match(bare):
+            # password: |  then the value on the next line
+            nxt = _NEXT_LINE.match(text, m.start("bare") + len(bare.rstrip()))
+            if nxt is None:
+                return None
+            value = nxt.group(2).rstrip()
+            start = nxt.start(2)
+            if len(value) < 6 or _is_prose(value):
+                return None
+        elif bare[0] in _BARE_NOT_VALUE:
+            return None
+        else:
+            # A config value runs to the end of its line, read within a bounded window: a
+            # minified file's megabyte-long line has a keyword every few bytes, and reading
+            # to its end for each made redaction quadratic.
+            window = text[start : start + _CONFIG_VALUE_CHARS]
+            eol = _LINE_END.search(window)
+            bare = window[: eol.start()] if eol is not None else window
+            if eol is None and start + len(window) < len(text):
+                bare = bare.split(None, 1)[0]  # a line longer than the window: its first word
+            value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            if m.group("op") == ":" and _is_prose(value):
+                return None  # "Password: must be 12 characters." (not "password = a b c")
+            cut = value.find(REDACTED)
+            if cut > 0 or context == "comment" or keyword_name in _GENERATED_KEYWORDS:
+                # a token later on the line was redacted: this value is a word before it; in
+                # a comment or prose the value is one word ("# pw: x1 (rotated monthly)")
+                # (a token or key is one word: `X-API-Key: abc123" https://...` in a command)
+                words = value[: cut if cut > 0 else None].split()
+                value = words[0].rstrip(",;.\"'`") if words else ""
+            if len(value) < 6:
+                return None
+    if _is_placeholder(value) or _is_name_value(value):
+        return None
+    if keyword_name in _GENERATED_KEYWORDS and (
+        not _looks_generated(value) or any(c.isspace() or c in "[]()|" for c in value)
+    ):
+        return None  # "input_token": "Marker" or "NextMarker || Contents[-1].Key"
+    if quoted is not None and config_like and _is_sentence(value):
+        return None  # "nextToken": "A generated value, used for paginating results."
+    if context == "table" and not (_typed(value) or _looks_generated(value)):
+        return None  # | password | required |: a table of settings, not of values
+    if quoted is None and config_like and _CODE_VALUE.match(value):
+        return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
+    return start, start + len(value)
+
+
+# A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), `db.password ...`
+# (.properties), SQL's `WITH PASSWORD '...'`, "connect with password ..." (prose and
+# docstrings).
+_SPACED = re.compile(
+    r"""(?P<rest>[\w.-]{0,64})[ \t]+(?P<q>['"`]?)(?P<value>[^\s'"`]{1,200})(?P=q)"""
+)
+
+
+def _spaced_value(
+    text: str, lowered: str, start: int, end: int, line: str, config_like: bool
+) -> tuple[int, int] | None:
+    """The span of a secret given after the credential name and a space, in the four forms
+    where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
+    ``db.password value`` (a dotted name starting a config line, the value typed or
+    generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
+    ``WITH``/``LOGIN``) and "with/use password ..." in a sentence (a word with a digit or a
+    symbol)."""
+    m = _SPACED.match(text, end)
+    if m is None:
+        return None
+    keyword, value, q = lowered[start:end], m.group("value"), m.group("q")
+    last = _LAST_WORD.search(m.group("rest"))
+    if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
+        return None  # ENV DB_PASSWORD_FILE /run/secrets/db
+    before = line.lower()
+    if config_like and line.strip() == "ENV":
+        pass
+    elif config_like and not line.strip() and "." in text[start - 1 : start] and not q:
+        if not (_typed(value) or _looks_generated(value)):  # db.password Tr0ub4dor (.properties)
+            return None
+    elif q == "'" and keyword in _CHOSEN_WORDS and not m.group("rest"):
+        if not (text[start:end].isupper() or before.endswith(("with ", "login "))):
+            return None
+    elif not q and keyword in _CHOSEN_WORDS and not m.group("rest"):
+        if not before.endswith(("use ", "using ", "with ")):
+            return None
+        value = value.rstrip(".,;:)")
+        if not _typed(value):
+            return None
+    else:
+        return None
+    if not _plain_secret(value, keyword):
+        return None
+    return m.start("value"), m.start("value") + len(value)
+
+
+# An XML setting with its value before its key: <add value="..." key="DbPassword" />.
+_VALUE_BEFORE_KEY = re.compile(
+    r"""<[\w:.-]+[ \t][^<>]{0,200}?\bvalue=(["'])(?P<value>[^"'<>\n]{1,200})\1"""
+    r"""[^<>]{0,200}?\b(?:key|name)=["']\Z"""
+)
+
+
+def _value_before_key(
+    text: str, lowered: str, start: int, end: int, line: str, prefix: str
+) -> tuple[int, int] | None:
+    """The span of the value of ``<add value="..." key="DbPassword" />``, the name ending in
+    the keyword at ``start:end`` and its closing quote."""
+    m = _VALUE_BEFORE_KEY.search(line)
+    if m is None or text[end : end + 1] != line[-1]:
+        return None
+    value = m.group("value")
+    if not _plain_secret(value, lowered[start:end]):
+        return None
+    begin = start - len(prefix) - len(line) + m.start("value")
+    return begin, begin + len(value)
+
+
+# A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
+# was 3f9a...", "the password for staging: ...", "the password was changed to ...": the
+# credential word, up to eight words, "is"/"was"/"being" (maybe "changed to") or a colon,
+# one word, also on the next line.
+_STATED_TAIL = re.compile(
+    r"s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
+    r"|(?<=[\w.-]):):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
+    r"""(?P<q>[`"']?)(?P<value>[^\s`"']+)"""
+)
+# Words a person picks: "password is hunter2!"; the rest are machine-made.
+_CHOSEN_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pw"})
+
+
+def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of a secret stated after the credential word at ``start:end``: a word with
+    a digit or a symbol after a password (not "password is hashed", "is None", "is
+    self.x"), a long word mixing letters and digits after a token, secret or key."""
+    m = _STATED_TAIL.match(lowered, end)
+    if m is None:
+        return None
+    begin = m.start("value")
+    value = text[begin : m.end("value")]
+    if not m.group("q"):
+        value = value.rstrip(".,;:)*")  # the end of the sentence, **bold** text
+    if (
+        len(value) < 6
+        or any(c in "()[]{}" for c in value)
+        or _is_placeholder(value)
+        or _is_name_value(value)
+    ):
+        return None
+    if lowered[start:end] in _CHOSEN_WORDS:
+        if not _typed(value):
+            return None
+    elif len(value) < 12 or not _has_digit_and_letter(value):
+        return None
+    return begin, begin + len(value)
+
+
+# The names before the credential name in a tuple assignment, from the start of its line
+# (`user, password = ...`), and the value at the same place on the right: one regex for
+# each count of names before.
+_TUPLE_TARGETS = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]{0,40}[ \t]*,[ \t]*){1,4}\Z")
+_TUPLE_ITEM = r"""(?:[bBrRuUfF]{0,2}(["'])[^"'\n]{0,200}\1|[\w.]{1,64})[ \t]*,[ \t]*"""
+_TUPLE_VALUES = tuple(
+    re.compile(
+        rf"""[ \t]*(?:{_TUPLE_ITEM}){{{before}}}"""
+        r"""[bBrRuUfF]{0,2}(?P<q>["'])(?P<value>[^"'\n]{6,200})(?P=q)"""
+    )
+    for before in range(5)
+)
+
+
+def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tuple[int, int] | None:
+    """The span of the string assigned to the credential name in a tuple assignment, the
+    name after ``before`` other targets: ``user, password = "app", "..."``."""
+    found = _TUPLE_VALUES[before].match(text, m.end("op"))
+    if found is None:
+        return None
+    value = found.group("value")
+    if any(c.isspace() for c in value) or not _plain_secret(value, keyword):
+        return None
+    return found.span("value")
