@@ -214,14 +214,16 @@ def build(
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
-    uncommitted = _uncommitted(store, dirty, {CONFIG_NAME, IGNORE_FILE, selection.path})
+    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path})
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
     ranked = rank(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
-        embedder=dense.embedder_for(cfg), symbols=symbols, uncommitted=uncommitted,
+        embedder=dense.embedder_for(cfg), symbols=symbols, uncommitted=changed,
     )  # fmt: skip
+    working = {c.path for c in ranked if "work" in c.signals}  # the indexed ones (rank knows)
+    uncommitted = [p for p in changed if p in working]
     if cfg.pack.llm_rerank:
         from repomem.llm import rerank as model_rerank
 
@@ -249,19 +251,14 @@ def build(
     return pack
 
 
-def _uncommitted(store: Any, dirty: Future[list[str]], own: set[str]) -> list[str]:
-    """The indexed files with uncommitted changes but repomem's `own` (none without git, or
-    when git fails)."""
+def _uncommitted(dirty: Future[list[str]], own: set[str]) -> list[str]:
+    """The paths with uncommitted changes but repomem's `own` (none without git, or when git
+    fails); `rank` keeps those it indexed."""
     try:
-        paths = [p for p in dirty.result() if p not in own]
+        return [p for p in dirty.result() if p not in own]
     except (RepomemError, OSError, vcs.git_error()) as exc:
         log.debug("no uncommitted changes for the pack: %s", exc)
         return []
-    if not paths:
-        return []
-    files = store.column("files", ["path", "skip"], paths)
-    indexed = {p for p, skip in zip(files["path"], files["skip"], strict=True) if not skip}
-    return [p for p in paths if p in indexed]
 
 
 def warm(cfg: Config) -> float:
