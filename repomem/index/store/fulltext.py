@@ -1,0 +1,145 @@
+"""Full-text search over the tables' code-aware tokens (BM25, LanceDB's native index): symbols
+and whole files for `search`, any indexed table for `full_text`, and whether a table has its
+index yet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from repomem.index import tokens as tok
+from repomem.index.store.schemas import FTS_COLUMNS, WRITER_FTS, quote
+from repomem.index.store.tables import _Tables
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A full-text search result."""
+
+    kind: str  # "symbol" or "file"
+    path: str
+    name: str
+    qualname: str
+    symbol_kind: str
+    signature: str
+    doc: str
+    start_line: int
+    end_line: int
+    score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "path": self.path,
+            "name": self.name,
+            "qualname": self.qualname,
+            "kind": self.symbol_kind,
+            "signature": self.signature,
+            "doc": self.doc,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "score": round(self.score, 4),
+        }
+
+
+class _FullText(_Tables):
+    """Full-text search and its indexes' presence."""
+
+    def search(
+        self,
+        query: str,
+        *,
+        kind: str | None = None,
+        path_glob: str | None = None,
+        limit: int = 20,
+        files: bool = True,
+    ) -> list[Hit]:
+        """Full-text search over symbols (and whole files), best first."""
+        q = tok.query(query)
+        if not q:
+            return []
+        hits: list[Hit] = []
+        fetch = max(limit * 4, 50) if path_glob else limit
+        where = f"kind = {quote(kind)}" if kind and kind != "file" else None
+        if kind != "file" and self.has_fts("symbols"):
+            req = self.table("symbols").search(q, query_type="fts")
+            if where:
+                req = req.where(where, prefilter=True)
+            cols = [
+                "path",
+                "name",
+                "qualname",
+                "kind",
+                "signature",
+                "doc",
+                "start_line",
+                "end_line",
+                "_score",
+            ]
+            for r in req.select(cols).limit(fetch).to_list():
+                hits.append(
+                    Hit(
+                        "symbol",
+                        r["path"],
+                        r["name"],
+                        r["qualname"],
+                        r["kind"],
+                        r["signature"],
+                        r["doc"],
+                        r["start_line"],
+                        r["end_line"],
+                        float(r["_score"]),
+                    )
+                )
+        if files and (kind is None or kind == "file") and self.has_fts("files"):
+            req = self.table("files").search(q, query_type="fts")
+            for r in req.select(["path", "lines", "_score"]).limit(fetch).to_list():
+                hits.append(
+                    Hit(
+                        "file",
+                        r["path"],
+                        Path(r["path"]).name,
+                        r["path"],
+                        "file",
+                        "",
+                        "",
+                        1,
+                        int(r["lines"]),
+                        float(r["_score"]),
+                    )
+                )
+        if path_glob:
+            from fnmatch import fnmatchcase
+
+            hits = [
+                h
+                for h in hits
+                if fnmatchcase(h.path, path_glob) or fnmatchcase(Path(h.path).name, path_glob)
+            ]
+        hits.sort(key=lambda h: -h.score)
+        return hits[:limit]
+
+    def full_text(
+        self, name: str, query: str, columns: Sequence[str], limit: int
+    ) -> list[dict[str, Any]]:
+        """The best rows of table `name` for a full-text query, with `_score` (the table must
+        have its index: `has_fts`)."""
+        found = self.table(name).search(query, query_type="fts")
+        return list(found.select([*columns, "_score"]).limit(limit).to_list())
+
+    def fts_ready(self) -> bool:
+        """Whether every table searched by full text has its index."""
+        return all(self.has_fts(name) for name in FTS_COLUMNS)
+
+    def has_fts(self, name: str) -> bool:
+        """Whether a table has its full-text index (an empty table has none), on its column in
+        `FTS_COLUMNS` or `WRITER_FTS`."""
+        if name in self._fts_ready:
+            return True
+        column = FTS_COLUMNS.get(name) or WRITER_FTS[name]
+        ready = any(tuple(ix.columns) == (column,) for ix in self.table(name).list_indices())
+        if ready:
+            self._fts_ready.add(name)
+        return ready

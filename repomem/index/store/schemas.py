@@ -1,0 +1,143 @@
+"""What the store's tables hold: their Arrow schemas, the groups of tables each job works on
+(derived, full-text indexed, path indexed), schema migrations, the full-text index's
+configuration, and the SQL literals that filters on them are written with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import FTS
+
+from repomem.fsutil import valid_text
+from repomem.index import schema as _schema
+from repomem.index import tokens as tok
+
+FILES = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("language", pa.string()),
+        pa.field("hash", pa.string()),
+        pa.field("size", pa.int64()),
+        pa.field("mtime_ns", pa.int64()),
+        pa.field("tokens", pa.int32()),
+        pa.field("lines", pa.int32()),
+        pa.field("symbols", pa.int32()),
+        pa.field("redactions", pa.int32()),
+        pa.field("indexed_at", pa.float64()),
+        pa.field("skip", pa.string()),  # why a listed file is not indexed ("" when it is)
+        pa.field("text", pa.large_string()),
+        pa.field("search", pa.large_string()),
+    ]
+)
+SYMBOLS = pa.schema(
+    [
+        pa.field("id", pa.string()),
+        pa.field("path", pa.string()),
+        pa.field("language", pa.string()),
+        pa.field("name", pa.string()),
+        pa.field("qualname", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("parent", pa.string()),
+        pa.field("signature", pa.string()),
+        pa.field("doc", pa.string()),
+        pa.field("start_line", pa.int32()),
+        pa.field("end_line", pa.int32()),
+        pa.field("file_hash", pa.string()),
+        pa.field("search", pa.string()),
+    ]
+)
+CHUNKS = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("start_line", pa.int32()),
+        pa.field("end_line", pa.int32()),
+        pa.field("file_hash", pa.string()),
+        pa.field("search", pa.large_string()),
+    ]
+)
+REFS = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("name", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("scope", pa.string()),
+        pa.field("line", pa.int32()),
+        pa.field("count", pa.int32()),
+    ]
+)
+NOTES = pa.schema(
+    [
+        pa.field("path", pa.string()),
+        pa.field("source", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("file_hash", pa.string()),
+        pa.field("updated_at", pa.float64()),
+    ]
+)
+MEMORY = pa.schema(
+    [
+        pa.field("id", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("data", pa.string()),
+        pa.field("updated_at", pa.float64()),
+    ]
+)
+COMMITS = pa.schema(
+    [
+        pa.field("sha", pa.string()),
+        pa.field("when", pa.int64()),
+        pa.field("subject", pa.string()),
+        pa.field("text", pa.string()),  # search tokens of the (redacted) message
+        pa.field("files", pa.list_(pa.string())),
+    ]
+)
+META = pa.schema([pa.field("key", pa.string()), pa.field("value", pa.string())])
+VECTOR_DIM = 384
+VECTORS = pa.schema(
+    [
+        pa.field("key", pa.string()),
+        pa.field("path", pa.string()),
+        pa.field("hash", pa.string()),
+        pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM)),
+    ]
+)
+
+TABLES: dict[str, pa.Schema] = {
+    "files": FILES,
+    "symbols": SYMBOLS,
+    "chunks": CHUNKS,
+    "refs": REFS,
+    "notes": NOTES,
+    "memory": MEMORY,
+    "commits": COMMITS,
+    "meta": META,
+}
+DERIVED = _schema.DERIVED
+FTS_COLUMNS = {"files": "search", "symbols": "search", "chunks": "search"}
+# Full-text indexes that their writers keep (`replace_memory`, `write_commits`); the tables may
+# be empty (no memory yet, no git) or absent (a store from before commits were kept).
+WRITER_FTS = {"memory": "text", "commits": "text"}
+PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
+
+# Upgrades from an older schema version: {from_version: function(store)}. A version without an
+# entry is rebuilt from the working tree (the index is derived data).
+MIGRATIONS: dict[int, Any] = {}
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for a LanceDB filter."""
+    return "'" + valid_text(value).replace("'", "''") + "'"
+
+
+def in_list(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(quote(v) for v in values)})"
+
+
+def _fts_config() -> Any:
+    return FTS(
+        base_tokenizer="whitespace", lower_case=True, stem=True, remove_stop_words=False,
+        ascii_folding=True, with_position=False, max_token_length=tok.MAX_TOKEN,
+    )  # fmt: skip
