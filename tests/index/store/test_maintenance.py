@@ -1,0 +1,112 @@
+"""Tests for repomem.index.store.maintenance: schema versions and migrations, rebuilds
+readers do not see, and compaction (`optimize`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.errors import StoreError
+from repomem.index import indexer, query, schema, store
+from tests.conftest import Repo
+
+
+def forget_manifest(repo: Repo) -> None:
+    (repo.root / ".git" / "repomem" / "manifest.json").unlink()
+
+
+def test_a_store_from_a_newer_repomem_is_refused_with_the_upgrade_command(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": str(schema.SCHEMA_VERSION + 1)})
+    with pytest.raises(StoreError, match="pip install -U repomem"):
+        indexer.run(repo.config(), full=True)
+
+
+def test_an_older_schema_without_a_migration_is_rebuilt(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": "0"})
+    forget_manifest(repo)  # as if written by an older repomem
+    report = indexer.run(repo.config())
+    assert report.full and report.added == ["a.py"]
+    assert indexer.open_store(repo.config()).get_meta("schema_version") == str(
+        schema.SCHEMA_VERSION
+    )
+
+
+def test_migrations_run_in_order_from_the_stored_version(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    s.set_meta({"schema_version": str(schema.SCHEMA_VERSION - 1 or 0)})
+    ran: list[int] = []
+    old = schema.SCHEMA_VERSION - 1
+    if old < 1:
+        # Pretend the current schema is 2 with a registered migration from 1.
+        monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+        s.set_meta({"schema_version": "1"})
+        old = 1
+    monkeypatch.setitem(store.MIGRATIONS, old, lambda st: ran.append(old))
+    # An older repomem wrote the store, and its manifest, which names the older schema too.
+    (indexer.state_dir(repo.config()) / "manifest.json").unlink()
+    report = indexer.run(repo.config())
+    assert ran == [old]
+    assert not report.full  # migrated in place, not rebuilt
+
+
+def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
+    repo.write("a.py", 'def first():\n    """The first one."""\n')
+    repo.write("b.py", "def second():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    kept = indexer.reader(cfg)
+    assert kept.symbols_named("first")
+    writer = indexer.open_store(cfg)
+    with writer.writing():
+        writer.clear_derived()  # `index --full`, before it has written anything
+        fresh = indexer.open_store(cfg)
+        assert fresh.count("files") == 2 and fresh.symbols_named("first")
+        assert [h["path"] for h in query.search(cfg, "first")][:1] == ["a.py"]
+        assert indexer.reader(cfg) is kept and kept.count("files") == 2
+    indexer.run(cfg, full=True)
+    after = indexer.open_store(cfg)
+    assert after.count("files") == 2 and after.symbols_named("second")
+    assert [h["path"] for h in query.search(cfg, "second")][:1] == ["b.py"]
+    assert not after.indexes_lagging(share=0.0, floor=0)
+
+
+@pytest.mark.filterwarnings("ignore:optimize\\(cleanup_older_than=0\\):UserWarning")
+def test_optimize_keeps_the_data_and_drops_old_versions(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    cfg = repo.config(**{"store.optimize_every": 1000})
+    indexer.run(cfg)
+    for i in range(5):
+        repo.write("a.py", f"def a{i}():\n    pass\n")
+        indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    before = s.table("symbols").version
+    s.optimize(cleanup_seconds=0)
+    assert s.table("symbols").version >= before
+    assert [r["name"] for r in s.symbols_named("a4")] == ["a4"]
+    assert len(s.table("symbols").list_versions()) <= 2
+
+
+def test_rows_added_after_the_fulltext_index_are_folded_in_by_optimize(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    for i in range(5):
+        repo.write(f"m{i}.py", f"def beta_{i}():\n    pass\n")
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    assert s.indexes_lagging(share=0.1, floor=1)
+    assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]
+    s.optimize()
+    assert not s.indexes_lagging(share=0.1, floor=1)
+    assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]
