@@ -15,8 +15,9 @@ Readers see whole updates only. A writer commits several versions per table whil
 when it is done it *publishes* the versions of the derived tables in `meta` (key `published`).
 A reading Store opens each derived table at its published version, so files, symbols and refs
 always come from the same finished update (LanceDB keeps every version until `optimize` cleans
-up versions older than a few minutes). A full rebuild (`--full`, a schema change) drops the
-tables, so readers during one may see it half-built.
+up versions older than a few minutes). A full rebuild (`--full`) empties the derived tables
+and readers keep the last published versions until it publishes; a schema change drops and
+creates them again, so readers during one may see them half-built.
 
 The database location is a URI (a local directory by default, under the git directory so it is
 never committed; LanceDB also accepts object-store URIs). Only the write lock and the crash

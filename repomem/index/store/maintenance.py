@@ -59,6 +59,7 @@ class _Maintenance(_Tables):
                         self._db.drop_table(name)
                         names.discard(name)
                 self._tables.clear()
+                self._fts_ready.clear()  # the new tables have no index yet
                 rebuilt = True
         for name, schema in TABLES.items():
             if name not in names:
@@ -148,16 +149,18 @@ class _Maintenance(_Tables):
         from datetime import timedelta
 
         self.publish()
+        names = self._names()
         for name in [*TABLES, "vectors"]:
-            if name in self._names():
+            if name in names:
                 self.table(name).optimize(cleanup_older_than=timedelta(seconds=cleanup_seconds))
 
     def size_bytes(self) -> int | None:
-        """Disk use of a local store, None for remote URIs."""
-        if "://" in self.uri:
+        """Disk use of a local store (a path or a `file://` URI), None for remote URIs."""
+        local = self.uri.removeprefix("file://")
+        if "://" in local:
             return None
         total = 0
-        for dirpath, _dirs, names in os.walk(self.uri):
+        for dirpath, _dirs, names in os.walk(local):
             for n in names:
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(os.path.join(dirpath, n))

@@ -118,7 +118,10 @@ class _Tables:
             return {}, stamp
         if not isinstance(data, dict):
             return {}, stamp
-        return {k: int(v) for k, v in data.items()}, stamp
+        try:
+            return {str(k): int(v) for k, v in data.items()}, stamp
+        except (TypeError, ValueError):  # damaged: read the latest versions, as with none
+            return {}, stamp
 
     def current_versions(self) -> dict[str, int]:
         """The latest versions of the derived tables."""

@@ -110,3 +110,25 @@ def test_rows_added_after_the_fulltext_index_are_folded_in_by_optimize(repo: Rep
     s.optimize()
     assert not s.indexes_lagging(share=0.1, floor=1)
     assert [h["path"] for h in query.search(cfg, "beta_3")][:1] == ["m3.py"]
+
+
+def test_a_schema_rebuild_forgets_which_tables_had_their_full_text_index(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    indexer.run(repo.config())
+    s = indexer.open_store(repo.config())
+    assert s.has_fts("symbols")  # remembered by this Store
+    s.set_meta({"schema_version": "0"})
+    with s.writing():
+        assert s.ensure_schema()  # outdated: the derived tables are dropped and created again
+    assert not s.has_fts("symbols")  # the new, empty table has no index yet
+
+
+def test_the_size_of_a_store_given_as_a_file_uri_is_measured(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    uri = indexer.store_uri(cfg)
+    size = indexer.open_store(cfg).size_bytes()
+    assert size
+    assert store.Store("file://" + uri, indexer.state_dir(cfg)).size_bytes() == size
+    assert store.Store("memory://x", indexer.state_dir(cfg)).size_bytes() is None

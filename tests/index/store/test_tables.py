@@ -78,3 +78,13 @@ def test_a_missing_table_names_the_repair_that_works(repo: Repo) -> None:
     shutil.rmtree(Path(indexer.store_uri(cfg)) / "symbols.lance")
     with pytest.raises(StoreError, match=r"doctor --fix.*index --full"):
         indexer.open_store(cfg).table("symbols")
+
+
+def test_a_damaged_published_value_reads_the_latest_versions(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    indexer.open_store(cfg).set_meta({"published": '{"symbols": "not a version"}'})
+    reader = indexer.open_store(cfg)
+    assert reader.published() == {}
+    assert reader.symbols_named("alpha")
