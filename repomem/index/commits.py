@@ -2,10 +2,11 @@
 
 A task ("Mod(3*i, 2) is not simplified") often reads like the message of an earlier commit that
 changed the same code ("Fix Mod of integer multiples"). The last `index.commit_history` non-merge
-commits on HEAD are kept in the store's `commits` table with their changed files: appended when
-HEAD moves forward; when it moves elsewhere (a checkout, a rewritten history) the commits the
-two histories share are kept and only the others are read (rebuilt when most are new). Messages
-are redacted like file text before they are stored.
+commits on HEAD are kept in the store's `commits` table with their changed files, exactly those
+whatever the checkouts before: when HEAD moves (a commit, a checkout, a rewritten history) the
+stored commits still among its last `limit` are kept, the others dropped and only the missing
+ones read (rebuilt when most are new). Messages are redacted like file text before they are
+stored.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ META_LIMIT = "commits_limit"
 META_FORMAT = "commits_format"
 FORMAT = "2"
 MAX_MESSAGE_CHARS = 4000  # a longer message is mostly pasted output
-GROWTH = 1.5  # appended commits may exceed the limit by this factor before a rebuild trims them
 REUSE_BELOW = 0.5  # another branch: reuse the stored commits unless this share of them is new
 
 
@@ -68,28 +68,23 @@ def sync(
     if have == want and not full:
         return {}
     t0 = time.monotonic()
-    append = bool(have and want and vcs.is_ancestor(root, have, want))
-    if append and store.count("commits") > GROWTH * limit:
-        append = False  # trim the oldest by a rebuild
-    if have and want and not append and _switch(store, root, want, limit, extra_patterns):
+    # Forward or elsewhere, the table becomes exactly the last `limit` commits of HEAD, so a
+    # pack does not depend on the checkouts before (appending kept up to 1.5 times the limit:
+    # the same task ranked otherwise after another order of checkouts).
+    if have and want and _switch(store, root, want, limit, extra_patterns):
         return {META_HEAD: want, META_LIMIT: str(limit), META_FORMAT: FORMAT}
-    commits = vcs.commit_log(root, since=have if append else None, limit=limit) if want else []
-    new = rows(commits, extra_patterns)
-    store.write_commits(new, append=append)
-    log.info(
-        "commit messages: %s %d in %.2fs",
-        "appended" if append else "stored", len(new), time.monotonic() - t0,
-    )  # fmt: skip
+    new = rows(vcs.commit_log(root, limit=limit) if want else [], extra_patterns)
+    store.write_commits(new, append=False)
+    log.info("commit messages: stored %d in %.2fs", len(new), time.monotonic() - t0)
     return {META_HEAD: want, META_LIMIT: str(limit), META_FORMAT: FORMAT}
 
 
 def _switch(
     store: Any, root: Path, want: str, limit: int, extra_patterns: Sequence[str]
 ) -> bool:  # fmt: skip
-    """HEAD moved to a commit that does not descend from the stored one (a checkout, a rebase):
-    keep the stored commits that are in the new history, drop the others, read only the
-    missing ones. False (nothing written) when most of the history is new: a rebuild is then
-    as cheap."""
+    """HEAD moved (a commit, a checkout, a rebase): keep the stored commits that are among the
+    new history's last `limit`, drop the others, read only the missing ones. False (nothing
+    written) when most of them are new: a rebuild is then as cheap."""
     t0 = time.monotonic()
     wanted = vcs.commit_ids(root, want, limit=limit)
     if not wanted:

@@ -120,11 +120,15 @@ def test_a_switch_repeated_after_a_crash_stores_each_commit_once(repo: Repo) -> 
 
 def test_appended_commits_are_found_before_their_rows_are_indexed(repo: Repo) -> None:
     _indexed_then_one_more(repo)
+    for i in range(4):
+        repo.write(f"c{i}.py", f"c = {i}\n")
+        repo.commit(f"Add c{i}")
+    indexer.run(repo.config())  # most commits new: rebuilt, all indexed
     for i, word in enumerate(("sorted", "unsorted")):  # one file: other tables gain a row
         repo.write("b.py", f"b = {i + 2}\n")
         sha = repo.commit(f"Merge overlapping {word} intervals")
     indexer.run(repo.config())
-    assert _unindexed(repo) == 3  # not rebuilt
+    assert _unindexed(repo) == 2  # appended, not rebuilt
     store = indexer.open_store(repo.config())
     found = store.search_commits("overlapping unsorted intervals", 5)
     assert found[0][0]["sha"] == sha
@@ -223,3 +227,16 @@ def test_commits_stored_in_an_older_format_are_read_again(repo: Repo) -> None:
     store = indexer.open_store(repo.config())
     assert [r["sha"] for r, _ in store.search_commits("ref42", 5)] == [sha]
     assert store.get_meta(commits.META_FORMAT) == commits.FORMAT
+
+
+def test_the_table_is_the_last_commits_whatever_the_checkouts_before(repo: Repo) -> None:
+    shas = []
+    for i in range(8):
+        repo.write(f"f{i}.py", f"x = {i}\n")
+        shas.append(repo.commit(f"Change {i}"))
+    cfg = repo.config(**{"index.commit_history": 4})
+    for stop in (shas[3], shas[5]):  # forward two commits
+        repo.git("checkout", "-q", stop)
+        indexer.run(cfg)
+    stepped = sorted(_stored(repo, **{"index.commit_history": 4}))
+    assert stepped == sorted(shas[2:6])  # before: up to 1.5 times the limit, the oldest kept
