@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from repomem.index import graph, indexer
+from repomem.index.graph import cache as graph_cache
 from tests.conftest import Repo
 
 
@@ -112,7 +113,7 @@ def test_module_names_match_whole_parts_in_either_spelling() -> None:
 @pytest.fixture
 def project(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A small indexed repository and its graph cached in the returned folder."""
-    monkeypatch.setattr(graph, "_MEMO", {})
+    monkeypatch.setattr(graph_cache, "_MEMO", {})
     repo.write("core.py", "def helper():\n    pass\n\nclass Engine:\n    pass\n")
     repo.write("app.py", "import core\nimport util.strings\n\ndef main():\n    helper()\n")
     repo.write("pkg/__init__.py", "")
@@ -132,7 +133,7 @@ def updated(
     indexer.run(repo.config())
     store = indexer.open_store(repo.config())
     if new_process:
-        graph._MEMO.clear()
+        graph_cache._MEMO.clear()
     caplog.clear()
     with caplog.at_level(logging.DEBUG, logger="repomem.index.graph"):
         got = graph.cached(store, cache)
@@ -235,7 +236,7 @@ def test_a_damaged_graph_cache_is_built_again(
     file = project / "graph.pickle"
     data = file.read_bytes()
     file.write_bytes(b"\x80\x05garbage" if damage == "garbage" else data[: len(data) // 2])
-    graph._MEMO.clear()
+    graph_cache._MEMO.clear()
     store = indexer.open_store(repo.config())
     assert_built_from_scratch(store, graph.cached(store, project))
     (repo.root / "core.py").unlink()  # and the graph built again is updated from
@@ -260,7 +261,7 @@ def test_a_graph_cache_of_another_format_is_not_read(
         writer = pickle.Pickler(fh)
         writer.dump(((graph.CACHE_VERSION - 1, schema, versions), before))
         writer.dump(inputs)
-    graph._MEMO.clear()
+    graph_cache._MEMO.clear()
     assert_built_from_scratch(store, graph.cached(store, project))
     (repo.root / "app.py").unlink()
     updated(repo, project, caplog)
