@@ -230,7 +230,7 @@ def cache_files(repo: Repo) -> dict[str, tuple[int, int]]:
 
 
 def test_a_refresh_prepares_what_the_next_pack_reads(repo: Repo) -> None:
-    from repomem.index import graph
+    from repomem.index.graph import cache as graph_cache
     from repomem.pack import builder
 
     repo.write("a.py", "from b import helper\n\ndef main():\n    return helper()\n")
@@ -240,7 +240,7 @@ def test_a_refresh_prepares_what_the_next_pack_reads(repo: Repo) -> None:
         hooks.refresh(repo.config())
         ready = cache_files(repo)
         assert set(ready) == {"graph.pickle", "history.json"}
-        graph._MEMO.clear()  # a new process: only the files on disk
+        graph_cache._MEMO.clear()  # a new process: only the files on disk
         builder.build(repo.config(), "why does main call helper", refresh=False)
         assert cache_files(repo) == ready  # taken as they were, not built again
         repo.write("b.py", f"def helper():\n    return 2\n\ndef {change}():\n    pass\n")

