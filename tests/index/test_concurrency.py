@@ -116,7 +116,7 @@ WATCHER = """
 import sys
 from repomem import config
 from repomem.index import indexer, watcher
-indexer.BATCH_FILES = 10
+indexer.apply.BATCH_FILES = 10
 cfg = config.load(sys.argv[1], overrides={"index.workers": 1})
 w = watcher.Watcher(cfg, on_batch=lambda b: print("batch", b.reason, flush=True), debounce_ms=50)
 w.start()

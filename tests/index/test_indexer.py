@@ -211,7 +211,7 @@ def test_a_plain_folder_is_indexed_with_git_features_off(folder: Repo) -> None:
 
 
 def test_parallel_build_matches_serial_build(repo: Repo) -> None:
-    populate(repo, indexer.PARALLEL_MIN_FILES + 6)
+    populate(repo, indexer.parse.PARALLEL_MIN_FILES + 6)
     repo.commit()
     indexer.run(repo.config(**{"index.workers": 2}))
     parallel = snapshot(indexer.open_store(repo.config()))
@@ -399,7 +399,7 @@ def build_and_kill(repo: Repo, *, full: bool) -> None:
     """An index run (batches of 25 files) in another process, killed in the middle."""
     code = (
         "import sys; from repomem import config; from repomem.index import indexer;"
-        "indexer.BATCH_FILES = 25;"
+        "indexer.apply.BATCH_FILES = 25;"
         f"indexer.run(config.load(sys.argv[1], overrides={{'index.workers': 1}}), full={full})"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
@@ -476,7 +476,7 @@ def test_copies_and_renames_in_a_run_of_many_batches_match_a_fresh_build(
     repo.commit()
     cfg = repo.config(**{"index.workers": 1})
     indexer.run(cfg)
-    monkeypatch.setattr(indexer, "BATCH_FILES", 2)  # every few files a batch is written
+    monkeypatch.setattr(indexer.apply, "BATCH_FILES", 2)  # every few files a batch is written
     repo.write("zz_backup.py", "def version_one_fn():\n    return 1\n")  # a copy of a_src.py
     repo.write("a_src.py", "def version_two_fn():\n    return 1\n")
     repo.git("mv", "r.py", "zz_moved.py")
@@ -524,7 +524,7 @@ def start_build(repo: Repo, *, full: bool, workers: int = 1) -> subprocess.Popen
     """An index run (batches of 25 files) in another process, its stderr captured."""
     code = (
         "import sys; from repomem import config; from repomem.index import indexer;"
-        "indexer.BATCH_FILES = 25;"
+        "indexer.apply.BATCH_FILES = 25;"
         f"indexer.run(config.load(sys.argv[1], overrides={{'index.workers': {workers}}}), "
         f"full={full})"
     )
