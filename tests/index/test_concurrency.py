@@ -15,7 +15,7 @@ from typing import Any
 from repomem.index import indexer, query
 from repomem.index.watcher import Watcher
 from tests.conftest import Repo
-from tests.index.test_indexer import MODULE, fresh_snapshot, kill_mid_batch, populate, snapshot
+from tests.index.indexer.cases import MODULE, fresh_snapshot, kill_mid_batch, populate, snapshot
 from tests.index.test_watcher import Recorder
 
 ROOT = Path(__file__).parents[2]
