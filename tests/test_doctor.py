@@ -5,7 +5,7 @@ import pytest
 from repomem import doctor, hooks
 from repomem.index import indexer
 from tests.conftest import Repo
-from tests.index.test_indexer import fresh_snapshot, populate, snapshot
+from tests.index.indexer.cases import fresh_snapshot, populate, snapshot
 
 
 def by_name(checks: list[doctor.Check]) -> dict[str, doctor.Check]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Repo
-from tests.index.test_indexer import populate
+from tests.index.indexer.cases import populate
 
 
 def read_lines(stream: object, out: queue.Queue[str]) -> None:
@@ -89,7 +89,7 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
     repo: Repo,
 ) -> None:
     from repomem.index import indexer
-    from tests.index.test_indexer import fresh_snapshot, snapshot
+    from tests.index.indexer.cases import fresh_snapshot, snapshot
 
     populate(repo, 300)  # the catch-up run parses in worker processes
     repo.commit()

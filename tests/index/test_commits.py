@@ -218,7 +218,7 @@ def test_commits_stored_in_an_older_format_are_read_again(repo: Repo) -> None:
     store.write_commits([{**r, "text": "fix a was wrong"} for r in
                          store.table("commits").to_arrow().to_pylist()], append=False)  # fmt: skip
     store.set_meta({commits.META_FORMAT: "1"})
-    manifest = indexer._manifest_path(repo.config())
+    manifest = indexer.manifest._manifest_path(repo.config())
     data = json.loads(manifest.read_text(encoding="utf-8"))
     del data["commits_format"]
     manifest.write_text(json.dumps(data), encoding="utf-8")

@@ -15,7 +15,7 @@ from typing import Any
 from repomem.index import indexer, query
 from repomem.index.watcher import Watcher
 from tests.conftest import Repo
-from tests.index.test_indexer import MODULE, fresh_snapshot, kill_mid_batch, populate, snapshot
+from tests.index.indexer.cases import MODULE, fresh_snapshot, kill_mid_batch, populate, snapshot
 from tests.index.test_watcher import Recorder
 
 ROOT = Path(__file__).parents[2]
@@ -116,7 +116,7 @@ WATCHER = """
 import sys
 from repomem import config
 from repomem.index import indexer, watcher
-indexer.BATCH_FILES = 10
+indexer.apply.BATCH_FILES = 10
 cfg = config.load(sys.argv[1], overrides={"index.workers": 1})
 w = watcher.Watcher(cfg, on_batch=lambda b: print("batch", b.reason, flush=True), debounce_ms=50)
 w.start()

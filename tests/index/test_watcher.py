@@ -13,7 +13,7 @@ from repomem.errors import LockTimeoutError
 from repomem.index import indexer, query
 from repomem.index.watcher import Batch, Watcher
 from tests.conftest import Repo
-from tests.index.test_indexer import fresh_snapshot, populate, snapshot
+from tests.index.indexer.cases import fresh_snapshot, populate, snapshot
 
 TIMEOUT = 180.0  # a deadline for slow, shared machines, not a timing claim
 

@@ -1,0 +1,99 @@
+"""Where a repository's index lives and how it is opened.
+
+The state directory (in the git directory, else under `REPOMEM_HOME`), the store's URI, the
+fingerprint of the settings its content was built under, and the Store for writing
+(`open_store`) or for reading, kept for the life of the process (`reader`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+
+def home_dir() -> Path:
+    """Per-user state directory (`REPOMEM_HOME`, else the XDG cache dir)."""
+    env = os.environ.get("REPOMEM_HOME")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "repomem"
+
+
+def state_dir(cfg: Config) -> Path:
+    """Local directory for the store (by default), its lock and its journal."""
+    git_dir = vcs.git_dir(cfg.root)  # no git command: this is asked often
+    if git_dir is not None:
+        return git_dir / "repomem"
+    digest = hashlib.sha1(str(cfg.root.resolve()).encode()).hexdigest()[:12]
+    return home_dir() / "stores" / f"{cfg.root.name}-{digest}"
+
+
+def store_uri(cfg: Config) -> str:
+    """The LanceDB URI: `store.path` (relative paths are from the repository root) or default."""
+    configured = cfg.store.path.strip()
+    if configured:
+        if "://" in configured:
+            return configured
+        p = Path(configured).expanduser()
+        return str(p if p.is_absolute() else cfg.root / p)
+    return str(state_dir(cfg) / "lance")
+
+
+def content_rules(cfg: Config) -> str:
+    """A fingerprint of the settings that decide what a file's content becomes in the index
+    (which files are read and how they are redacted); when it changes, the next run rebuilds:
+    files are otherwise read again only when they change."""
+    ix = cfg.index
+    data = [
+        ix.max_file_size, ix.max_line_length, ix.max_mean_line_length, ix.skip_generated,
+        ix.index_text_files, list(cfg.secrets.extra_patterns),
+    ]  # fmt: skip
+    return hashlib.blake2b(json.dumps(data).encode(), digest_size=8).hexdigest()
+
+
+def built_under_current_rules(cfg: Config, meta: dict[str, str]) -> bool:
+    """Whether the index (its `meta`) was built under today's `content_rules` (an index from
+    before they were recorded counts as such)."""
+    return meta.get("content_rules") in (None, content_rules(cfg))
+
+
+def open_store(cfg: Config) -> Any:
+    """The repository's Store (created lazily on the first write)."""
+    from repomem.index.store import Store
+
+    return Store(store_uri(cfg), state_dir(cfg), lock_timeout=cfg.index.lock_timeout)
+
+
+_READERS: dict[tuple[str, str, float], Any] = {}
+_READERS_LOCK = threading.Lock()
+
+
+def reader(cfg: Config) -> Any:
+    """The repository's Store for reading, kept for the life of the process (a server, the
+    watcher, packs in a loop) and brought up to date with what was published since
+    (`Store.renew`); a fresh one when that fails (the store was deleted or rebuilt)."""
+    key = (store_uri(cfg), str(state_dir(cfg)), cfg.index.lock_timeout)
+    with _READERS_LOCK:
+        store = _READERS.get(key)
+        if store is not None:
+            try:
+                store.renew()
+                return store
+            except (StoreError, ValueError, OSError, RuntimeError) as exc:
+                log.debug("reopening the store %s: %s", key[0], exc)
+        if len(_READERS) >= 8:
+            _READERS.clear()
+        store = _READERS[key] = open_store(cfg)
+        return store

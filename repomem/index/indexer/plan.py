@@ -1,0 +1,131 @@
+"""What a run has to do: the working tree compared with the stored file states by size and
+mtime (no file is read), and which of the changed files really changed (by content hash)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.index import discovery
+from repomem.index.discovery import Filter, Skip
+from repomem.index.indexer.location import state_dir
+
+
+@dataclass
+class Plan:
+    """What a run has to do, from the stat phase alone (no file is read)."""
+
+    git: bool
+    head: str | None
+    current: dict[str, os.stat_result] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)  # new, or size/mtime differ
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: dict[str, list[str]] = field(default_factory=dict)
+
+
+def make_plan(
+    cfg: Config,
+    states: dict[str, tuple[int, int, str]],
+    only: Sequence[str] | None = None,
+    info: vcs.GitInfo | None = None,
+) -> Plan:
+    """Compare the working tree with the stored file states by size and mtime.
+
+    With `only` (a git work tree only), just those paths are listed and compared; `states`
+    must then hold the stored states of those paths. `info` saves a lookup when the caller
+    has the repository's facts already.
+    """
+    info = info or vcs.open_repo(cfg.root)
+    known: dict[str, os.stat_result] = {}
+    if info is None:
+        git_files = None
+    else:
+        # git lists the tree while this thread takes the known files' lstat (each is about
+        # half of a plan: 0.2 s apiece for 12,000 files)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            listed = pool.submit(
+                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only
+            )
+            known = _lstat_all(cfg.root, states)
+            git_files = listed.result()
+    if only is not None:
+        if git_files is None:
+            raise ValueError("a plan for some paths only needs a git work tree")
+        wanted = set(only)  # a folder given as a path would list files whose state is unknown
+        git_files = [p for p in git_files if p in wanted]
+    memo = state_dir(cfg) / "verdicts.json" if only is None else None
+    listing = discovery.list_candidates(cfg, git_files, memo)
+    plan = Plan(
+        git=info is not None,
+        head=info.head if info else None,
+        skipped={k: list(v) for k, v in listing.skipped.items()},
+    )
+    filt = Filter(cfg)
+    for rel in listing.paths:
+        try:
+            st = discovery.stat_file(cfg, rel, filt, known.get(rel))
+        except Skip as skip:
+            if skip.reason != "vanished":
+                plan.skipped.setdefault(skip.reason, []).append(rel)
+            continue
+        plan.current[rel] = st
+        old = states.get(rel)
+        if (
+            old is not None
+            and old[0] == st.st_size
+            and old[1] == st.st_mtime_ns
+            # `chmod` fixes an unreadable file without touching its size or mtime
+            and not (old[2] == UNREADABLE and os.access(os.path.join(cfg.root, rel), os.R_OK))
+        ):
+            plan.unchanged += 1
+        else:
+            plan.changed.append(rel)
+    plan.deleted = sorted(p for p in states if p not in plan.current)
+    return plan
+
+
+def _lstat_all(root: Path, paths: Iterable[str]) -> dict[str, os.stat_result]:
+    """`os.lstat` of each path that has one."""
+    out: dict[str, os.stat_result] = {}
+    base = os.path.join(root, "")
+    for rel in paths:
+        with contextlib.suppress(OSError):  # `stat_file` says why
+            out[rel] = os.lstat(base + rel)
+    return out
+
+
+def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
+    """`plan.changed` without the files only touched (same size and content, a new mtime:
+    `touch`, a checkout that rewrote them), which an index run would not change. Reads the
+    touched files, as the run itself would."""
+    out: list[str] = []
+    for rel in plan.changed:
+        old = states.get(rel)
+        st = plan.current.get(rel)
+        if old is None or st is None or old[0] != st.st_size or not _indexed(old[2]):
+            out.append(rel)
+            continue
+        try:
+            with open(os.path.join(cfg.root, rel), "rb") as fh:
+                if discovery.content_hash(fh.read(old[0] + 1)) == old[2]:
+                    continue
+        except OSError:
+            pass
+        out.append(rel)
+    return out
+
+
+# The hash of a file skipped as unreadable: looked at again once it can be read.
+UNREADABLE = "!unreadable"
+
+
+def _indexed(stored_hash: str) -> bool:
+    """Whether a stored file state is an indexed file (skipped files have no content hash)."""
+    return bool(stored_hash) and stored_hash != UNREADABLE

@@ -1,0 +1,237 @@
+"""The entry points: whole-tree runs, path updates, the write lock and compaction
+(repomem/index/indexer/__init__.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from repomem.index import indexer, query
+from tests.conftest import Repo
+from tests.index.indexer.cases import (
+    build_and_kill,
+    fresh_snapshot,
+    populate,
+    snapshot,
+)
+
+
+def test_first_run_builds_the_index(repo: Repo) -> None:
+    populate(repo, 3)
+    repo.write("README.md", "# Demo\n\nSome text.\n")
+    repo.commit()
+    report = indexer.run(repo.config())
+    assert report.full
+    assert sorted(report.added) == ["README.md", "pkg/mod_0.py", "pkg/mod_1.py", "pkg/mod_2.py"]
+    status = query.status(repo.config())
+    assert status["files"] == 4
+    assert status["languages"] == {"python": 3, "markdown": 1}
+    assert status["symbols"] == 3 * 4
+    assert status["fresh"] is True
+
+
+def test_full_rebuild_gives_the_same_store(repo: Repo) -> None:
+    populate(repo, 4)
+    repo.commit()
+    indexer.run(repo.config())
+    before = snapshot(indexer.open_store(repo.config()))
+    report = indexer.run(repo.config(), full=True)
+    assert report.full and report.parsed == 4
+    assert snapshot(indexer.open_store(repo.config())) == before
+
+
+def test_two_concurrent_runs_do_not_corrupt_the_store(repo: Repo) -> None:
+    populate(repo, 30)
+    repo.commit()
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            indexer.run(repo.config(**{"index.workers": 1}))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "an index run hung"
+    assert not errors
+    store = indexer.open_store(repo.config())
+    assert store.count("files") == 30
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_a_held_lock_gives_a_clear_error(repo: Repo) -> None:
+    populate(repo, 1)
+    repo.commit()
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    with store.writing():
+        code = (
+            "import sys; from repomem import config; from repomem.index import indexer;"
+            "from repomem.errors import LockTimeoutError\n"
+            "try:\n indexer.run(config.load(sys.argv[1], overrides={'index.lock_timeout': 0.2}),"
+            " full=True)\nexcept LockTimeoutError as e:\n print(e)"
+        )
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])}
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(repo.root)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+    assert "locked by another repomem process" in out
+    assert f"pid {os.getpid()}" in out
+
+
+def test_a_lock_left_by_a_killed_process_is_recovered(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    indexer.run(repo.config())
+    code = (
+        "import sys, time; from repomem import config; from repomem.index import indexer\n"
+        "store = indexer.open_store(config.load(sys.argv[1]))\n"
+        "with store.writing():\n print('locked', flush=True); time.sleep(600)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(repo.root)], env=env, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+    cfg = repo.config(**{"index.lock_timeout": 0.2})
+    from repomem.errors import LockTimeoutError
+
+    with pytest.raises(LockTimeoutError):
+        indexer.run(cfg, full=True)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    lock = repo.root / ".git" / "repomem" / "index.lock"
+    assert lock.read_text().strip() == str(proc.pid)  # the file stays; the kernel freed the lock
+    report = indexer.run(cfg, full=True)
+    assert report.full and report.parsed == 2
+
+
+def test_a_full_rebuild_killed_midway_is_started_over_by_the_next_run(repo: Repo) -> None:
+    populate(repo, 400)
+    repo.commit()
+    indexer.run(repo.config())
+    build_and_kill(repo, full=True)
+    report = indexer.run(repo.config())
+    assert report.full
+    store = indexer.open_store(repo.config())
+    assert store.count("files") == 400
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_a_path_update_equals_a_full_index(repo: Repo) -> None:
+    populate(repo, 6)
+    repo.write("notes.txt", "plain text\n")
+    repo.commit()
+    indexer.run(repo.config())
+    repo.write("pkg/mod_1.py", "def updated_one():\n    return 1\n")
+    repo.write("pkg/added.py", "class Added:\n    pass\n")
+    (repo.root / "pkg/mod_2.py").unlink()
+    os.rename(repo.root / "pkg/mod_3.py", repo.root / "pkg/renamed.py")
+    repo.write("image.png", b"\x89PNG\0\0")  # path-level skip
+    repo.write(".gitignore", "build/\n")
+    repo.write("build/out.py", "def ignored():\n    pass\n")  # git-ignored: not indexed
+    paths = ["pkg/mod_1.py", "pkg/added.py", "pkg/mod_2.py", "pkg/mod_3.py", "pkg/renamed.py",
+             "image.png", "build/out.py", "pkg/not_there.py"]  # fmt: skip
+    report = indexer.update(repo.config(), paths)
+    assert report.modified == ["pkg/mod_1.py"]
+    assert report.added == ["pkg/added.py"]
+    assert report.deleted == ["pkg/mod_2.py"]
+    assert report.renamed == [("pkg/mod_3.py", "pkg/renamed.py")]
+    assert report.parsed == 2
+    indexer.update(repo.config(), [".gitignore"])
+    # The no-change manifest was dropped (its size grows with the repository); it comes back.
+    manifest = repo.root / ".git" / "repomem" / "manifest.json"
+    assert not manifest.exists()
+    assert indexer.write_manifest(repo.config())
+    assert manifest.exists() and not indexer.write_manifest(repo.config())
+    store = indexer.open_store(repo.config())
+    assert snapshot(store) == fresh_snapshot(repo)
+    again = indexer.run(repo.config())
+    assert again.changed == 0 and again.parsed == 0
+
+
+def test_a_path_update_with_nothing_changed_writes_nothing(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    indexer.run(repo.config())
+    store = indexer.open_store(repo.config())
+    versions = store.current_versions(), store.table("meta").version
+    report = indexer.update(repo.config(), ["pkg/mod_0.py", "missing.py"])
+    assert report.changed == 0 and report.parsed == 0
+    store = indexer.open_store(repo.config())
+    assert (store.current_versions(), store.table("meta").version) == versions
+
+
+def test_a_path_update_after_head_moved_is_a_whole_tree_run(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    indexer.run(repo.config())
+    repo.write("pkg/mod_0.py", "def on_commit():\n    pass\n")
+    repo.write("pkg/mod_1.py", "def not_in_the_paths():\n    pass\n")
+    head = repo.commit("second")
+    report = indexer.update(repo.config(), ["pkg/mod_0.py"])
+    assert sorted(report.modified) == ["pkg/mod_0.py", "pkg/mod_1.py"]
+    assert query.status(repo.config())["indexed_commit"] == head
+    assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def test_compaction_runs_at_most_once_per_cleanup_window(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config(**{"store.optimize_every": 1})
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def one():\n    pass\n")
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    first = store.get_meta("optimized_at")
+    assert first is not None and store.get_meta("runs_since_optimize") == "0"
+    repo.write("pkg/mod_0.py", "def two():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"])
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") == first  # within the window: no second compaction
+    assert store.get_meta("runs_since_optimize") == "1"
+
+
+def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config(**{"store.optimize_every": 1})
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def later():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"], optimize=False)
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") is None  # the full build counted one run, this one more
+    assert store.get_meta("runs_since_optimize") == "2"
+    assert indexer.optimize_if_due(cfg)
+    assert not indexer.optimize_if_due(cfg)  # nothing changed since
+    assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"
+
+
+def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(repo: Repo) -> None:
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config()  # optimize_every is far off: only the rows missing from the index count
+    indexer.run(cfg)
+    body = "".join(f"def many_{i}():\n    pass\n" for i in range(1200))
+    repo.write("pkg/many.py", body)
+    indexer.update(cfg, ["pkg/many.py"])
+    store = indexer.open_store(cfg)
+    assert store.get_meta("optimized_at") is not None
+    assert not store.indexes_lagging()
+    assert [h["path"] for h in query.search(cfg, "many_1100")][:1] == ["pkg/many.py"]
