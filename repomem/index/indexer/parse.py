@@ -185,10 +185,10 @@ def _run_tasks(
             yield result
             if progress:
                 progress("parse", i, total)
+        pool.shutdown(wait=True)  # inside: a Ctrl-C while the workers exit stops them too
     except BaseException:  # Ctrl-C, an error, or the caller stopped reading: stop at once
         _stop_workers(pool)
         raise
-    pool.shutdown(wait=True)
 
 
 @contextlib.contextmanager
@@ -208,6 +208,7 @@ def _sigint_ignored() -> Iterator[None]:
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """End the workers now (a worker blocked writing a result nobody reads never would)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     for proc in processes:
         with contextlib.suppress(OSError, ValueError):
             proc.terminate()
@@ -215,6 +216,11 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     for proc in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             proc.join(timeout=5)
+    # The pool's manager thread notices the ended workers and closes its pipes. Until it has,
+    # the interpreter's exit hook may write to a pipe it is closing ("Bad file descriptor",
+    # CPython gh-125451, before 3.12): wait for it (it ends at once, the workers are gone).
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 @contextlib.contextmanager

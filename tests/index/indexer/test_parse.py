@@ -3,10 +3,12 @@ other rules (repomem/index/indexer/parse.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +52,17 @@ def test_content_moved_to_a_name_read_by_other_rules_is_parsed_and_redacted_agai
     assert snapshot(store) == fresh_snapshot(repo)
 
 
+def workers_of(pid: int) -> list[int]:
+    """The process pool's workers started by `pid` (read from Linux's /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in task.read_text().split():
+            with contextlib.suppress(OSError):
+                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return found
+
+
 def test_ctrl_c_during_a_parallel_build_stops_cleanly_and_the_next_run_completes_it(
     repo: Repo,
 ) -> None:
@@ -59,6 +72,13 @@ def test_ctrl_c_during_a_parallel_build_stops_cleanly_and_the_next_run_completes
     proc = start_build(repo, full=True, workers=2)
     deadline = time.monotonic() + 120
     while not rebuilding(journal) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    # Both workers started (a Ctrl-C while they start is ignored, as the workers must ignore
+    # it; on a loaded machine the pool starts well after the rebuild does).
+    listed = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").exists()  # Linux
+    while listed and len(workers_of(proc.pid)) < 2 and proc.poll() is None:
+        if time.monotonic() > deadline:
+            break
         time.sleep(0.005)
     time.sleep(0.3)  # into the parse: the workers are busy
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
