@@ -95,10 +95,12 @@ def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) 
     return bool(store.indexes_lagging())
 
 
-def compact(store: Any, cleanup_seconds: float = CLEANUP_SECONDS) -> dict[str, str]:
-    """Compact the store (publishing first); returns the meta that records it, to publish.
-    Hold the write lock."""
-    store.optimize(cleanup_seconds=cleanup_seconds)
+def compact(store: Any, cleanup_seconds: float | None = None) -> dict[str, str]:
+    """Compact the store (publishing first), dropping versions older than `cleanup_seconds`
+    (default `CLEANUP_SECONDS`, read at the call); returns the meta that records it, to
+    publish. Hold the write lock."""
+    window = CLEANUP_SECONDS if cleanup_seconds is None else cleanup_seconds
+    store.optimize(cleanup_seconds=window)
     return {"optimized_at": f"{time.time():.3f}", "runs_since_optimize": "0"}
 
 
