@@ -40,7 +40,8 @@ from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
 from repomem.pack import tokens
-from repomem.pack.rank import Candidate, SymbolHit, file_symbols, rank
+from repomem.pack.candidates import Candidate, SymbolHit, file_symbols
+from repomem.pack.rank import rank
 
 log = logging.getLogger(__name__)
 _POOL = ThreadPoolExecutor(1, thread_name_prefix="repomem-pack")
