@@ -7,8 +7,8 @@ Rescores every task's logged candidates with repomem's formula (a weighted sum o
 times the penalty of tests, docs, text and vendored files unless the task names them) and
 reports Recall@1/3/5/10 and MRR like ../shared/eval/run_eval.py. PageRank stays as logged
 (its seeds came from the shipped weights), so the rescoring is an approximation that the
-first row (repomem's current weights, read from `repomem.pack.rank`) matches the logged order
-when the log was written with those weights.
+first row (repomem's current weights, read from `repomem.pack.rank` and `penalties`) matches
+the logged order when the log was written with those weights.
 
 - default: coordinate search over the weights, maximising mean R@5 + MRR on all tasks;
 - `--cv`: leave one repository out: fit on the others, score the held-out one, so the gain
@@ -37,7 +37,7 @@ PENALTIES = ["test", "doc", "text", "vendor"]
 
 def shipped() -> dict[str, float]:
     """repomem's own weights in this file's terms: the full-text signals split by query."""
-    from repomem.pack import rank
+    from repomem.pack import penalties, rank
 
     w = rank.WEIGHTS
     out = dict.fromkeys(SIGNALS, 0.0)
@@ -46,8 +46,8 @@ def shipped() -> dict[str, float]:
         out[f"{key}_full"] = w[key] * (1 - rank.FOCUS_SHARE)
         out[f"{key}_focus"] = w[key] * rank.FOCUS_SHARE
     out["log_indeg"] = -rank.HUB_WEIGHT  # the hub damping, clamped at 0 like repomem's
-    out.update(test=rank.TEST_PENALTY, doc=rank.DOC_PENALTY, text=rank.TEXT_PENALTY,
-               vendor=rank.VENDOR_PENALTY)  # fmt: skip
+    out.update(test=penalties.TEST_PENALTY, doc=penalties.DOC_PENALTY,
+               text=penalties.TEXT_PENALTY, vendor=penalties.VENDOR_PENALTY)  # fmt: skip
     return out
 
 

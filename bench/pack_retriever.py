@@ -78,11 +78,17 @@ def edits_inside(edits: list[tuple[str, list[int]]], items: list[Any]) -> list[b
 
 def target(name: str) -> tuple[Any, str]:
     """The module and attribute a setting names: `task.NAME` is repomem.pack.task's, any
-    other NAME repomem.pack.rank's."""
-    from repomem.pack import rank, task
+    other NAME the ranking module's that reads it (`FRAME_OUTER` is repomem.pack.names',
+    `HUB_WEIGHT` repomem.pack.rank's); setting a name where it is only imported would not
+    reach its reader."""
+    from repomem.pack import candidates, names, penalties, rank, search, task
 
     if name.startswith("task."):
         return task, name.removeprefix("task.")
+    # rank last: it imports WEIGHTS (the one name it shares) from candidates
+    for module in (search, names, penalties, candidates):
+        if name in vars(module):
+            return module, name
     return rank, name
 
 
@@ -123,7 +129,12 @@ def ranked_with(cfg: Any, task: str, settings: dict[str, Any]) -> list[Any]:
         return list(ranked)
     finally:
         for name, value in saved.items():
-            setattr(*target(name), value)
+            module, attr = target(name)
+            if attr == "WEIGHTS":  # one dict read by several modules: restored in place
+                module.WEIGHTS.clear()
+                module.WEIGHTS.update(value)
+            else:
+                setattr(module, attr, value)
 
 
 def log_pack_inputs(
@@ -179,7 +190,8 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="ablation: override a constant of repomem.pack.rank, e.g. FOCUS_SHARE=0",
+        help="ablation: override a ranking constant (repomem.pack.rank, search, names, "
+        "penalties, candidates; task.NAME for repomem.pack.task), e.g. FOCUS_SHARE=0",
     )
     ap.add_argument(
         "--variants",

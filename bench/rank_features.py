@@ -69,7 +69,7 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
     from repomem.index import graph as graphs
     from repomem.index import indexer
     from repomem.index import tokens as tok
-    from repomem.pack import rank
+    from repomem.pack import penalties, rank
     from repomem.pack import task as tasks
 
     # bm25_chunk is computed only when weighted: a weight too small to reorder logs it
@@ -107,10 +107,10 @@ def features(cfg: Any, task: str, rank_with: Any) -> dict[str, dict[str, float]]
             row[key + "_focus"] = focus[path].signals.get(key, 0.0) if path in focus else 0.0
         for name, scores in chunks.items():
             row[name] = scores.get(path, 0.0)
-        vendored, test, doc, text = rank._kind(path)
+        vendored, test, doc, text = penalties._kind(path)
         row.update(
             vendored=float(vendored), test=float(test), doc=float(doc), text=float(text),
-            named=float(path in named), penalty=rank.penalty(path),
+            named=float(path in named), penalty=penalties.penalty(path),
             log_lines=math.log1p(facts.get(path, (0, 0))[0]),
             log_symbols=math.log1p(facts.get(path, (0, 0))[1]),
             global_pr=cache.ranks.get(path, 0.0) / top_pr,
