@@ -6,10 +6,11 @@
 PACK_LOG comes from `pack_retriever.py --pack-log` (through `retrieval.py --pack-log`): for
 each task, the ranked files with their symbol hits, the files' symbol tables and texts, and
 the items the real pack chose. The replay rebuilds the code, note and map items with
-repomem's own `builder` functions and fills the pack with its own `_fill` (the rendered JSON
+repomem's own `items` functions and fills the pack with `packing._fill` (the rendered JSON
 is counted, as in the real pack), so the policy `current` must choose exactly the logged
-items; the script checks that first. A variant sets `builder` constants (`{"name":
-{"RELEVANT_SPAN": 900}}`) and is scored on the same inputs.
+items; the script checks that first. A variant sets the packing's constants, each in the
+module that reads it (`items`, `packing`, `render`, `builder`: `{"name": {"RELEVANT_SPAN":
+900}}`), and is scored on the same inputs.
 
 Scored against the gold patch (never seen by repomem): a hunk is inside the pack when every
 base line it changes lies inside a whole-file or symbol item. Per task, `all edits` means
@@ -33,7 +34,8 @@ sys.path.insert(0, str(HERE.parent))
 from pack_retriever import edits_inside  # noqa: E402
 
 from repomem.config import PackSection  # noqa: E402
-from repomem.pack import builder  # noqa: E402
+from repomem.pack import builder, packing, render  # noqa: E402
+from repomem.pack import items as pack_items  # noqa: E402
 from repomem.pack.rank import Candidate, SymbolHit  # noqa: E402
 
 
@@ -70,10 +72,10 @@ def replay(
 ) -> list[builder.Item]:  # fmt: skip
     """The items `builder` packs from one task's logged inputs with `settings` applied."""
     store, ranked = loaded
-    saved = {k: getattr(builder, k) for k in settings}
+    saved = {k: getattr(target(k), k) for k in settings}
     try:
         for k, v in settings.items():
-            setattr(builder, k, v)
+            setattr(target(k), k, v)
         head = row["header"]
         pack = builder.Pack(
             task=row["task"].strip(), budget=budget, tokens=0, fresh=True,
@@ -83,13 +85,22 @@ def replay(
         opts = PackSection()
         margin = opts.token_margin
         known: dict[str, list[dict[str, Any]]] = {}  # symbol tables, shared as in `build`
-        code = builder._code_items(store, ranked[: builder.CODE_FILES], margin, known, budget)
-        maps = builder._map_items(store, ranked[: builder.MAP_FILES], margin, known)
-        builder._fill(pack, [], code, maps, budget, margin, opts, fmt)
+        code = pack_items._code_items(store, ranked[: builder.CODE_FILES], margin, known, budget)
+        maps = pack_items._map_items(store, ranked[: pack_items.MAP_FILES], margin, known)
+        packing._fill(pack, [], code, maps, budget, margin, opts, fmt)
         return pack.items
     finally:
         for k, v in saved.items():
-            setattr(builder, k, v)
+            setattr(target(k), k, v)
+
+
+def target(name: str) -> Any:
+    """The module that reads a packing constant: a variant set where the name is only
+    imported (`builder.MAP_FILES`) would not reach its reader. `builder` last: it imports."""
+    for module in (pack_items, packing, render):
+        if name in vars(module):
+            return module
+    return builder
 
 
 def key(i: Any) -> tuple[str, str, str, int, int]:
