@@ -11,10 +11,11 @@ from __future__ import annotations
 import codecs
 import functools
 import logging
+import os
 import re
 import threading
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -37,6 +38,29 @@ class GitInfo:
 
 
 _local = threading.local()
+
+
+# Where git finds a repository, when set in the environment. repomem works on the repository
+# it finds from `-C` or the current folder, as `git -C` in a fresh shell does.
+LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_INDEX_FILE")
+
+
+def forget_location_env(environ: MutableMapping[str, str] | None = None) -> dict[str, str]:
+    """Remove git's repository-location variables from `environ` (the process's environment
+    by default); returns those removed.
+
+    Inherited from a surrounding git process (a hook run by a hook manager, `git rebase
+    --exec`, `git bisect run`) or set for another repository, they would point repomem's git
+    commands at another git directory or work tree, or at paths relative to another folder
+    (every file then looked uncommitted). Call before any thread starts.
+    """
+    env = os.environ if environ is None else environ
+    removed = {name: env[name] for name in LOCATION_VARS if name in env}
+    for name in removed:
+        del env[name]
+    if removed:
+        log.info("ignoring %s: repomem uses -C or the current folder", ", ".join(removed))
+    return removed
 
 
 def _repo(root: Path) -> Any | None:

@@ -155,3 +155,10 @@ def test_a_git_command_git_refuses_is_a_repomem_error_naming_gits_words(repo: Re
         vcs.list_files(repo.root)  # every public function, whoever calls it
     assert str(err.value).startswith("git failed (fatal: bad config line")
     assert "\n" not in str(err.value)
+
+
+def test_forgetting_the_location_variables_removes_only_those() -> None:
+    env = {"GIT_DIR": "../.git", "GIT_WORK_TREE": "..", "GIT_AUTHOR_NAME": "a", "PATH": "/bin"}
+    assert vcs.forget_location_env(env) == {"GIT_DIR": "../.git", "GIT_WORK_TREE": ".."}
+    assert env == {"GIT_AUTHOR_NAME": "a", "PATH": "/bin"}
+    assert vcs.forget_location_env(env) == {}

@@ -27,6 +27,9 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Console-script entry point."""
+    from repomem import vcs
+
+    vcs.forget_location_env()  # before the watcher's or server's threads start
     try:
         app()
     except OSError as exc:

@@ -246,3 +246,35 @@ def test_a_repository_git_itself_refuses_is_one_line_naming_gits_error(repo: Rep
     )  # fmt: skip
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert out.stderr.startswith("Error: git failed (fatal: bad config line")
+
+
+def test_git_location_variables_from_a_surrounding_git_do_not_redirect_repomem(
+    repo: Repo, tmp_path: Path
+) -> None:
+    # A hook manager or `git rebase --exec` runs repomem with GIT_DIR and GIT_WORK_TREE set,
+    # here relative to a sub-folder: repomem's git commands must still be about this work
+    # tree (they listed every file as uncommitted), and another repository's GIT_DIR is not
+    # followed either.
+    repo.write("src/pkg/mod.py", "def handler():\n    return 1\n")
+    repo.write("README.md", "# Demo\n")
+    repo.commit()
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    cwd = repo.root / "src" / "pkg"
+    base = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+
+    def cli(env: dict[str, str], *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", *args], cwd=cwd, env={**base, **env},
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return done.stdout
+
+    relative = {"GIT_DIR": "../../.git", "GIT_WORK_TREE": "../.."}
+    cli(relative, "index")
+    pack = json.loads(cli(relative, "pack", "handler", "--format", "json", "--no-refresh"))
+    assert pack["uncommitted"] == []
+    status = json.loads(cli({"GIT_DIR": str(other / ".git")}, "status", "--json"))
+    assert Path(status["root"]) == repo.root and status["fresh"] is True
+    assert status["head"] == repo.git("rev-parse", "HEAD").strip()
