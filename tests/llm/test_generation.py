@@ -12,6 +12,7 @@ from repomem.index import indexer
 from repomem.llm import client as llm
 from repomem.llm import generation, notes
 from repomem.llm.client import LLMClient
+from repomem.llm.generation import planning
 from repomem.llm.prompt import SYSTEM_PROMPT
 from repomem.pack import tokens
 from tests.conftest import Repo
@@ -450,7 +451,7 @@ def test_a_capped_run_still_fills_up_to_the_cap_when_the_cost_cap_skips_a_big_fi
 def test_one_batch_per_run_holds_at_most_max_batch_requests(
     repo: Repo, api_env: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(generation, "MAX_BATCH_REQUESTS", 3)
+    monkeypatch.setattr(planning, "MAX_BATCH_REQUESTS", 3)  # read by planning._plan
     setup_repo(repo)
     repo.write(".repomem", "[llm]\nbatch_threshold = 2\n")
     report = run(repo.config())
