@@ -1,0 +1,84 @@
+"""Writing generated notes (repomem/llm/generation/writing.py): deterministic offline notes,
+people's notes never replaced, generated notes of deleted files pruned."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.index import indexer
+from repomem.llm import notes
+from tests.conftest import Repo
+from tests.llm.fakeapi import FakeAnthropic
+from tests.llm.generation.cases import FILES, by_path, run, setup_repo
+
+
+def test_without_a_key_every_file_gets_an_offline_note_and_nothing_is_sent(
+    repo: Repo, fake_api: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    cfg = setup_repo(repo)
+    report = run(cfg)
+    assert report.plan.model is None
+    assert report.written_offline == len(FILES) and report.requests == 0
+    assert fake_api.requests == []
+    found = by_path(cfg)
+    assert {n.source for ns in found.values() for n in ns} == {"generated-offline"}
+    cli = found["app/cli.py"][0].text
+    assert "Purpose: Command line entry for the shop." in cli
+    assert "main()" in cli and "runs as a script" in cli
+    cart = found["app/cart.py"][0].text
+    assert "class Cart" in cart and "function total" in cart and "_private" not in cart
+    assert "TODO rounding of half cents" in cart
+    assert "Tax rules per country." in found["app/tax.py"][0].text
+    assert "Browser entry: mounts the shop widget." in found["web/main.js"][0].text
+    assert "Shop: A tiny shop used in tests." in found["README.md"][0].text
+    again = run(cfg)
+    assert again.written_offline == 0 and again.plan.fresh == len(FILES)
+
+
+def test_offline_notes_are_deterministic(repo: Repo) -> None:
+    cfg = setup_repo(repo)
+    run(cfg)
+    first = {n.path: n.text for n in notes.list_notes(cfg)}
+    with indexer.open_store(cfg).writing():
+        indexer.open_store(cfg).delete_notes(list(first), list(notes.GENERATED))
+    run(cfg)
+    assert {n.path: n.text for n in notes.list_notes(cfg)} == first
+
+
+def test_people_notes_take_precedence_and_are_never_overwritten(
+    repo: Repo, api_env: FakeAnthropic
+) -> None:
+    cfg = setup_repo(repo)
+    notes.write_note(cfg, "app/cart.py", "Totals must stay in cents.")
+    notes.write_note(
+        cfg, repo.root / "app" / "cart.py", "Cart is not thread-safe.", source="assistant"
+    )
+    run(cfg)
+    repo.write("app/cart.py", FILES["app/cart.py"] + "\n# more\n")
+    indexer.run(cfg)
+    run(cfg)
+    mine = by_path(cfg)["app/cart.py"]
+    assert [n.source for n in mine] == ["human", "assistant", "generated-llm"]
+    assert mine[0].text == "Totals must stay in cents." and mine[0].stale
+    assert not mine[2].stale
+    assert notes.best_notes(cfg, ["app/cart.py", "app/tax.py"])["app/cart.py"].source == "human"
+    assert notes.best_notes(cfg, ["app/tax.py"])["app/tax.py"].source == "generated-llm"
+    prompt = api_env.posts()[-1].body["messages"][0]["content"]
+    assert "Notes from maintainers:\n- Totals must stay in cents." in prompt
+
+
+def test_deleted_files_lose_generated_notes_but_keep_people_notes(
+    repo: Repo, api_env: FakeAnthropic
+) -> None:
+    cfg = setup_repo(repo)
+    notes.write_note(cfg, "app/tax.py", "Rates change every January.")
+    run(cfg)
+    (repo.root / "app" / "tax.py").unlink()
+    repo.commit()
+    indexer.run(cfg)
+    report = run(cfg)
+    assert report.removed == 1 and report.requests == 0
+    left = by_path(cfg)["app/tax.py"]
+    assert [(n.source, n.stale) for n in left] == [("human", True)]
