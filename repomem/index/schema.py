@@ -21,8 +21,11 @@ from __future__ import annotations
 # variants) and `makefile.*` read like config (one rebuild); 10: credentials given to logins
 # and connections (`login("u", "x")`, `connect(h, "u", "x")`, "log in with admin / x"), cookies,
 # Digest and AWS4 headers, `?key=x`, any-case `identified by 'x'` and more Terraform defaults
-# redacted (one rebuild)
-SCHEMA_VERSION = 10
+# redacted (one rebuild); 11: Oracle logons (`sqlplus u/x@db`, `jdbc:oracle:thin:u/x@`),
+# passwords given to known calls (`new Sequelize(db, u, "x")`, `cx_Oracle.connect(u, "x")`),
+# `?p=x`, URL-encoded `password%3Dx`, presigned URLs' signatures and the strings inside
+# Jupyter notebooks redacted (one rebuild)
+SCHEMA_VERSION = 11
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

@@ -15,8 +15,9 @@ The package, by concern: :mod:`.files` (credential and config files by name),
 order :func:`redact` applies them), :mod:`.commands` (credentials given to commands,
 logins and connections, in headers and cookies), :mod:`.assign` (the keyword scans for
 assignments and the driver that reads them), :mod:`.values` (how a value after a
-credential name is read and judged) and :mod:`._common` (the line-preserving mask and the
-tests that tell a secret from a placeholder or a name).  This module holds the public API.
+credential name is read and judged), :mod:`.notebooks` (the strings of a Jupyter
+notebook, read unescaped) and :mod:`._common` (the line-preserving mask and the tests
+that tell a secret from a placeholder or a name).  This module holds the public API.
 
 How :func:`redact` finds secrets, cheapest first
 ------------------------------------------------
@@ -33,14 +34,17 @@ so the package avoids them at the top level of every scan.
    literal.
 2. *Assignments* (:mod:`.assign`): ``password = "..."``, ``"api_key": "..."``,
    ``TOKEN=...`` and friends, found by four keyword scans of a lower-cased copy of the
-   text, and three more scans for words that introduce a credential in other shapes.
-3. *Extra patterns* from the user's configuration, whole match redacted.
+   text, and four more scans for words that introduce a credential in other shapes.
+3. *Notebooks* (:mod:`.notebooks`): in a Jupyter notebook, steps 1 and 2 once more on the
+   cells' sources and outputs, decoded from their JSON strings.
+4. *Extra patterns* from the user's configuration, whole match redacted.
 
 On the CPython 3.11 standard library with its site-packages (161 MB of ``.py`` files,
 almost none with secrets) this runs at roughly 33 MB/s of CPU time on one core of this
 machine (54 before session 15 added the command-line, sentence and vendor rules; 35-36
 before session 16's shapes; 35 before session 17's word scans, which cost two scans net
-after merging the Slack and ``h`` vendor scans).
+after merging the Slack and ``h`` vendor scans; 34 before session 18's scans for
+``Signature=`` and for the words with a "q": about 32 after).
 
 Every detector is applied to the output of the previous one; a value already turned into
 ``[REDACTED]`` counts as a placeholder, so nothing is counted twice and ``redact`` is
@@ -89,13 +93,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from repomem.errors import ConfigError
 from repomem.secrets._common import REDACTED, _mask
 from repomem.secrets.assign import _assignment_spans
 from repomem.secrets.files import SECRET_FILE_REASON, is_config_like, is_secret_file
+from repomem.secrets.notebooks import is_notebook, redact_notebook
 from repomem.secrets.tokens import _DETECTORS, _Handler
 
 __all__ = [
@@ -143,23 +148,45 @@ def redact(
     one raises :class:`~repomem.errors.ConfigError`.
     """
     extra = _compile_extra(tuple(extra_patterns)) if extra_patterns else ()
+    text, count = _redact_text(text, config_like, prose)
+    if is_notebook(text):
+        text, found = redact_notebook(text, lambda t, p: _redact_text(t, False, p))
+        count += found
+    for pattern in extra:
+        text, found = _substitute(pattern, _extra_match, text)
+        count += found
+    return text, count
+
+
+def _extra_match(m: re.Match[str]) -> str | None:
+    found = m.group(0)
+    return None if not found.strip() or found == REDACTED else _mask(found)
+
+
+def _substitute(pattern: re.Pattern[str], handler: _Handler, text: str) -> tuple[str, int]:
+    """``text`` with the matches of ``pattern`` replaced by ``handler`` (None keeps a match),
+    and how many were replaced."""
     count = 0
 
-    def apply(handler: _Handler) -> Callable[[re.Match[str]], str]:
-        def replace(m: re.Match[str]) -> str:
-            nonlocal count
-            replacement = handler(m)
-            if replacement is None:
-                return m.group(0)
-            count += 1
-            return replacement
+    def replace(m: re.Match[str]) -> str:
+        nonlocal count
+        replacement = handler(m)
+        if replacement is None:
+            return m.group(0)
+        count += 1
+        return replacement
 
-        return replace
+    return pattern.sub(replace, text), count
 
+
+def _redact_text(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
+    """:func:`redact` without the notebook strings and the extra patterns."""
+    count = 0
     for gate, pattern, handler in _DETECTORS:
         if gate is not None and gate.search(text) is None:
             continue
-        text = pattern.sub(apply(handler), text)
+        text, found = _substitute(pattern, handler, text)
+        count += found
 
     spans = _assignment_spans(text, config_like, prose)
     if spans:
@@ -172,13 +199,6 @@ def redact(
             last = end
         pieces.append(text[last:])
         text = "".join(pieces)
-
-    def extra_handler(m: re.Match[str]) -> str | None:
-        found = m.group(0)
-        return None if not found.strip() or found == REDACTED else _mask(found)
-
-    for pattern in extra:
-        text = pattern.sub(apply(extra_handler), text)
     return text, count
 
 

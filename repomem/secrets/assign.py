@@ -11,9 +11,10 @@ reads the operator and value (:mod:`.values` reads and judges the value).
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
 written in code (``"PGPASSWORD=... psql"``, ``# run with DB_PASSWORD=...``), values in a
-URL's query, a connection string or a ``key=value`` string (``?password=...&``,
-``;Pwd={...};``, ``"host=db password=..."``), setters (``setDbPassword("...")``,
-``withPassword``, ``builder.password("...")``, ``set_password("svc", "user", "...")``),
+URL's query (also ``?p=...``, and encoded: ``password%3D...``), a connection string or a
+``key=value`` string (``?password=...&``, ``;Pwd={...};``, ``"host=db password=..."``),
+setters (``setDbPassword("...")``, ``withPassword``, ``builder.password("...")``,
+``set_password("svc", "user", "...")``, ``PasswordAuthenticator("user", "...")``),
 names given with a value (``getenv("db_password", "...")``, ``define('DB_PASSWORD',
 '...')``, ``props.put("mail.smtp.password", "...")``), defaults of environment variables
 (``process.env.DB_PASSWORD || "..."``, ``os.environ.get("DB_PASSWORD") or "..."``,
@@ -51,6 +52,7 @@ from repomem.secrets.commands import (
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
+    _word_kind,
     _word_spans,
 )
 from repomem.secrets.values import (
@@ -75,13 +77,13 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
-_PASS_SUFFIXES = ("word", "wd", "phrase", "code")
+_PASS_SUFFIXES = ("word", "wd", "phrase", "code", "w")
 _KEY_PREFIXES = (
     *(prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")),
     "account",  # Azure's AccountKey
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=)"
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=|%3d)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -93,8 +95,15 @@ _THEN_OPERATOR = (
     r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
 )
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
+# The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
+# expression's `(?P=name)`).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern + _THEN_OPERATOR)
+    if pattern[0] != "p"
+    else re.compile(
+        f"p(?:{pattern[1:]}{_THEN_OPERATOR}"
+        r"""|(?=(?:=|%3d)[^\s"'`;&#<>?=/()]{6})(?<=[?&;]p)(?<!\(\?p))"""
+    )
     for pattern in (
         "p(?:ass|wd?)",
         "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
@@ -115,6 +124,7 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
       | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
+      | %3[dD]                                  # password%3D...: URL-encoded, in a query
       | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
       | ,\s{0,40}(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
                                                 # getenv("DB_PASSWORD", [default=]"..."), define
@@ -152,6 +162,8 @@ _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VE
 
 # First words of a name that make it a setting about secrets when its value is a plain word:
 # on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
+_NAME_CHAR = re.compile(r"[\w.-]")
+
 _SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 
@@ -166,13 +178,15 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
         else:  # bare "pass" ends the name: DB_PASS, dbPass; not bypass, pass_zero, PassArg
             if start and "a" <= text[start - 1] <= "z":
                 return -1
-            if end < len(text) and (text[end].isalnum() or text[end] in "_.-"):
+            # pass_="..." (Python's keyword avoided) is a password
+            python_pass = text.startswith("_", end) and not _NAME_CHAR.match(text, end + 1)
+            if end < len(text) and (text[end].isalnum() or text[end] in "_.-") and not python_pass:
                 return -1
     elif (
         keyword in ("pwd", "pw", "auth")
         and start
         and "a" <= text[start - 1] <= "z"
-        and not text.endswith("BasicAuth", 0, end)
+        and not text.endswith(("BasicAuth", "DigestAuth"), 0, end)
     ):
         return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
     if end < len(text):
@@ -195,9 +209,11 @@ def _line_before(text: str, start: int) -> tuple[str, str]:
 
 def _in_command(line: str) -> bool:
     """True when a name after ``line`` is a word of a command line written in code: after a
-    quote (``"PGPASSWORD=x psql"``), a comment marker or another word (``export``, ``-e``),
-    not at the start of a statement (``PASSWORD=hunter2`` assigns a variable) nor after
-    ``(``/``,`` (a keyword argument)."""
+    quote (``"PGPASSWORD=x psql"``), a comment marker, another word (``export``, ``-e``) or
+    IPython's ``!``, not at the start of a statement (``PASSWORD=hunter2`` assigns a
+    variable) nor after ``(``/``,`` (a keyword argument)."""
+    if line.strip(" \t") == "!":
+        return True  # IPython's shell escape: !PGPASSWORD=... psql
     if not line or line[-1] not in " \t\"'`":
         return False
     head = line.rstrip(" \t")
@@ -233,6 +249,25 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
     return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
 
 
+# The user given before a URL's short `p=`: ?user=admin&p=..., ?u=admin&p=...
+_QUERY_USER = re.compile(r"[?&;](?:u|user|user_?name|login|email|uid)=[^\s&;\"'#]+[&;]\Z", re.I)
+
+
+def _short_password(value: str, line: str) -> bool:
+    """True when the value of a URL's ``p=`` is a password: typed (a digit or a symbol) after
+    a user (``?user=admin&p=...``), or generated-looking alone (digits, lower and upper case
+    letters: not a page number, a slug or a project path)."""
+    if len(value) > 200 or "/" in value or not _typed(value):
+        return False
+    if _QUERY_USER.search(line):
+        return True
+    return (
+        any(c.isdigit() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+    )
+
+
 def _is_namespaced(text: str, start: int) -> bool:
     """True when the name holding the keyword at ``start`` follows "::".
 
@@ -246,7 +281,10 @@ def _is_namespaced(text: str, start: int) -> bool:
 
 # How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
 # withPassword, builder.password(...); and HTTPBasicAuth("user", "...").
-_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*Basic")
+_SETTER = re.compile(r"(?:[sS]et|[wW]ith)(?:[A-Z_]\w*)?|\w*(?:Basic|Digest)")
+# Classes named for the password they hold: PasswordAuthenticator("user", "..."),
+# PasswordCredential("user", "...").
+_CREDENTIAL_CLASSES = frozenset({"Authenticator", "Credential", "Credentials"})
 # Calls that take a name and its value: getenv("db_password", "..."),
 # props.setProperty("password", "..."), conf.set("fs.s3a.secret.key", "...").
 _KEY_VALUE_CALL = re.compile(
@@ -283,6 +321,8 @@ def _context(
         setter = prefix.rpartition(".")[2]
         if m.group("quoted") is None:
             return None
+        if m.group("rest") in _CREDENTIAL_CLASSES:
+            return ""  # PasswordAuthenticator("admin", "..."): a credential made of a pair
         return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
     if m.group("xml") is not None:
         if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
@@ -305,6 +345,8 @@ def _context(
         if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
             return None
         return ""
+    if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
+        return "encoded"
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):
@@ -320,7 +362,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     lowered = text.lower()
     if len(lowered) != len(text):  # rare: "İ".lower() is two characters
         lowered = text.translate(_ASCII_LOWER)
-    hits: list[tuple[int, str]] = []
+    # (start, keyword or kind of word, end of the scan's match)
+    hits: list[tuple[int, str, int]] = []
     for pattern in _KEYWORD_SCANS:
         for hit in pattern.finditer(lowered):
             start = hit.start()
@@ -331,17 +374,17 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             elif keyword == "kie":
                 start -= 3
                 keyword = "cookie"
-            hits.append((start, keyword))
+            hits.append((start, keyword, hit.end()))
     for pattern in _WORD_SCANS:
-        hits.extend(
-            (hit.start(), _WORD_KINDS[hit.group()[:2]]) for hit in pattern.finditer(lowered)
-        )
+        for hit in pattern.finditer(lowered):
+            kind, back = _word_kind(hit.group())
+            hits.append((hit.start() - back, kind, hit.end()))
     if not hits:
         return []
     hits.sort()
     spans: list[tuple[int, int]] = []
     done = 0  # hits before this offset lie inside an assignment already handled
-    for start, keyword in hits:
+    for start, keyword, word_end in hits:
         if start < done:
             continue
         if keyword == "auth" and lowered.startswith("authorization", start):
@@ -356,7 +399,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             found = (
                 _cookie_spans(text, start)
                 if keyword == "cookie"
-                else _word_spans(text, lowered, start, keyword)
+                else _word_spans(text, lowered, start, keyword, word_end)
             )
             if found:
                 spans.extend(found)
@@ -396,6 +439,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         value = text[span[0] : span[1]]
         if keyword == "key" and not prefix and any(c in "/." for c in value):
             continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
+        if keyword == "p" and not _short_password(value, line):
+            continue  # ?p=123, ?p=about: a page
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
             continue  # <string name="password">Passwort</string>: a translation
         if m.group("op")[0] == "," and (

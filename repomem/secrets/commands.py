@@ -13,8 +13,12 @@ headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` hea
 credential in other shapes than an assignment: SQL's ``IDENTIFIED BY '...'`` in any case,
 and the user and password given to a login or a connection, as arguments
 (``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
-"...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with
-admin / ...", "creds: admin/..."), and Go's MySQL DSN (``user:...@tcp(host)``).
+"...")``, ``cx_Oracle.connect("user", "...", dsn)``, ``ssh.connect(host, 22, "user",
+"...")``, ``new Sequelize(db, "user", "...")``, ``new mysqli(host, "user", "...")``), as a
+pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...",
+"creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and Oracle's logon
+(``sqlplus user/...@db``, ``CONNECT user/...@db``, ``jdbc:oracle:thin:user/...@host``,
+``cx_Oracle.connect("user/...@dsn")``).
 """
 
 from __future__ import annotations
@@ -181,21 +185,74 @@ _AUTH_HEADER_TAIL = re.compile(
 # scan for its literal in the lower-cased text: SQL's IDENTIFIED BY '...', and the user and
 # password given to a login or a connection, as arguments (`login("user", "...")`,
 # `NetworkCredential("user", "...")`, `connect(host, "user", "...")`) or as a pair in a
-# sentence ("log in with admin / ...", "creds: admin/...").
+# sentence ("log in with admin / ...", "creds: admin/..."), and the calls and commands
+# that take them (`new Sequelize(db, "user", "...")`, `sqlplus user/...@db`).  Each scan
+# looks ahead for the shape read in Python (a string among a call's arguments, a pair), so
+# a word repeated without one (a megabyte of "connect(") costs no Python-level work.
+_CALL_WITH_STRING = r"""[ \t]*\([^()\n"']{0,400}["']"""
+_GIVEN = (
+    rf"(?={_CALL_WITH_STRING}|\w{{0,20}}[ \t]*=[ \t]*[(\[]"  # login("u", "..."), creds = (
+    r"|[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"  # a pair: see _PAIR
+    r"""[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)[`"']?[^\s/`"']{6})"""
+)
+# Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
+# SQL*Plus's CONNECT and in a JDBC thin URL), read in the text by _ORACLE_LOGON.
+_ORACLE_AHEAD = (
+    r"""(?=(?:-\w+[ \t]+)*["']?(?:userid=)?[\w$#]{1,30}/[^\s/@"']{1,128}(?:@|[ \t]+as[ \t]+sys))"""
+)
 _WORD_SCANS = (
     re.compile(r"identified[ \t]+by[ \t]"),
-    re.compile(r"log[ _-]?(?:in|on)(?![a-z])"),
+    re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
     # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
-    # (user:password@tcp(host)), found at the "c" of "@tcp("
-    re.compile(r"c(?:red(?:entials?|s)?(?![a-z])|onnect(?:ion)?[ \t]*\(|(?<=@tc)p\()"),
+    # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
+    # and JDBC's thin URL (jdbc:oracle:thin:user/...@host)
+    re.compile(
+        r"c(?:red(?:entials?|s)?(?![a-z])"
+        + _GIVEN
+        + rf"|onn(?:ect(?:ion)?(?={_CALL_WITH_STRING})[ \t]*\(|(?:ect)?[ \t]+{_ORACLE_AHEAD})"
+        + rf"|p\((?<=@tcp\()|:oracle:thin:(?<=jdbc:oracle:thin:){_ORACLE_AHEAD})"
+    ),
+    # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
+    re.compile(
+        r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
+        r"""(?=[^()\n"']{0,400}["'])"""
+        rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD})"
+    ),
 )
-# The kind of word found, by its first two letters.
-_WORD_KINDS = {"id": "identified", "lo": "login", "cr": "cred", "co": "connect", "cp": "dsn"}
+# The kind of word found, by its first two letters (see _word_kind).
+_WORD_KINDS = {
+    "id": "identified",
+    "lo": "login",
+    "cr": "cred",
+    "co": "connect",
+    "cp": "dsn",
+    "c:": "oracle",
+    "qu": "call",
+    "ql": "call",
+}
+# Where the word found starts before its scan's literal: the "q" of sequelize, mysqli
+# (sqlplus, sqlldr: see _word_kind), the "c" of jdbc.
+_WORD_HEADS = {"qu": 2, "ql": 3, "c:": 3}
+
+
+def _word_kind(word: str) -> tuple[str, int]:
+    """The kind of the word ``word`` a scan of _WORD_SCANS found, and how far before the
+    match the word starts."""
+    head = word[:2]
+    kind = _WORD_KINDS[head]
+    back = _WORD_HEADS.get(head, 0)
+    if kind in ("connect", "call") and not word.endswith("("):
+        kind = "oracle"  # CONNECT user/...@db, sqlplus user/...@db, sqlldr userid=...
+        back = 1 if head == "ql" else back
+    return kind, back
+
+
 # The user and password before "@tcp(" in a Go DSN, up to the string's opening quote.
 _DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z""")
 # The password's place among a call's arguments: login(user, password),
-# connect(host, user, password).
-_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2}
+# connect(host, user, password), new Sequelize(db, user, password, options),
+# new mysqli(host, user, password, db).
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
 _PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
@@ -206,6 +263,25 @@ _PAIR = re.compile(
     r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
     r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
 )
+# Oracle's logon after sqlplus and the others (see _ORACLE_AHEAD), in the text: options,
+# maybe a quote and sqlldr's userid=, the user, the password.
+_ORACLE_LOGON = re.compile(
+    r"""(?:-\w+[ \t]+)*["']?(?i:userid=)?[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
+    r"(?=@|[ \t]+(?i:as[ \t]+sys))"
+)
+# The first argument of a connect call as Oracle's logon: cx_Oracle.connect("user/...@dsn").
+_ORACLE_ARGUMENT = re.compile(
+    r"""[ \t]*[bBrRuUfF]{0,2}(?P<q>["'])[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
+    r"""@[^\s"']{1,200}(?P=q)"""
+)
+# The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
+_CALLEE = re.compile(r"[\w.]{0,40}\Z")
+# Python's Oracle drivers take (user, password, dsn); paramiko's SSHClient.connect takes
+# (host, port, user, password): a port second moves the password to the fourth argument.
+_ORACLE_DRIVERS = ("cx_oracle.", "oracledb.")
+_PORT_SECOND = re.compile(
+    r"""[ \t]*(?:["'][^"'\n]{1,200}["']|[\w.]{1,64})[ \t]*,[ \t]*\d{1,5}[ \t]*,"""
+)
 
 
 def _given_password(value: str) -> bool:
@@ -214,9 +290,17 @@ def _given_password(value: str) -> bool:
     return _typed(value) and "/" not in value and _plain_secret(value)
 
 
-def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[int, int]]:
+def _oracle_password(value: str) -> bool:
+    """True for a password in Oracle's logon: not a variable (``$PASS``, SQL*Plus's
+    ``&pass``), a placeholder or a name."""
+    return value[0] not in "$&%{<" and _plain_secret(value)
+
+
+def _word_spans(
+    text: str, lowered: str, start: int, kind: str, word_end: int
+) -> list[tuple[int, int]]:
     """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
-    ``start``."""
+    ``start``, its scan's match ending at ``word_end``."""
     if kind == "dsn":
         head = text[max(0, start - 300) : start - 1]
         dsn = _DSN_USERINFO.search(head)
@@ -234,13 +318,28 @@ def _word_spans(text: str, lowered: str, start: int, kind: str) -> list[tuple[in
         return [sql.span("quoted")]
     if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
         return []  # blog in, dialog on, disconnect(, incredible: part of another word
-    word = next(filter(None, (scan.match(lowered, start) for scan in _WORD_SCANS)))
-    end = word.end() - (kind == "connect")  # the scan for connect( reads its parenthesis
+    if kind == "oracle":
+        logon = _ORACLE_LOGON.match(text, word_end)
+        if logon is None or not _oracle_password(logon.group("value")):
+            return []
+        return [logon.span("value")]
+    end = word_end - (kind in ("connect", "call"))  # those scans read the parenthesis
     call = _CALL_OPEN.match(text, end)
-    if call is None and kind != "connect":
+    if call is None and kind not in ("connect", "call"):
         call = _PAIR_ASSIGNED.match(text, end)
     if call is not None:
-        found = _TUPLE_VALUES[_PASSWORD_ARGUMENT[kind]].match(text, call.end())
+        position = _PASSWORD_ARGUMENT[kind]
+        if kind == "connect":
+            oracle = _ORACLE_ARGUMENT.match(text, call.end())
+            if oracle is not None:  # cx_Oracle.connect("user/...@dsn")
+                value = oracle.group("value")
+                return [oracle.span("value")] if _oracle_password(value) else []
+            callee = _CALLEE.search(lowered, max(0, start - 40), start)
+            if callee is not None and callee.group(0).endswith(_ORACLE_DRIVERS):
+                position = 1  # cx_Oracle.connect("user", "...", dsn)
+            elif _PORT_SECOND.match(text, call.end()):
+                position = 3  # ssh.connect("host", 22, "user", "...")
+        found = _TUPLE_VALUES[position].match(text, call.end())
         if found is None or not _given_password(found.group("value")):
             return []
         return [found.span("value")]

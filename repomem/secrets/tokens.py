@@ -2,7 +2,8 @@
 
 Each well-known credential format (AWS key ids and a secret key passed beside one, GitHub,
 GitLab, Slack, Anthropic, OpenAI, Google, Stripe, Twilio, SendGrid, npm, PyPI, Hugging
-Face, Vault, Telegram and Discord tokens, Azure account keys and SAS signatures, JWTs, PEM
+Face, Vault, Telegram and Discord tokens, Azure account keys and SAS signatures, presigned
+URLs' signatures (AWS, Google, CloudFront), JWTs, PEM
 private keys (four or five dashes, any case) also base64-encoded (over YAML block lines
 too), passwords in URLs (also holding an ``@``) and tokens given alone as a URL's user,
 Slack and Discord webhooks, Terraform variables' defaults (past nested blocks, also
@@ -166,13 +167,19 @@ _DISCORD = re.compile(
     r"(?![A-Za-z0-9_.-])"
 )
 
-# Azure storage and Service Bus connection strings (AccountKey=..., SharedAccessKey=...)
-# and shared access signatures in URLs (...&sig=...).
+# Azure storage and Service Bus connection strings (AccountKey=..., SharedAccessKey=...),
+# shared access signatures in URLs (...&sig=...) and the signatures of presigned URLs
+# (AWS's X-Amz-Signature= and Signature=, Google's X-Goog-Signature=, CloudFront's).
 _AZURE_KEY = re.compile(
     r"Key=(?:(?<=AccountKey=)|(?<=SharedAccessKey=))(?P<material>[A-Za-z0-9+/]{20,}={0,2})"
 )
-# Anchored on "g=", rarer than the "s" of "sig=".
+# Anchored on "g=", rarer than the "s" of "sig="; the signatures on "ignature=" (one scan
+# costs less than a merged one on "=").
 _SAS_SIG = re.compile(r"g=(?<=[?&]sig=)(?P<material>[A-Za-z0-9%+/=]{20,})")
+_URL_SIGNATURE = re.compile(
+    r"ignature=(?:(?<=[?&][sS]ignature=)|(?<=-Amz-Signature=)|(?<=Goog-Signature=))"
+    r"(?P<material>[A-Za-z0-9%+/=~_-]{16,})"
+)
 
 # Kubernetes and Compose environment lists: `- name: DB_PASSWORD` then `value: ...`, on
 # the next line or in a flow mapping (`- {name: DB_PASSWORD, value: ...}`).
@@ -305,6 +312,7 @@ _DETECTORS: tuple[tuple[re.Pattern[str] | None, re.Pattern[str], _Handler], ...]
     (_DISCORD_GATE, _DISCORD, _material),
     (None, _AZURE_KEY, _material),
     (None, _SAS_SIG, _material),
+    (None, _URL_SIGNATURE, _material),
     (_PEM_BASE64_GATE, _PEM_BASE64, _pem_base64),
     (None, _TF_VARIABLE, _tf_variable),
     (None, _ENV_ENTRY, _env_entry),

@@ -111,6 +111,9 @@ _SHELL_WORD = re.compile(r"[^\s\"'`;&|()<>\[\]{},\\]{6,}(?![\[({])")
 # A value in a URL query or a connection string: up to the next separator.
 # Read from the text, not the tail's 64-character `bare` group, so a long value is whole.
 _QUERY_VALUE = re.compile(r"[^\s\"'`;&#<>]{1,1024}")
+# The same in a query encoded in another URL's: also up to an encoded separator or quote
+# (%26 "&", %23 "#", %3B ";", %20 " ", %22 '"', %27 "'").
+_ENCODED_QUERY_VALUE = re.compile(r"(?:[^\s\"'`;&#<>%]|%(?!2[02367]|3[bB])){1,1024}")
 # A Markdown table cell's text, up to the next "|".
 _TABLE_VALUE = re.compile(f"[^|{_NL}]{{1,1024}}")
 # YAML block scalar indicators (with an indentation digit, a chomping sign, a comment): the
@@ -217,8 +220,10 @@ def _secret_value(
             if len(value) < 6 or _is_prose(value):
                 return None
             start = element.start(group) + element.group(group).find(value)
-        elif context == "query":
-            word = _QUERY_VALUE.match(text, start)  # none for an empty `?password=&a=1`
+        elif context in ("query", "encoded"):
+            word = (_QUERY_VALUE if context == "query" else _ENCODED_QUERY_VALUE).match(
+                text, start
+            )  # none for an empty `?password=&a=1`
             if word is None or len(word.group(0)) < 6:
                 return None
             value = word.group(0)
@@ -388,6 +393,8 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
     value = text[begin : m.end("value")]
     if not m.group("q"):
         value = value.rstrip(".,;:)*")  # the end of the sentence, **bold** text
+        if value.endswith(("\\n", "\\r")):
+            value = value[:-2]  # "Your API key is ...\n": a line printed, in a JSON string
     if (
         len(value) < 6
         or any(c in "()[]{}" for c in value)

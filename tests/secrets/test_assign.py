@@ -76,3 +76,59 @@ def test_a_setting_about_secrets_set_to_a_word_is_not_one() -> None:
         assert redact(line, config_like=True) == (line, 0)
     for line in ('on_secret = "hunter2hunter"', 'won_secret = "hunter"', 'ON_TOKEN = "Refuse7x"'):
         assert redact(line, config_like=True)[1] == 1, line
+
+
+# ---------------------------------------------------------------------------------------
+# URLs' short and encoded parameters, Python's spellings of a password name, auth classes
+# ---------------------------------------------------------------------------------------
+
+PW = "Qz" + fake(ALNUM, 10, 63)  # typed like a password: a digit, both cases
+TOKEN = fake(ALNUM, 24, 64)
+
+MORE_SHAPES = {
+    # (text, secret)
+    "query_p_alone": ('u = "https://x/api?p={p}"', PW),
+    "query_p_after_user": ('u = "https://x/login?user=admin&p={p}&x=1"', PW),
+    "query_p_after_u": ('u = "https://x/login?u=admin&p={w}"', "pw4rd2x"),
+    "query_encoded_password": ('u = "https://x/api?password%3D{p}"', PW),
+    "query_encoded_in_a_redirect": (
+        'u = "https://x/cb?next=https%3A%2F%2Fy%2F%3Fuser%3Dme%26password%3D{p}%26x%3D1"',
+        PW,
+    ),
+    "query_encoded_token": ('u = "https://x/cb?next=%2Fy%3Faccess_token%3D{t}"', TOKEN),
+    "python_pass_underscore": ('d = dict(user="admin", pass_="{p}")', PW),
+    "passw": ('d = dict(user="admin", passw="{p}")', PW),
+    "digest_auth": ('requests.get(u, auth=HTTPDigestAuth("admin", "{p}"))', PW),
+    "password_authenticator": ('auth = PasswordAuthenticator("admin", "{p}")', PW),
+    "ipython_shell_escape": ("!PGPASSWORD={p} psql -h db", PW),
+}
+
+
+@pytest.mark.parametrize(("text", "secret"), MORE_SHAPES.values(), ids=MORE_SHAPES.keys())
+def test_short_encoded_and_python_spelled_passwords_are_redacted(text: str, secret: str) -> None:
+    text = text.format(p=PW, t=TOKEN, w="pw4rd2x")
+    out, count = redact(text)
+    assert out == text.replace(secret, REDACTED) and count == 1
+
+
+KEPT_MORE = [
+    'u = "https://x/blog/?p=123"',
+    'u = "https://x/search?q=python&p=abcdefgh"',
+    'u = "https://x/search?q=python&p=page2x"',  # a slug: lower case, no user before
+    'u = "https://git.kernel.org/?p=linux/kernel/git/torvalds/linux.git;a=commit;h=0b4f2c1"',
+    'u = f"https://x/login?user={user}&p={pw}"',
+    "re.fullmatch(r'(?s:(?=(?P<g0>.*?\\.))(?P=g0).*)\\Z', name)",  # a backreference
+    'q = "password%3D%s" % quote(pw)',
+    'u = "https://x/api?password%3D"',
+    "self.client.pass_(password)",
+    'd = {"pass_": 1}',
+    "r = requests.get(url, auth=HTTPDigestAuth(user, token_var))",
+    "auth = PasswordAuthenticator(user, password)",
+    "!pip install -q requests",
+    "x = !ls",
+]
+
+
+@pytest.mark.parametrize("text", KEPT_MORE)
+def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)

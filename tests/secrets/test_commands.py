@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from repomem.secrets import REDACTED, redact
-from tests.secrets.cases import BEARER
+from repomem.secrets import REDACTED, is_config_like, redact
+from tests.secrets.cases import ALNUM, BEARER, fake
 
 
 @pytest.mark.parametrize(
@@ -58,3 +60,78 @@ def test_secrets_passed_to_commands_or_stated_in_prose_are_redacted(text: str, s
     out, count = redact(text)
     assert secret not in out and count == 1
     assert out.replace(REDACTED, secret) == text  # only the secret itself was replaced
+
+
+# ---------------------------------------------------------------------------------------
+# Oracle's logon, and calls that take a password at a known place
+# ---------------------------------------------------------------------------------------
+
+PW = "Qz" + fake(ALNUM, 10, 62)  # typed like a password: a digit, both cases
+
+GIVEN_TO_CALLS = {
+    # (path, text): the password (PW) is given to a command or a call that takes one
+    "sqlplus": ("run.sh", "sqlplus scott/{p}@db"),
+    "sqlplus_options": ("run.sh", "sqlplus -s -L app/{p}@//db.acme.io:1521/ORCLPDB1 @run.sql"),
+    "sqlplus_quoted_sysdba": ("run.sh", 'sqlplus "sys/{p}@orcl as sysdba"'),
+    "sqlplus_as_sysdba": ("run.sh", "sqlplus sys/{p} AS SYSDBA"),
+    "sqlplus_in_a_pipe": ("run.sh", "echo exit | /opt/oracle/bin/sqlplus app/{p}@ORCL @i.sql"),
+    "sqlldr_userid": ("run.sh", "sqlldr userid=scott/{p}@orcl control=x.ctl"),
+    "sql_connect": ("a.sql", "CONNECT app/{p}@ORCL"),
+    "sql_conn": ("a.sql", "conn system/{p}@xe"),
+    "jdbc_thin_url": ("A.java", 'String url = "jdbc:oracle:thin:scott/{p}@db:1521:orcl";'),
+    "cx_oracle_logon_string": ("a.py", 'c = cx_Oracle.connect("scott/{p}@db:1521/orcl")'),
+    "oracledb_positional": ("a.py", 'c = oracledb.connect("scott", "{p}", "db/orcl")'),
+    "paramiko_positional": ("a.py", 'ssh.connect("host", 22, "root", "{p}")'),
+    "sequelize": ("a.js", "const s = new Sequelize('app', 'root', '{p}', {{ dialect: 'mysql' }})"),
+    "sequelize_env_database": ("a.ts", "new Sequelize(process.env.DB, 'root', '{p}', opts);"),
+    "mysqli": ("a.php", '$db = new mysqli("db", "root", "{p}", "app");'),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), GIVEN_TO_CALLS.values(), ids=GIVEN_TO_CALLS.keys())
+def test_passwords_given_to_oracle_logons_and_known_calls_are_redacted(
+    path: str, text: str
+) -> None:
+    out, count = redact(text.format(p=PW), config_like=is_config_like(path))
+    assert out == text.format(p=REDACTED) and count == 1
+
+
+KEPT_CALLS = {
+    # (path, text): the same words and calls without a password given
+    "sqlplus_nolog": ("run.sh", "sqlplus /nolog"),
+    "sqlplus_os_auth": ("run.sh", "sqlplus / as sysdba"),
+    "sqlplus_variables": ("run.sh", 'sqlplus "$DB_USER/$DB_PASS@$DB" @x.sql'),
+    "sqlplus_braced_variables": ("run.sh", "sqlplus ${DB_USER}/${DB_PASS}@${DB} @x.sql"),
+    "sqlplus_dummy": ("run.sh", "sqlplus user/password@db"),
+    "sqlplus_famous_demo": ("a.md", "Connect with sqlplus scott/tiger@orcl."),
+    "sql_connect_substitution": ("a.sql", "CONNECT &user/&pass@&db"),
+    "sql_connect_os": ("a.sql", "CONNECT / AS SYSDBA"),
+    "cx_oracle_built": ("a.py", 'c = cx_Oracle.connect(user + "/" + pw + "@" + dsn)'),
+    "cx_oracle_format": ("a.py", 'c = cx_Oracle.connect(f"{user}/{pw}@{dsn}")'),
+    "github_action": ("ci.yml", "uses: actions/checkout@v4"),
+    "connect_as_prose": ("a.md", "Connect docs/setup@main first."),
+    "connect_host_port": ("a.py", "c = psycopg2.connect(host, port)"),
+    "connect_socket_tuple": ("a.py", 'sock.connect(("localhost", 8080))'),
+    "connect_signal": ("a.py", 'signal.connect(self.on_change, "changed", "handler_name")'),
+    "connect_empty_password": ("a.py", 'c = pymysql.connect("localhost", "root", "", "test")'),
+    "paramiko_variables": ("a.py", "ssh.connect(host, 22, user, password)"),
+    "sequelize_variables": ("a.js", "new Sequelize(db, user, password, { dialect: 'mysql' })"),
+    "sequelize_config": ("a.js", "new Sequelize(cfg.database, cfg.username, cfg.password, cfg)"),
+    "sequelize_memory": ("a.js", "new Sequelize('sqlite::memory:')"),
+    "sequelize_null_password": ("a.js", "new Sequelize('app', 'root', null, { dialect: 'x' })"),
+    "mysqli_variables": ("a.php", "$db = new mysqli($host, $user, $pass, $name);"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), KEPT_CALLS.values(), ids=KEPT_CALLS.keys())
+def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str) -> None:
+    assert redact(text, config_like=is_config_like(path)) == (text, 0)
+
+
+@pytest.mark.parametrize("word", ["connect(", "connect(\n", "login(", "creds ", "log in "])
+def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
+    # a megabyte of "connect(" took seconds: every hit was read in Python
+    text = word * (1_000_000 // len(word))
+    start = time.process_time()
+    assert redact(text) == (text, 0)
+    assert time.process_time() - start < 1.0

@@ -21,6 +21,7 @@ from tests.secrets.cases import (
     GITHUB_USER_TO_SERVER,
     GITLAB,
     GOOGLE,
+    HEX,
     JWT,
     NPM,
     OPENAI_LEGACY,
@@ -35,6 +36,8 @@ from tests.secrets.cases import (
     STRIPE_SECRET,
     STRIPE_TEST,
     TWILIO,
+    URLSAFE,
+    fake,
     line_shape,
     pem_block,
 )
@@ -208,3 +211,47 @@ def test_pem_key_written_with_escaped_newlines_on_one_line_is_redacted() -> None
 def test_public_certificate_is_not_redacted() -> None:
     cert = pem_block("CERTIFICATE")
     assert redact(cert) == (cert, 0)
+
+
+SIGNATURE_HEX = fake(HEX, 64, 65)
+SIGNATURE_B64 = fake(URLSAFE, 27, 66) + "~" + fake(URLSAFE, 20, 67)
+
+PRESIGNED_URLS = {
+    "amz_signature": (
+        "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        "&X-Amz-Date=20240101T000000Z&X-Amz-Signature={hex}"
+    ),
+    "s3_v2_signature": (
+        "https://b.s3.amazonaws.com/k?AWSAccessKeyId=x&Expires=1700000000&Signature={hex}"
+    ),
+    "cloudfront_signature": (
+        "https://d1.cloudfront.net/i.jpg?Expires=1700000000&Signature={b64}&Key-Pair-Id=K2JC"
+    ),
+    "goog_signature": (
+        "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+        "&X-Goog-Signature={hex}"
+    ),
+    "lower_case_signature": ("https://api.acme.io/v1/file?id=7&signature={hex}"),
+}
+
+
+@pytest.mark.parametrize("url", PRESIGNED_URLS.values(), ids=PRESIGNED_URLS.keys())
+def test_presigned_url_signatures_are_redacted_keeping_the_url(url: str) -> None:
+    text = f'u = "{url.format(hex=SIGNATURE_HEX, b64=SIGNATURE_B64)}"'
+    out, count = redact(text)
+    assert out == f'u = "{url.format(hex=REDACTED, b64=REDACTED)}"' and count == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'params = {"X-Amz-Signature": signature, "X-Amz-Credential": credential}',
+        'url += "&X-Amz-Signature=" + signature',
+        'assert "X-Amz-Signature=" in url',
+        "def verify(payload, signature=None): ...",
+        f'EXPECTED = "Signature={SIGNATURE_HEX[:32]}"  # a test vector, not in a URL',
+        "https://x/api?signature=abcdefghijklmnopqrstuvwxyz",  # a word: no digit
+    ],
+)
+def test_signature_names_without_a_signature_in_a_url_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)

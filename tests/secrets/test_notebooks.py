@@ -1,0 +1,109 @@
+"""Tests for repomem.secrets.notebooks: secrets inside a Jupyter notebook's JSON strings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from repomem.secrets import REDACTED, redact
+from repomem.secrets.notebooks import is_notebook
+from tests.secrets.cases import ALNUM, fake, line_shape
+
+PW = "Qz" + fake(ALNUM, 10, 70)
+TOKEN = fake(ALNUM, 24, 71)
+
+
+def notebook(source: list[str], outputs: list[str] | None = None) -> str:
+    """A notebook as Jupyter writes it (one JSON string a line), one code cell."""
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "metadata": {},
+        "outputs": [{"name": "stdout", "output_type": "stream", "text": outputs or []}],
+        "source": source,
+    }
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}, indent=1) + "\n"
+
+
+IN_SOURCE = {
+    "triple_quoted": ['password = """{p}"""\n'],
+    "login_call": ['client = login("admin", "{p}")\n'],
+    "auth_tuple": ['r = requests.get(u, auth=("admin", "{p}"))\n'],
+    "bearer_in_a_dict": ['headers = {{"Authorization": "Bearer {t}"}}\n'],
+    "shell_escape": ["!PGPASSWORD={p} psql -h db\n"],
+    "url_in_a_call": ['engine = create_engine("postgresql://u:{p}@db/app")\n'],
+    "environ_set": ['os.environ["OPENAI_API_KEY"] = "{t}"\n'],
+    "last_line_without_newline": ["x = 1\n", 'password = "{p}"'],
+}
+
+
+@pytest.mark.parametrize("source", IN_SOURCE.values(), ids=IN_SOURCE.keys())
+def test_secrets_in_a_cells_source_are_redacted(source: list[str]) -> None:
+    text = notebook([line.format(p=PW, t=TOKEN) for line in source])
+    out, count = redact(text)
+    assert PW not in out and TOKEN not in out and count >= 1
+    assert line_shape(out) == line_shape(text)
+    assert json.loads(out)["cells"][0]["source"] == [
+        line.format(p=REDACTED, t=REDACTED) for line in source
+    ]
+    assert redact(out) == (out, 0)
+
+
+IN_OUTPUTS = {
+    "token_printed": "token: {t}\n",
+    "password_printed": "password: {p}\n",
+    "api_key_stated": "Your API key is {t}\n",
+    "export_printed": "export DB_PASSWORD={p}\n",
+}
+
+
+@pytest.mark.parametrize("line", IN_OUTPUTS.values(), ids=IN_OUTPUTS.keys())
+def test_secrets_in_a_cells_outputs_are_redacted(line: str) -> None:
+    text = notebook(["print(creds)\n"], [line.format(p=PW, t=TOKEN)])
+    out, count = redact(text)
+    assert count == 1
+    assert json.loads(out)["cells"][0]["outputs"][0]["text"] == [
+        line.format(p=REDACTED, t=REDACTED)
+    ]
+
+
+def test_only_the_changed_strings_are_written_again() -> None:
+    text = notebook(['city = "Z\\u00fcrich"\n', 'password = """' + PW + '"""\n'])
+    text = text.replace("Z\\u00fcrich", "Z\\\\u00fcrich")  # an escape as Jupyter may write it
+    out, _ = redact(text)
+    assert "Z\\\\u00fcrich" in out and PW not in out
+
+
+KEPT = {
+    "getpass": ["password = getpass.getpass()\n", 'token = os.environ["TOKEN"]\n'],
+    "no_secret": ["model.fit(X, y)\n", 'print("accuracy: %.2f" % acc)\n'],
+    "tokenizer": ['tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")\n'],
+    "login_variable": ['login("admin", password)\n'],
+}
+
+
+@pytest.mark.parametrize("source", KEPT.values(), ids=KEPT.keys())
+def test_notebooks_without_secrets_are_kept(source: list[str]) -> None:
+    text = notebook(source, ["Epoch 1/10 - loss: 0.6931 - password_strength: 0.12\n"])
+    assert redact(text) == (text, 0)
+
+
+def test_a_string_holding_the_joining_separator_is_left_to_the_first_pass() -> None:
+    text = notebook(['sep = "\\n\\u0000\\n"\n', 'password = """' + PW + '"""\n'])
+    out, _ = redact(text)
+    assert json.loads(out)["cells"][0]["source"] == [
+        'sep = "\\n\\u0000\\n"\n',
+        f'password = """{REDACTED}"""\n',
+    ]
+
+
+def test_a_bare_string_output_is_not_a_secret() -> None:
+    text = notebook(["tok\n"], [f"'{TOKEN}'"])
+    assert redact(text) == (text, 0)
+
+
+def test_only_notebooks_are_read_so() -> None:
+    assert is_notebook(notebook(["x = 1\n"]))
+    assert not is_notebook('{"name": "app", "version": "1.0.0"}\n')
+    assert not is_notebook('x = {"cell_type": "code"}\n')
