@@ -222,10 +222,18 @@ def _in_command(line: str) -> bool:
 
 _CLOSING_PAREN = re.compile(r"\s*\)")
 
-# A comment line, or a comment after code: "# old password: x", "// token: x".
-_COMMENT = re.compile(
-    r"[ \t]*(?:#|//|/\*|\*|--|;|::|%|<!--|rem[ \t])|.*[ \t](?:#|//|/\*)[ \t]", re.I
-)
+# A comment line, or a comment after code: "# old password: x", "// token: x".  Two
+# regexes: the line's start matched, its marker after code searched (a `.*` before the
+# marker backtracked through the whole line at every keyword hit).
+_COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|;|::|%|<!--|rem[ \t])", re.I)
+_COMMENT_AFTER_CODE = re.compile(r"[ \t](?:#|//|/\*)[ \t]")
+
+
+def _is_comment(line: str) -> bool:
+    """True when ``line`` (no line break in it) is a comment or has one after code."""
+    return _COMMENT_LINE.match(line) is not None or (
+        ("#" in line or "/" in line) and _COMMENT_AFTER_CODE.search(line) is not None
+    )
 
 
 def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, prefix: str) -> bool:
@@ -351,7 +359,13 @@ def _context(
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):
         return "shell"
-    if not config_like and op == "=" and not close and _IN_STRING.search(line):
+    if (
+        not config_like
+        and op == "="
+        and not close
+        and ('"' in line or "'" in line)  # (a quick test first: _IN_STRING searches)
+        and _IN_STRING.search(line)
+    ):
         return "query"  # "password=...", "host=db password=...": a connection string
     return ""
 
@@ -409,7 +423,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         if end < 0:
             continue
         line, prefix = _line_before(text, start)
-        comment = not config_like and (prose or _COMMENT.match(line) is not None)
+        comment = not config_like and (prose or _is_comment(line))
         m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
         context = None
         if m is not None:
