@@ -235,3 +235,26 @@ def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(re
     assert store.get_meta("optimized_at") is not None
     assert not store.indexes_lagging()
     assert [h["path"] for h in query.search(cfg, "many_1100")][:1] == ["pkg/many.py"]
+
+
+def test_compaction_keeps_versions_younger_than_the_cleanup_window_read_when_it_runs(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("a.py", "def a():\n    return 1\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("a.py", "def a():\n    return 2\n")
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+
+    def versions() -> int:
+        return len(store.table("files").list_versions())
+
+    with store.writing():
+        store.publish(indexer.compact(store))  # the default window: recent versions stay
+    kept = versions()
+    assert kept > 1
+    monkeypatch.setattr(indexer, "CLEANUP_SECONDS", 0.05)  # as bench/watch_bench.py sets it
+    with store.writing():
+        store.publish(indexer.compact(store))
+    assert versions() < kept
