@@ -4,6 +4,7 @@ files changed since (`_update`) instead of built again from every row."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import posixpath
@@ -112,8 +113,11 @@ def cached(store: Any, cache_dir: Any) -> Cached:
             pickler.dump((key, value))
             pickler.dump(inputs)
         tmp.replace(path)
-    except OSError:
-        pass
+    except OSError as exc:  # a cache: packs go on without it
+        log.info("cannot write %s: %s", path, exc)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # gone after the replace; a partial file after a failed write
     _MEMO[str(path)] = (key, value, inputs)
     return value
 

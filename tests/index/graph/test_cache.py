@@ -174,3 +174,16 @@ def test_a_graph_cache_of_another_format_is_not_read(
     assert_built_from_scratch(store, graph.cached(store, project))
     (repo.root / "app.py").unlink()
     updated(repo, project, caplog)
+
+
+def test_a_graph_cache_that_cannot_be_written_leaves_no_temp_file(
+    repo: Repo, project: Path
+) -> None:
+    repo.write("tools.py", "def render(x):\n    helper()\n")
+    indexer.run(repo.config())
+    (project / "graph.pickle").unlink()
+    (project / "graph.pickle").mkdir()  # the temp file is written, its replace fails
+    graph_cache._MEMO.clear()
+    store = indexer.open_store(repo.config())
+    assert_built_from_scratch(store, graph.cached(store, project))
+    assert sorted(p.name for p in project.iterdir()) == ["graph.pickle"]
