@@ -369,11 +369,8 @@ class Watcher:
                     log.info("batch interrupted while stopping: %s", exc)
                     return
                 failures += 1
-                self.errors += 1
-                log.warning("index update failed (retrying): %s", exc)
                 self._requeue(taken)
-                if self.on_error is not None:
-                    self.on_error(exc)
+                self._failed("index update failed (retrying)", exc)
                 delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1]
                 with self._cond:
                     self._cond.wait_for(lambda: self._stopping, timeout=delay)
@@ -412,18 +409,19 @@ class Watcher:
                 log.info("compacted the store")
             indexer.write_manifest(self.cfg)
         except (RepomemError, OSError) as exc:
-            self.errors += 1
-            log.warning("compaction failed: %s", exc)
-            if self.on_error is not None:
-                self.on_error(exc)
+            self._failed("compaction failed", exc)
         if self.on_idle is not None:
             try:
                 self.on_idle()
             except (RepomemError, OSError) as exc:
-                self.errors += 1
-                log.warning("idle work failed: %s", exc)
-                if self.on_error is not None:
-                    self.on_error(exc)
+                self._failed("idle work failed", exc)
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        """Count, log and report a failure the watcher survives."""
+        self.errors += 1
+        log.warning("%s: %s", what, exc)
+        if self.on_error is not None:
+            self.on_error(exc)
 
     def _git_busy(self) -> bool:
         return self.git_dir is not None and (self.git_dir / "index.lock").exists()
@@ -481,10 +479,7 @@ class Watcher:
             try:
                 self.on_memory_change(self.cfg.root / self.memory_rel)
             except RepomemError as exc:  # e.g. a malformed memory file: say so, keep watching
-                self.errors += 1
-                log.warning("memory file update failed: %s", exc)
-                if self.on_error is not None:
-                    self.on_error(exc)
+                self._failed("memory file update failed", exc)
 
 
 class _Handler(FileSystemEventHandler):
