@@ -124,7 +124,7 @@ def rank(
     work = [p for p in uncommitted if p in known]
     for path in work:  # a sweeping change (a reformat of 5,000 files) says little of each
         cand(path).signals["work"] = min(1.0, WORK_FILES / len(work))
-    seeds = {p: _direct(c) for p, c in cands.items() if _direct(c) > 0}
+    seeds = {p: v for p, c in cands.items() if (v := _direct(c)) > 0}
     if history is not None:
         strongest = sorted(seeds.items(), key=lambda kv: -kv[1])[:COCHANGE_SEEDS]
         top_seed = strongest[0][1] if strongest else 1.0
