@@ -184,7 +184,11 @@ def dirty_paths(root: Path) -> list[str]:
     repo = _repo(root)
     if repo is None:
         return []
-    out: str = repo.git.status("--porcelain=v1", "-z", "--untracked-files=all")
+    # Without optional locks: git status otherwise rewrites the index to refresh its stat
+    # data, and a `git commit` made meanwhile fails on the lock (a pack runs beside the user).
+    out: str = repo.git.execute(
+        ["git", "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all"]
+    )
     paths: list[str] = []
     entries = out.split("\0")
     i = 0

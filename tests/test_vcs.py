@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -162,3 +163,20 @@ def test_forgetting_the_location_variables_removes_only_those() -> None:
     assert vcs.forget_location_env(env) == {"GIT_DIR": "../.git", "GIT_WORK_TREE": ".."}
     assert env == {"GIT_AUTHOR_NAME": "a", "PATH": "/bin"}
     assert vcs.forget_location_env(env) == {}
+
+
+def test_listing_uncommitted_changes_leaves_gits_index_file_alone(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "a.py").write_text("x = 1\n", encoding="utf-8")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "a.py"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    index = root / ".git" / "index"
+    os.utime(root / "a.py", ns=(10**18, 10**18))  # touched, not changed: stale stat data
+    before = index.stat().st_mtime_ns, index.read_bytes()
+    (root / "b.py").write_text("y = 2\n", encoding="utf-8")
+    assert vcs.dirty_paths(root) == ["b.py"]
+    # a plain `git status` would rewrite the index here, taking its lock beside the user
+    assert (index.stat().st_mtime_ns, index.read_bytes()) == before
