@@ -49,11 +49,7 @@ class _Rows(_Tables):
 
     def rows_for_paths(self, name: str, paths: Sequence[str]) -> list[dict[str, Any]]:
         """Every row of these paths in one table (one query per 500 paths)."""
-        rows: list[dict[str, Any]] = []
-        for start in range(0, len(paths), 500):
-            where = in_list("path", paths[start : start + 500])
-            rows.extend(self.table(name).search().where(where).limit(None).to_list())
-        return rows
+        return list(self._select(name, None, paths).to_pylist()) if paths else []
 
     # ----------------------------------------------------------------- reads
     def file_states(self, paths: Sequence[str] | None = None) -> dict[str, tuple[int, int, str]]:
@@ -90,19 +86,25 @@ class _Rows(_Tables):
             out[c] = (indices.to_numpy(zero_copy_only=False), values)
         return out
 
-    def _select(self, name: str, columns: list[str], paths: Sequence[str] | None) -> Any:
-        """Columns of a table as an Arrow table: every row, or these paths' rows (`IN` lists of
-        500 paths, which the path index answers)."""
+    def _select(self, name: str, columns: list[str] | None, paths: Sequence[str] | None) -> Any:
+        """Columns of a table (all with None) as an Arrow table: every row, or these paths'
+        rows (`IN` lists of 500 paths, which the path index answers)."""
         tbl = self.table(name)
+
+        def query(where: str | None) -> Any:
+            q = tbl.search()
+            if where is not None:
+                q = q.where(where)
+            if columns is not None:
+                q = q.select(columns)
+            return q.limit(None).to_arrow()
+
         if paths is None:
-            return tbl.search().select(columns).limit(None).to_arrow()
-        parts = [
-            tbl.search().where(in_list("path", paths[start : start + 500])).select(columns)
-            .limit(None).to_arrow()
-            for start in range(0, len(paths), 500)
-        ]  # fmt: skip
+            return query(None)
+        parts = [query(in_list("path", paths[i : i + 500])) for i in range(0, len(paths), 500)]
         if not parts:
-            return TABLES[name].empty_table().select(columns)
+            empty = TABLES[name].empty_table()
+            return empty if columns is None else empty.select(columns)
         return pa.concat_tables(parts)
 
     def count(self, name: str, where: str | None = None) -> int:
@@ -114,28 +116,15 @@ class _Rows(_Tables):
 
     def texts(self, paths: Sequence[str]) -> dict[str, str]:
         """The stored (redacted) text of these files."""
-        out: dict[str, str] = {}
-        for start in range(0, len(paths), 200):
-            where = in_list("path", paths[start : start + 200])
-            for r in (
-                self.table("files")
-                .search()
-                .where(where)
-                .select(["path", "text"])
-                .limit(None)
-                .to_list()
-            ):
-                out[r["path"]] = r["text"]
-        return out
+        cols = self._select("files", ["path", "text"], paths).to_pydict()
+        return dict(zip(cols["path"], cols["text"], strict=True))
 
     def file_symbols(self, paths: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """Symbols of these files, in line order."""
         out: dict[str, list[dict[str, Any]]] = {p: [] for p in paths}
         cols = ["path", "name", "qualname", "kind", "parent", "signature", "start_line", "end_line"]
-        for start in range(0, len(paths), 200):
-            where = in_list("path", paths[start : start + 200])
-            for r in self.table("symbols").search().where(where).select(cols).limit(None).to_list():
-                out[r["path"]].append(r)
+        for r in self._select("symbols", cols, paths).to_pylist():
+            out[r["path"]].append(r)
         for rows in out.values():
             rows.sort(key=lambda r: (r["start_line"], -r["end_line"]))
         return out
