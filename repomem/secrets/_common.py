@@ -157,12 +157,15 @@ def _looks_generated(value: str) -> bool:
     )
 
 
-def _redact_group(m: re.Match[str], group: str, length: int | None = None) -> str:
-    """The whole match with group `group` (its first `length` characters) redacted."""
+def _redact_group(
+    m: re.Match[str], group: str, length: int | None = None, replacement: str = REDACTED
+) -> str:
+    """The whole match with group `group` (its first `length` characters) replaced by
+    `replacement`."""
     start = m.start(group) - m.start()
     end = m.end(group) - m.start() if length is None else start + length
     whole = m.group(0)
-    return whole[:start] + REDACTED + whole[end:]
+    return whole[:start] + replacement + whole[end:]
 
 
 # Keywords whose values are machine-generated (see _looks_generated); passwords, pass
