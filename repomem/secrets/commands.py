@@ -171,10 +171,13 @@ def _short_flag_takes_password(m: re.Match[str]) -> bool:
     return False
 
 
+# What follows a header's name up to its value: a closing quote or bracket, the separator
+# (":" of a header, "=" or "," of a variable or a call), an opening quote.
+_HEADER_SEPARATOR = r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
 # "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization";
 # a Digest header's response and an AWS Signature V4 header's signature.
 _AUTH_HEADER_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
+    _HEADER_SEPARATOR + "(?:"
     r"(?i:bearer|basic|token|bot)[ \t]+(?:[\"'`][ \t]*\+[ \t]*[\"'`])?"  # "Bearer " + "..."
     r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
     r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
@@ -358,8 +361,8 @@ def _word_spans(
 # pairs, each value redacted when it looks generated (a session id, not `lang=en`).
 _COOKIE_VALUE = r"""[^;\s"'`,\\]{1,4096}"""
 _COOKIE_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
-    rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
+    _HEADER_SEPARATOR
+    + rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
 )
 _COOKIE_PAIR = re.compile(rf"[\w.-]{{1,64}}=(?P<value>{_COOKIE_VALUE})")
 
