@@ -192,12 +192,18 @@ _AUTH_HEADER_TAIL = re.compile(
 # that take them (`new Sequelize(db, "user", "...")`, `sqlplus user/...@db`).  Each scan
 # looks ahead for the shape read in Python (a string among a call's arguments, a pair), so
 # a word repeated without one (a megabyte of "connect(") costs no Python-level work.
-_CALL_WITH_STRING = r"""[ \t]*\([^()\n"']{0,400}["']"""
-_GIVEN = (
-    rf"(?={_CALL_WITH_STRING}|\w{{0,20}}[ \t]*=[ \t]*[(\[]"  # login("u", "..."), creds = (
-    r"|[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"  # a pair: see _PAIR
-    r"""[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)[`"']?[^\s/`"']{6})"""
+# The shapes (regex sources) are those :func:`_word_spans` reads: a string among a call's
+# arguments after its "(", a user and password assigned together (_PAIR_ASSIGNED), the
+# user before the password of a pair (_PAIR).
+_ARGUMENTS_TO_STRING = r"""[^()\n"']{0,400}["']"""
+_CALL_WITH_STRING = rf"[ \t]*\({_ARGUMENTS_TO_STRING}"
+_PAIR_ASSIGNED_SOURCE = r"\w{0,20}[ \t]*=[ \t]*[(\[]"
+_PAIR_HEAD = (
+    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
+    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
 )
+# login("u", "..."), creds = (, log in with admin / ... (six characters of a password)
+_GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[^\s/`"']{{6}})"""
 # Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
 # SQL*Plus's CONNECT and in a JDBC thin URL), read in the text by _ORACLE_LOGON.
 _ORACLE_AHEAD = (
@@ -218,7 +224,7 @@ _WORD_SCANS = (
     # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
     re.compile(
         r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
-        r"""(?=[^()\n"']{0,400}["'])"""
+        rf"(?={_ARGUMENTS_TO_STRING})"
         rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD})"
     ),
 )
@@ -258,14 +264,10 @@ _DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z"
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
-_PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
+_PAIR_ASSIGNED = re.compile(_PAIR_ASSIGNED_SOURCE)
 # A user and password after the word, maybe after "with", "as", "is" ...: "log in with
 # admin / ...", "creds: admin/...", "# creds admin:...".
-_PAIR = re.compile(
-    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
-    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
-    r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
-)
+_PAIR = re.compile(_PAIR_HEAD + r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])")
 # Oracle's logon after sqlplus and the others (see _ORACLE_AHEAD), in the text: options,
 # maybe a quote and sqlldr's userid=, the user, the password.
 _ORACLE_LOGON = re.compile(
