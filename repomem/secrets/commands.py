@@ -205,10 +205,15 @@ _PAIR_HEAD = (
 # login("u", "..."), creds = (, log in with admin / ... (six characters of a password)
 _GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[^\s/`"']{{6}})"""
 # Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
-# SQL*Plus's CONNECT and in a JDBC thin URL), read in the text by _ORACLE_LOGON.
-_ORACLE_AHEAD = (
-    r"""(?=(?:-\w+[ \t]+)*["']?(?:userid=)?[\w$#]{1,30}/[^\s/@"']{1,128}(?:@|[ \t]+as[ \t]+sys))"""
+# SQL*Plus's CONNECT and in a JDBC thin URL): options, maybe a quote and sqlldr's userid=,
+# the user, the password (at PASSWORD).  Looked ahead for in the scans of the lower-cased
+# text, read in the text by _ORACLE_LOGON.
+_ORACLE_USER = r"[\w$#]{1,30}/"
+_ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
+_ORACLE_SHAPE = (
+    r"""(?:-\w+[ \t]+)*["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
 )
+_ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
 _WORD_SCANS = (
     re.compile(r"identified[ \t]+by[ \t]"),
     re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
@@ -268,16 +273,16 @@ _PAIR_ASSIGNED = re.compile(_PAIR_ASSIGNED_SOURCE)
 # A user and password after the word, maybe after "with", "as", "is" ...: "log in with
 # admin / ...", "creds: admin/...", "# creds admin:...".
 _PAIR = re.compile(_PAIR_HEAD + r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])")
-# Oracle's logon after sqlplus and the others (see _ORACLE_AHEAD), in the text: options,
-# maybe a quote and sqlldr's userid=, the user, the password.
+# Oracle's logon after sqlplus and the others, in the text (userid= and AS SYS in any case).
 _ORACLE_LOGON = re.compile(
-    r"""(?:-\w+[ \t]+)*["']?(?i:userid=)?[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
-    r"(?=@|[ \t]+(?i:as[ \t]+sys))"
+    _ORACLE_SHAPE.replace("PASSWORD", f"(?P<value>{_ORACLE_PASSWORD})"), re.IGNORECASE
 )
 # The first argument of a connect call as Oracle's logon: cx_Oracle.connect("user/...@dsn").
 _ORACLE_ARGUMENT = re.compile(
-    r"""[ \t]*[bBrRuUfF]{0,2}(?P<q>["'])[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
-    r"""@[^\s"']{1,200}(?P=q)"""
+    r"""[ \t]*[bBrRuUfF]{0,2}(?P<q>["'])"""
+    + _ORACLE_USER
+    + f"(?P<value>{_ORACLE_PASSWORD})"
+    + r"""@[^\s"']{1,200}(?P=q)"""
 )
 # The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
 _CALLEE = re.compile(r"[\w.]{0,40}\Z")
