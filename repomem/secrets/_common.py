@@ -10,6 +10,7 @@ a secret.  This module imports nothing else of the package.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 REDACTED = "[REDACTED]"
 """What every credential is replaced with."""
@@ -43,6 +44,19 @@ def _mask(secret: str) -> str:
             pieces[i] = " "
         else:
             pieces[i] = ""
+    return "".join(pieces)
+
+
+def _splice(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    """``text`` with the span ``start:end`` of each edit replaced by its string (the edits in
+    text order, not overlapping)."""
+    pieces: list[str] = []
+    last = 0
+    for start, end, replacement in edits:
+        pieces.append(text[last:start])
+        pieces.append(replacement)
+        last = end
+    pieces.append(text[last:])
     return "".join(pieces)
 
 
