@@ -333,35 +333,36 @@ def _word_spans(
         if logon is None or not _oracle_password(logon.group("value")):
             return []
         return [logon.span("value")]
-    end = word_end - (kind in ("connect", "call"))  # those scans read the parenthesis
-    call = _CALL_OPEN.match(text, end)
-    if call is None and kind not in ("connect", "call"):
-        call = _PAIR_ASSIGNED.match(text, end)
-    if call is not None:
-        position = _PASSWORD_ARGUMENT[kind]
-        if kind == "connect":
-            oracle = _ORACLE_ARGUMENT.match(text, call.end())
-            if oracle is not None:  # cx_Oracle.connect("user/...@dsn")
-                value = oracle.group("value")
-                return [oracle.span("value")] if _oracle_password(value) else []
-            callee = _CALLEE.search(lowered, max(0, start - 40), start)
-            if callee is not None and callee.group(0).endswith(_ORACLE_DRIVERS):
-                position = 1  # cx_Oracle.connect("user", "...", dsn)
-            elif _PORT_SECOND.match(text, call.end()):
-                position = 3  # ssh.connect("host", 22, "user", "...")
-        found = _TUPLE_VALUES[position].match(text, call.end())
-        if found is None or not _given_password(found.group("value")):
-            return []
-        return [found.span("value")]
-    pair = _PAIR.match(text, end) if kind != "connect" else None
-    if pair is None:
+    if kind in ("connect", "call"):
+        arguments = word_end  # those scans read the call's "("
+    else:
+        call = _CALL_OPEN.match(text, word_end) or _PAIR_ASSIGNED.match(text, word_end)
+        if call is None:  # a pair: "log in with admin / ...", "creds: admin/..."
+            pair = _PAIR.match(text, word_end)
+            if pair is None:
+                return []
+            value = pair.group("value")
+            if not pair.group("q"):
+                value = value.rstrip(".,;:)!?")
+            if not _given_password(value):
+                return []
+            return [(pair.start("value"), pair.start("value") + len(value))]
+        arguments = call.end()
+    position = _PASSWORD_ARGUMENT[kind]
+    if kind == "connect":
+        oracle = _ORACLE_ARGUMENT.match(text, arguments)
+        if oracle is not None:  # cx_Oracle.connect("user/...@dsn")
+            value = oracle.group("value")
+            return [oracle.span("value")] if _oracle_password(value) else []
+        callee = _CALLEE.search(lowered, max(0, start - 40), start)
+        if callee is not None and callee.group(0).endswith(_ORACLE_DRIVERS):
+            position = 1  # cx_Oracle.connect("user", "...", dsn)
+        elif _PORT_SECOND.match(text, arguments):
+            position = 3  # ssh.connect("host", 22, "user", "...")
+    found = _TUPLE_VALUES[position].match(text, arguments)
+    if found is None or not _given_password(found.group("value")):
         return []
-    value = pair.group("value")
-    if not pair.group("q"):
-        value = value.rstrip(".,;:)!?")
-    if not _given_password(value):
-        return []
-    return [(pair.start("value"), pair.start("value") + len(value))]
+    return [found.span("value")]
 
 
 # A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
