@@ -69,10 +69,12 @@ def test_secrets_in_a_cells_outputs_are_redacted(line: str) -> None:
 
 
 def test_only_the_changed_strings_are_written_again() -> None:
-    text = notebook(['city = "Z\\u00fcrich"\n', 'password = """' + PW + '"""\n'])
-    text = text.replace("Z\\u00fcrich", "Z\\\\u00fcrich")  # an escape as Jupyter may write it
+    # json.dumps writes the umlaut escaped (\u00fc), as Jupyter may; a string written again
+    # would hold it raw (ensure_ascii=False), so this one must be left as it was
+    text = notebook(['city = "Z\u00fcrich"\n', 'password = """' + PW + '"""\n'])
+    assert "Z\\u00fcrich" in text
     out, _ = redact(text)
-    assert "Z\\\\u00fcrich" in out and PW not in out
+    assert "Z\\u00fcrich" in out and PW not in out
 
 
 KEPT = {
