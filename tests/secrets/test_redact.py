@@ -580,6 +580,7 @@ KEPT_GIVEN = {
     "cookie_object": ("a.py", "cookie = SimpleCookie()"),
     "cookie_parsed": ("a.py", 'cookies = dict(c.split("=", 1) for c in header.split("; "))'),
     "cookie_settings": ("a.http", "Set-Cookie: lang=en-US; Max-Age=3600; Path=/"),
+    "cookie_short_value": ("a.http", "Set-Cookie: ver=v2x7; Path=/"),
     "cookie_names": ("a.py", 'headers.append("Set-Cookie: PART_NUMBER=ROCKET_LAUNCHER_0001")'),
     "digest_built": ("a.py", 'headers["Authorization"] = "Digest " + digest(user, pw)'),
     "tf_no_default": (
