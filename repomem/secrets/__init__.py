@@ -97,7 +97,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from repomem.errors import ConfigError
-from repomem.secrets._common import REDACTED, _mask
+from repomem.secrets._common import REDACTED, _mask, _splice
 from repomem.secrets.assign import _assignment_spans
 from repomem.secrets.files import SECRET_FILE_REASON, is_config_like, is_secret_file
 from repomem.secrets.notebooks import is_notebook, redact_notebook
@@ -191,14 +191,7 @@ def _redact_text(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
     spans = _assignment_spans(text, config_like, prose)
     if spans:
         count += len(spans)
-        pieces: list[str] = []
-        last = 0
-        for start, end in spans:
-            pieces.append(text[last:start])
-            pieces.append(REDACTED)
-            last = end
-        pieces.append(text[last:])
-        text = "".join(pieces)
+        text = _splice(text, ((start, end, REDACTED) for start, end in spans))
     return text, count
 
 

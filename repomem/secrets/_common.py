@@ -10,6 +10,7 @@ a secret.  This module imports nothing else of the package.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 REDACTED = "[REDACTED]"
 """What every credential is replaced with."""
@@ -43,6 +44,19 @@ def _mask(secret: str) -> str:
             pieces[i] = " "
         else:
             pieces[i] = ""
+    return "".join(pieces)
+
+
+def _splice(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    """``text`` with the span ``start:end`` of each edit replaced by its string (the edits in
+    text order, not overlapping)."""
+    pieces: list[str] = []
+    last = 0
+    for start, end, replacement in edits:
+        pieces.append(text[last:start])
+        pieces.append(replacement)
+        last = end
+    pieces.append(text[last:])
     return "".join(pieces)
 
 
@@ -157,12 +171,15 @@ def _looks_generated(value: str) -> bool:
     )
 
 
-def _redact_group(m: re.Match[str], group: str, length: int | None = None) -> str:
-    """The whole match with group `group` (its first `length` characters) redacted."""
+def _redact_group(
+    m: re.Match[str], group: str, length: int | None = None, replacement: str = REDACTED
+) -> str:
+    """The whole match with group `group` (its first `length` characters) replaced by
+    `replacement`."""
     start = m.start(group) - m.start()
     end = m.end(group) - m.start() if length is None else start + length
     whole = m.group(0)
-    return whole[:start] + REDACTED + whole[end:]
+    return whole[:start] + replacement + whole[end:]
 
 
 # Keywords whose values are machine-generated (see _looks_generated); passwords, pass

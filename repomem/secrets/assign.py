@@ -160,10 +160,11 @@ _ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?[
 assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
 _PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
 
-# First words of a name that make it a setting about secrets when its value is a plain word:
-# on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
+# A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")
 
+# First words of a name that make it a setting about secrets when its value is a plain word:
+# on_secret = "refuse" (repomem's own `.repomem`), redact_tokens = "always".
 _SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 

@@ -171,10 +171,13 @@ def _short_flag_takes_password(m: re.Match[str]) -> bool:
     return False
 
 
+# What follows a header's name up to its value: a closing quote or bracket, the separator
+# (":" of a header, "=" or "," of a variable or a call), an opening quote.
+_HEADER_SEPARATOR = r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
 # "Authorization: Bearer <token>" (also Basic, token, Bot schemes), after "authorization";
 # a Digest header's response and an AWS Signature V4 header's signature.
 _AUTH_HEADER_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*(?:"""
+    _HEADER_SEPARATOR + "(?:"
     r"(?i:bearer|basic|token|bot)[ \t]+(?:[\"'`][ \t]*\+[ \t]*[\"'`])?"  # "Bearer " + "..."
     r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)"
     r"""|(?i:digest)[ \t][^\r\n]{0,400}?response=\\?["']?(?P<digest>[A-Za-z0-9+/=_-]{16,})"""
@@ -189,17 +192,28 @@ _AUTH_HEADER_TAIL = re.compile(
 # that take them (`new Sequelize(db, "user", "...")`, `sqlplus user/...@db`).  Each scan
 # looks ahead for the shape read in Python (a string among a call's arguments, a pair), so
 # a word repeated without one (a megabyte of "connect(") costs no Python-level work.
-_CALL_WITH_STRING = r"""[ \t]*\([^()\n"']{0,400}["']"""
-_GIVEN = (
-    rf"(?={_CALL_WITH_STRING}|\w{{0,20}}[ \t]*=[ \t]*[(\[]"  # login("u", "..."), creds = (
-    r"|[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"  # a pair: see _PAIR
-    r"""[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)[`"']?[^\s/`"']{6})"""
+# The shapes (regex sources) are those :func:`_word_spans` reads: a string among a call's
+# arguments after its "(", a user and password assigned together (_PAIR_ASSIGNED), the
+# user before the password of a pair (_PAIR).
+_ARGUMENTS_TO_STRING = r"""[^()\n"']{0,400}["']"""
+_CALL_WITH_STRING = rf"[ \t]*\({_ARGUMENTS_TO_STRING}"
+_PAIR_ASSIGNED_SOURCE = r"\w{0,20}[ \t]*=[ \t]*[(\[]"
+_PAIR_HEAD = (
+    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
+    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
 )
+# login("u", "..."), creds = (, log in with admin / ... (six characters of a password)
+_GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[^\s/`"']{{6}})"""
 # Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
-# SQL*Plus's CONNECT and in a JDBC thin URL), read in the text by _ORACLE_LOGON.
-_ORACLE_AHEAD = (
-    r"""(?=(?:-\w+[ \t]+)*["']?(?:userid=)?[\w$#]{1,30}/[^\s/@"']{1,128}(?:@|[ \t]+as[ \t]+sys))"""
+# SQL*Plus's CONNECT and in a JDBC thin URL): options, maybe a quote and sqlldr's userid=,
+# the user, the password (at PASSWORD).  Looked ahead for in the scans of the lower-cased
+# text, read in the text by _ORACLE_LOGON.
+_ORACLE_USER = r"[\w$#]{1,30}/"
+_ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
+_ORACLE_SHAPE = (
+    r"""(?:-\w+[ \t]+)*["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
 )
+_ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
 _WORD_SCANS = (
     re.compile(r"identified[ \t]+by[ \t]"),
     re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
@@ -215,7 +229,7 @@ _WORD_SCANS = (
     # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
     re.compile(
         r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
-        r"""(?=[^()\n"']{0,400}["'])"""
+        rf"(?={_ARGUMENTS_TO_STRING})"
         rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD})"
     ),
 )
@@ -255,24 +269,20 @@ _DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z"
 _PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
-_PAIR_ASSIGNED = re.compile(r"\w{0,20}[ \t]*=[ \t]*[(\[]")
+_PAIR_ASSIGNED = re.compile(_PAIR_ASSIGNED_SOURCE)
 # A user and password after the word, maybe after "with", "as", "is" ...: "log in with
 # admin / ...", "creds: admin/...", "# creds admin:...".
-_PAIR = re.compile(
-    r"[ \t]*:?[ \t]+(?:(?:with|as|using|via|is|are|was|were)[ \t]+){0,2}"
-    r"[\w.@+-]{1,64}(?:[ \t]*/[ \t]*|:)"
-    r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])"
-)
-# Oracle's logon after sqlplus and the others (see _ORACLE_AHEAD), in the text: options,
-# maybe a quote and sqlldr's userid=, the user, the password.
+_PAIR = re.compile(_PAIR_HEAD + r"(?P<q>[`\"']?)(?P<value>[^\s/`\"']{6,200})(?P=q)(?![^\s.,;:)!?])")
+# Oracle's logon after sqlplus and the others, in the text (userid= and AS SYS in any case).
 _ORACLE_LOGON = re.compile(
-    r"""(?:-\w+[ \t]+)*["']?(?i:userid=)?[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
-    r"(?=@|[ \t]+(?i:as[ \t]+sys))"
+    _ORACLE_SHAPE.replace("PASSWORD", f"(?P<value>{_ORACLE_PASSWORD})"), re.IGNORECASE
 )
 # The first argument of a connect call as Oracle's logon: cx_Oracle.connect("user/...@dsn").
 _ORACLE_ARGUMENT = re.compile(
-    r"""[ \t]*[bBrRuUfF]{0,2}(?P<q>["'])[\w$#]{1,30}/(?P<value>[^\s/@"']{1,128})"""
-    r"""@[^\s"']{1,200}(?P=q)"""
+    r"""[ \t]*[bBrRuUfF]{0,2}(?P<q>["'])"""
+    + _ORACLE_USER
+    + f"(?P<value>{_ORACLE_PASSWORD})"
+    + r"""@[^\s"']{1,200}(?P=q)"""
 )
 # The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
 _CALLEE = re.compile(r"[\w.]{0,40}\Z")
@@ -323,43 +333,44 @@ def _word_spans(
         if logon is None or not _oracle_password(logon.group("value")):
             return []
         return [logon.span("value")]
-    end = word_end - (kind in ("connect", "call"))  # those scans read the parenthesis
-    call = _CALL_OPEN.match(text, end)
-    if call is None and kind not in ("connect", "call"):
-        call = _PAIR_ASSIGNED.match(text, end)
-    if call is not None:
-        position = _PASSWORD_ARGUMENT[kind]
-        if kind == "connect":
-            oracle = _ORACLE_ARGUMENT.match(text, call.end())
-            if oracle is not None:  # cx_Oracle.connect("user/...@dsn")
-                value = oracle.group("value")
-                return [oracle.span("value")] if _oracle_password(value) else []
-            callee = _CALLEE.search(lowered, max(0, start - 40), start)
-            if callee is not None and callee.group(0).endswith(_ORACLE_DRIVERS):
-                position = 1  # cx_Oracle.connect("user", "...", dsn)
-            elif _PORT_SECOND.match(text, call.end()):
-                position = 3  # ssh.connect("host", 22, "user", "...")
-        found = _TUPLE_VALUES[position].match(text, call.end())
-        if found is None or not _given_password(found.group("value")):
-            return []
-        return [found.span("value")]
-    pair = _PAIR.match(text, end) if kind != "connect" else None
-    if pair is None:
+    if kind in ("connect", "call"):
+        arguments = word_end  # those scans read the call's "("
+    else:
+        call = _CALL_OPEN.match(text, word_end) or _PAIR_ASSIGNED.match(text, word_end)
+        if call is None:  # a pair: "log in with admin / ...", "creds: admin/..."
+            pair = _PAIR.match(text, word_end)
+            if pair is None:
+                return []
+            value = pair.group("value")
+            if not pair.group("q"):
+                value = value.rstrip(".,;:)!?")
+            if not _given_password(value):
+                return []
+            return [(pair.start("value"), pair.start("value") + len(value))]
+        arguments = call.end()
+    position = _PASSWORD_ARGUMENT[kind]
+    if kind == "connect":
+        oracle = _ORACLE_ARGUMENT.match(text, arguments)
+        if oracle is not None:  # cx_Oracle.connect("user/...@dsn")
+            value = oracle.group("value")
+            return [oracle.span("value")] if _oracle_password(value) else []
+        callee = _CALLEE.search(lowered, max(0, start - 40), start)
+        if callee is not None and callee.group(0).endswith(_ORACLE_DRIVERS):
+            position = 1  # cx_Oracle.connect("user", "...", dsn)
+        elif _PORT_SECOND.match(text, arguments):
+            position = 3  # ssh.connect("host", 22, "user", "...")
+    found = _TUPLE_VALUES[position].match(text, arguments)
+    if found is None or not _given_password(found.group("value")):
         return []
-    value = pair.group("value")
-    if not pair.group("q"):
-        value = value.rstrip(".,;:)!?")
-    if not _given_password(value):
-        return []
-    return [(pair.start("value"), pair.start("value") + len(value))]
+    return [found.span("value")]
 
 
 # A Cookie or Set-Cookie header's value (also the value of a `cookie` variable): name=value
 # pairs, each value redacted when it looks generated (a session id, not `lang=en`).
 _COOKIE_VALUE = r"""[^;\s"'`,\\]{1,4096}"""
 _COOKIE_TAIL = re.compile(
-    r"""["'`]?\]?[ \t]*[:=,][ \t]*[fF]?["'`]?[ \t]*"""
-    rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
+    _HEADER_SEPARATOR
+    + rf"(?P<pairs>[\w.-]{{1,64}}={_COOKIE_VALUE}(?:;[ \t]*[\w.-]{{1,64}}={_COOKIE_VALUE}){{0,16}})"
 )
 _COOKIE_PAIR = re.compile(rf"[\w.-]{{1,64}}=(?P<value>{_COOKIE_VALUE})")
 

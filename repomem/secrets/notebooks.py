@@ -17,6 +17,8 @@ import json
 import re
 from collections.abc import Callable
 
+from repomem.secrets._common import _splice
+
 # A notebook is JSON with cells: the sniff reads the start and then looks for the key.
 _JSON_OBJECT = re.compile(r"\s*\{")
 # The keys that start a cell's source and its outputs, and the strings (six characters or
@@ -45,14 +47,11 @@ def redact_notebook(text: str, redact: Redactor) -> tuple[str, int]:
         if key is not None:
             in_outputs = key == "outputs"
             continue
-        raw = m.group(2)
-        if _SEPARATOR in raw:
-            continue
-        try:
-            decoded = json.loads(f'"{raw}"')
+        try:  # a JSON string literal (no raw line break, no unescaped quote): a str
+            decoded = json.loads(f'"{m.group(2)}"')
         except ValueError:
             continue
-        if isinstance(decoded, str) and _SEPARATOR not in decoded:
+        if _SEPARATOR not in decoded:
             found[in_outputs].append((m.start(2), m.end(2), decoded))
     edits: list[tuple[int, int, str]] = []
     count = 0
@@ -73,12 +72,4 @@ def redact_notebook(text: str, redact: Redactor) -> tuple[str, int]:
                 edits.append((start, end, escaped))
     if not edits:
         return text, 0
-    edits.sort()
-    pieces: list[str] = []
-    last = 0
-    for start, end, escaped in edits:
-        pieces.append(text[last:start])
-        pieces.append(escaped)
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces), count
+    return _splice(text, sorted(edits)), count

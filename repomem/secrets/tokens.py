@@ -235,9 +235,7 @@ def _tf_variable(m: re.Match[str]) -> str | None:
         material.strip()
     ):
         return None
-    start, end = m.start(group) - m.start(), m.end(group) - m.start()
-    whole = m.group(0)
-    return whole[:start] + _mask(material) + whole[end:]
+    return _redact_group(m, group, replacement=_mask(material))  # a heredoc keeps its lines
 
 
 def _material(m: re.Match[str]) -> str | None:

@@ -181,7 +181,8 @@ def _secret_value(
     ``context`` says how to read a bare (unquoted) value in code: ``comment`` (one word, as
     in config), ``shell`` (the name in capitals inside a command line: ``"PGPASSWORD=x
     psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
-    ``xml`` (``<password>x</password>``).
+    ``encoded`` (after ``%3D``: a query encoded in another URL's, up to an encoded
+    separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell).
     """
     name_rest = m.group("rest")
     last = _LAST_WORD.search(name_rest)

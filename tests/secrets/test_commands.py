@@ -105,6 +105,7 @@ KEPT_CALLS = {
     "sqlplus_dummy": ("run.sh", "sqlplus user/password@db"),
     "sqlplus_famous_demo": ("a.md", "Connect with sqlplus scott/tiger@orcl."),
     "sql_connect_substitution": ("a.sql", "CONNECT &user/&pass@&db"),
+    "sql_connect_long_substitution": ("a.sql", "CONNECT app/&app_password9@&db"),
     "sql_connect_os": ("a.sql", "CONNECT / AS SYSDBA"),
     "cx_oracle_built": ("a.py", 'c = cx_Oracle.connect(user + "/" + pw + "@" + dsn)'),
     "cx_oracle_format": ("a.py", 'c = cx_Oracle.connect(f"{user}/{pw}@{dsn}")'),

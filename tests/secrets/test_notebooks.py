@@ -69,10 +69,12 @@ def test_secrets_in_a_cells_outputs_are_redacted(line: str) -> None:
 
 
 def test_only_the_changed_strings_are_written_again() -> None:
-    text = notebook(['city = "Z\\u00fcrich"\n', 'password = """' + PW + '"""\n'])
-    text = text.replace("Z\\u00fcrich", "Z\\\\u00fcrich")  # an escape as Jupyter may write it
+    # json.dumps writes the umlaut escaped (\u00fc), as Jupyter may; a string written again
+    # would hold it raw (ensure_ascii=False), so this one must be left as it was
+    text = notebook(['city = "Z\u00fcrich"\n', 'password = """' + PW + '"""\n'])
+    assert "Z\\u00fcrich" in text
     out, _ = redact(text)
-    assert "Z\\\\u00fcrich" in out and PW not in out
+    assert "Z\\u00fcrich" in out and PW not in out
 
 
 KEPT = {
@@ -90,12 +92,11 @@ def test_notebooks_without_secrets_are_kept(source: list[str]) -> None:
 
 
 def test_a_string_holding_the_joining_separator_is_left_to_the_first_pass() -> None:
-    text = notebook(['sep = "\\n\\u0000\\n"\n', 'password = """' + PW + '"""\n'])
-    out, _ = redact(text)
-    assert json.loads(out)["cells"][0]["source"] == [
-        'sep = "\\n\\u0000\\n"\n',
-        f'password = """{REDACTED}"""\n',
-    ]
+    # the string decodes to the separator itself ("\n\x00\n"): it is left out of the joined
+    # text, so the other strings are still read (the password only the decoded text shows)
+    source = ["data = 1\n\x00\n", 'password = """' + PW + '"""\n']
+    out, _ = redact(notebook(source))
+    assert json.loads(out)["cells"][0]["source"] == [source[0], f'password = """{REDACTED}"""\n']
 
 
 def test_a_bare_string_output_is_not_a_secret() -> None:

@@ -562,6 +562,7 @@ KEPT_GIVEN = {
     "login_template": ("a.py", 'login(request, "registration/login2.html")'),
     "connect_two_arguments": ("a.py", 'button.connect("clicked", "on_click_handler2")'),
     "log_in_account": ("NOTES.md", "log in with your admin account"),
+    "log_on_inside_a_word": ("NOTES.md", "the catalog on: prod/Sales2024!"),
     "login_page_path": ("NOTES.md", "log in at /accounts/login/ first"),
     "creds_location": ("a.py", "# creds live in config/settings2"),
     "query_key_concatenated": ("a.py", 'url = base + "?key=" + name'),
@@ -579,6 +580,7 @@ KEPT_GIVEN = {
     "cookie_object": ("a.py", "cookie = SimpleCookie()"),
     "cookie_parsed": ("a.py", 'cookies = dict(c.split("=", 1) for c in header.split("; "))'),
     "cookie_settings": ("a.http", "Set-Cookie: lang=en-US; Max-Age=3600; Path=/"),
+    "cookie_short_value": ("a.http", "Set-Cookie: ver=v2x7; Path=/"),
     "cookie_names": ("a.py", 'headers.append("Set-Cookie: PART_NUMBER=ROCKET_LAUNCHER_0001")'),
     "digest_built": ("a.py", 'headers["Authorization"] = "Digest " + digest(user, pw)'),
     "tf_no_default": (
