@@ -49,15 +49,18 @@ def build(
     budget: int | None = None,
     fmt: str | None = None,
     refresh: bool | None = None,
+    max_chars: int | None = None,
 ) -> Pack:
     """Build the context pack for a task.
 
     Indexes the repository first if it has no index yet, and refreshes a stale index when
-    `refresh` (default `pack.refresh`) is on.
+    `refresh` (default `pack.refresh`) is on. With `max_chars`, the rendered pack also stays
+    within that many characters (for a consumer that cuts its input at a length, such as an
+    assistant's hook): it is packed again within a smaller budget until it does.
 
     Raises:
         InputError: if the task is empty or the format unknown.
-        BudgetError: if the budget cannot hold even the header.
+        BudgetError: if the budget (or `max_chars`) cannot hold even the header.
         StoreError: if the index cannot be built or read.
     """
     t0 = time.monotonic()
@@ -114,11 +117,6 @@ def build(
         from repomem.llm import rerank as model_rerank
 
         ranked = model_rerank.rerank(cfg, text, ranked)
-    pack = Pack(
-        task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
-        commit=commit, pending=pending, indexed_at=indexed_at,
-        ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
-    )  # fmt: skip
     margin = cfg.pack.token_margin
     extra = cfg.secrets.extra_patterns
     top_paths = [c.path for c in ranked[:10]]
@@ -132,9 +130,40 @@ def build(
     candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols, budget)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)
-    _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
+
+    def filled(limit: int) -> Pack:
+        pack = Pack(
+            task=text, budget=limit, tokens=0, fresh=fresh, repository=cfg.root.name,
+            commit=commit, pending=pending, indexed_at=indexed_at,
+            ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
+        )  # fmt: skip
+        _fill(pack, memory, candidates, map_items, limit, margin, cfg.pack, fmt)
+        return pack
+
+    pack = filled(budget)
+    if max_chars is not None:
+        pack = _within_chars(pack, filled, max_chars, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again
+
+
+def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
+    """The pack, packed again within smaller budgets until its rendering has at most
+    `max_chars` characters (the budget scaled by how far over it was, each round)."""
+    while True:
+        length = len(pack.render(fmt))
+        if length <= max_chars:
+            return pack
+        limit = min(pack.budget - 1, int(pack.budget * max_chars / length * CHAR_SLACK))
+        if limit < MIN_BUDGET:
+            raise BudgetError(
+                f"A pack cannot fit in {max_chars} characters (within {pack.budget} tokens it "
+                f"has {length}, and the smallest budget is {MIN_BUDGET}); allow more characters."
+            )
+        pack = filled(limit)
 
 
 def _uncommitted(dirty: Future[list[str]], own: set[str]) -> list[str]:

@@ -221,3 +221,36 @@ def test_a_port_in_use_is_one_line_before_the_server_says_it_runs(repo: Repo) ->
         code_, _, err = run("-C", str(repo.root), "serve", "--http", "--port", str(port))
     assert code_ == 1 and err.startswith(f"Error: Cannot listen on 127.0.0.1:{port}"), err
     assert "MCP server for" not in err
+
+
+def test_claude_hook_runs_as_claude_code_starts_it(code: Repo, tmp_path: Path) -> None:
+    def hook(payload: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook"], input=payload, cwd=cwd,
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "abc",
+           "prompt": "Calculator.total adds one value too many", "cwd": str(code.root)}  # fmt: skip
+    first = hook(json.dumps(ask), tmp_path)  # started elsewhere: the input's cwd counts
+    assert first.returncode == 0, first.stderr
+    assert "# Context pack: Calculator.total" in first.stdout and "calc.py" in first.stdout
+    second = hook(json.dumps({**ask, "prompt": "now the tests please"}), code.root)
+    assert (second.returncode, second.stdout) == (0, "")
+    bad = hook("{oops", code.root)
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert bad.stderr.startswith("repomem: The hook input is not JSON")
+    assert "Traceback" not in bad.stderr
+
+
+def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
+    status, out, err = run("-C", str(code.root), "claude-hooks", "--command", "/opt/r")
+    assert status == 0 and "settings.local.json" in err
+    data = json.loads(out)
+    assert data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "/opt/r claude-hook"
+    status, out, _ = run("-C", str(code.root), "claude-hooks", "--write", "--command", "/opt/r")
+    assert status == 0 and "Added repomem's hooks to .claude/settings.local.json" in out
+    written = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
+    assert written == data
+    status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
+    assert status == 1 and "fix its quotes" in err

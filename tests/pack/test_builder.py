@@ -34,6 +34,23 @@ def test_the_budget_is_a_hard_ceiling(repo: Repo) -> None:
             assert pack.tokens <= budget
 
 
+def test_a_character_ceiling_is_kept_in_every_format(repo: Repo) -> None:
+    make_project(repo)
+    task = "plan_route and helper functions"
+    whole = builder.build(repo.config(), task, budget=3000).render("md")
+    for limit in (1500, 3000, len(whole) // 2):
+        for fmt in ("md", "json", "xml"):
+            pack = builder.build(repo.config(), task, budget=3000, fmt=fmt, max_chars=limit)
+            assert len(pack.render(fmt)) <= limit
+    half = builder.build(repo.config(), task, budget=3000, max_chars=len(whole) // 2)
+    assert half.items and half.budget < 3000  # packed again within less, not emptied
+    # a ceiling the whole pack fits under changes nothing
+    same = builder.build(repo.config(), task, budget=3000, max_chars=len(whole) + 20)
+    assert same.budget == 3000 and len(same.render("md")) > len(whole) // 2
+    with pytest.raises(BudgetError, match="300 characters"):
+        builder.build(repo.config(), task, budget=3000, max_chars=300)
+
+
 @pytest.mark.parametrize("body", ["def f():\n    pass\n", "def f(): pass\n"])
 def test_a_task_that_matches_nothing_still_gets_a_small_projects_code(
     repo: Repo, folder: Repo, body: str

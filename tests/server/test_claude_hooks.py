@@ -1,0 +1,132 @@
+"""Claude Code hooks: a pack for a session's first task, and the settings that install them."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from repomem.errors import InputError
+from repomem.server import claude_hooks as hooks
+from tests.conftest import Repo
+
+
+def prompt(text: str, session: str = "s1") -> hooks.HookInput:
+    return hooks.HookInput("UserPromptSubmit", session, text)
+
+
+def test_the_first_task_of_a_session_gets_a_pack_and_the_next_prompts_do_not(code: Repo) -> None:
+    cfg = code.config()
+    first = hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert first.startswith(hooks.PREAMBLE)
+    assert "# Context pack: Calculator.total adds" in first and "calc.py" in first
+    assert len(first) <= hooks.MAX_CHARS
+    assert hooks.context_for(cfg, prompt("and now fix the tests too")) == ""
+    # another session gets its own pack; every_prompt packs every time
+    assert hooks.context_for(cfg, prompt("the add function is wrong", "s2")).startswith("repomem")
+    again = hooks.context_for(cfg, prompt("the add function is wrong"), every_prompt=True)
+    assert "add" in again
+
+
+def test_a_new_start_or_compaction_makes_the_next_task_packed_again(code: Repo) -> None:
+    cfg = code.config()
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    start = hooks.HookInput("SessionStart", "s1")
+    assert hooks.context_for(cfg, start) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+
+
+@pytest.mark.parametrize("text", ["yes", "go on", "/clear", "/review the add function now", ""])
+def test_slash_commands_and_short_replies_get_nothing_and_do_not_use_up_the_session(
+    code: Repo, text: str
+) -> None:
+    cfg = code.config()
+    assert hooks.context_for(cfg, prompt(text)) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+
+
+def test_the_character_ceiling_is_kept(code: Repo) -> None:
+    out = hooks.context_for(
+        code.config(), prompt("Calculator.total adds one value too many"), max_chars=1200
+    )
+    assert out.startswith(hooks.PREAMBLE) and len(out) <= 1200
+
+
+def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("one")
+    from repomem.index import indexer
+
+    with pytest.raises(InputError, match="no repomem index yet.*repomem init"):
+        hooks.context_for(repo.config(), prompt("f returns the wrong value"))
+    assert not indexer.reader(repo.config()).exists()
+
+
+def test_the_input_is_read_or_refused_in_one_line() -> None:
+    hook = hooks.parse(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "a",
+                                   "prompt": "fix it now", "cwd": "/x", "extra": 1}))  # fmt: skip
+    assert hook == hooks.HookInput("UserPromptSubmit", "a", "fix it now", "/x")
+    odd = hooks.parse('{"hook_event_name": "SessionStart", "session_id": 3, "prompt": null}')
+    assert odd == hooks.HookInput("SessionStart", "", "", "")
+    refused = [("not json", "not JSON"), ("[1]", "not a JSON object"),
+               ('{"hook_event_name": "Stop"}', "Unsupported hook event `Stop`")]  # fmt: skip
+    for raw, message in refused:
+        with pytest.raises(InputError, match=message):
+            hooks.parse(raw)
+
+
+def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text("{not json", encoding="utf-8")
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert list(json.loads(record.read_text(encoding="utf-8"))) == ["s1"]
+
+
+def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
+    cfg = repo.config()
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    other = {"type": "command", "command": "echo hi"}
+    path.write_text(json.dumps({"model": "opus", "hooks": {
+        "UserPromptSubmit": [{"hooks": [other]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [other]}]}}), encoding="utf-8")  # fmt: skip
+    line = hooks.hook_command(["/opt/my tools/repomem"])
+    assert shlex.split(line) == ["/opt/my tools/repomem", "claude-hook"]
+    shown, replaced = hooks.write_settings(cfg, line)
+    assert shown == path and not replaced
+    shown, replaced = hooks.write_settings(cfg, hooks.hook_command(["/opt/r"], every_prompt=True))
+    assert replaced
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["model"] == "opus" and data["hooks"]["PreToolUse"][0]["hooks"] == [other]
+    submit = data["hooks"]["UserPromptSubmit"]
+    assert submit[0]["hooks"] == [other] and len(submit) == 2
+    assert submit[1]["hooks"][0]["command"] == "/opt/r claude-hook --every-prompt"
+    assert [g["hooks"][0]["command"] for g in data["hooks"]["SessionStart"]] == [
+        "/opt/r claude-hook --every-prompt"
+    ]
+    # personal settings are kept out of commits; shared ones are not touched that way
+    assert repo.git("status", "--porcelain", "--untracked-files=all") == ""
+    hooks.write_settings(cfg, line, shared=True)
+    assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("{// comment\n}", "not plain JSON"), ("[]", "not hold a JSON object"),
+     ('{"hooks": []}', "`hooks` in"), ('{"hooks": {"SessionStart": {}}}', "`hooks.SessionStart`")],
+)  # fmt: skip
+def test_settings_that_cannot_be_merged_are_left_alone(
+    repo: Repo, content: str, message: str
+) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+    assert path.read_text(encoding="utf-8") == content
