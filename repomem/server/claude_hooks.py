@@ -11,9 +11,12 @@ context. `repomem claude-hook` is such a command:
   prompts of the session get nothing (the model can still call the `pack` tool), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
-- `SessionStart` (a new session, `/clear`, a resume or a compaction): prints nothing and
-  forgets that the session was packed, so its next task gets a pack again (a compaction
-  summarises the earlier one away).
+- `SessionStart` after a start, `/clear` or a compaction (not a resume, whose conversation is
+  still there): the project memory's digest (overview, conventions, open next steps, the
+  latest sessions and the compacted history, within `DIGEST_CHARS` characters; nothing when
+  the memory is empty), so "go on where we stopped" works without a tool call; and the
+  session counts as not packed, so its next task gets a pack again (a compaction summarises
+  the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
 A repository without an index gets a one-line hint instead of a pack: building the index
@@ -43,6 +46,7 @@ from repomem.server.clients import default_command, load_object
 EVENTS = ("SessionStart", "UserPromptSubmit")
 MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a preview beyond
 MIN_WORDS = 3
+DIGEST_CHARS = 4_000
 SESSIONS_FILE = "claude-sessions.json"
 KEEP_SECONDS = 7 * 24 * 3600
 SUBCOMMAND = "claude-hook"
@@ -63,6 +67,7 @@ class HookInput:
     session: str
     prompt: str = ""
     cwd: str = ""
+    source: str = ""  # SessionStart: startup, resume, clear or compact
 
 
 def parse(raw: str) -> HookInput:
@@ -90,7 +95,7 @@ def parse(raw: str) -> HookInput:
         value = data.get(key)
         return value if isinstance(value, str) else ""
 
-    return HookInput(event, text("session_id"), text("prompt"), text("cwd"))
+    return HookInput(event, text("session_id"), text("prompt"), text("cwd"), text("source"))
 
 
 def reads_like_a_task(prompt: str) -> bool:
@@ -111,8 +116,10 @@ def context_for(
 
     state = indexer.state_dir(cfg)
     if hook.event == "SessionStart":
+        if hook.source == "resume":
+            return ""
         _forget(state, hook.session)
-        return ""
+        return memory_digest(cfg)
     if not reads_like_a_task(hook.prompt):
         return ""
     if not every_prompt and hook.session and _packed(state, hook.session):
@@ -129,6 +136,39 @@ def context_for(
     if hook.session:
         _remember(state, hook.session)
     return PREAMBLE + pack.render("md")
+
+
+def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
+    """The project memory for a session's start, most valuable parts first, each part whole
+    or left out ("" when the memory is empty)."""
+    from repomem import secrets
+    from repomem.pack import memory as pmemory
+    from repomem.pack.render import _MEMORY_TITLES
+
+    sel = pmemory.select(cfg, None, "")
+    entries = sorted(pmemory.finish(cfg, sel, []) + pmemory.recent(sel), key=lambda e: -e.score)
+    if not entries:
+        return ""
+    head = (
+        f"# Project memory (repomem, from `{sel.path}`)\n"
+        "What earlier sessions recorded; a fact marked STALE cites code that changed since.\n"
+    )
+    parts: dict[str, list[str]] = {}
+    used = len(head)
+    for e in entries:
+        # the file is committed and edited by hand: a secret written into it stops here
+        body, _ = secrets.redact(
+            e.text, config_like=True, extra_patterns=cfg.secrets.extra_patterns
+        )
+        title = _MEMORY_TITLES.get(e.symbol.split(" ")[0], e.symbol)
+        cost = len(body) + 1 + (0 if title in parts else len(title) + 5)
+        if used + cost > max_chars:
+            continue
+        parts.setdefault(title, []).append(body)
+        used += cost
+    if not parts:
+        return ""
+    return head + "".join(f"\n## {t}\n" + "\n".join(b) + "\n" for t, b in parts.items())
 
 
 def _read(state: Path) -> dict[str, float]:

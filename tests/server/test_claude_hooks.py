@@ -8,6 +8,7 @@ import shlex
 import pytest
 
 from repomem.errors import InputError
+from repomem.memory import ops
 from repomem.server import claude_hooks as hooks
 from tests.conftest import Repo
 
@@ -33,9 +34,29 @@ def test_a_new_start_or_compaction_makes_the_next_task_packed_again(code: Repo) 
     cfg = code.config()
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
-    start = hooks.HookInput("SessionStart", "s1")
-    assert hooks.context_for(cfg, start) == ""
+    resumed = hooks.HookInput("SessionStart", "s1", source="resume")
+    assert hooks.context_for(cfg, resumed) == ""  # its conversation still holds the pack
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    compacted = hooks.HookInput("SessionStart", "s1", source="compact")
+    assert hooks.context_for(cfg, compacted) == ""  # an empty memory: nothing to say
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+
+
+def test_a_session_starts_with_the_memory_digest(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Totals are summed left to right.", cites=["calc.py:add"])
+    ops.remember(cfg, "Never print from library code.", kind="convention")
+    ops.add_next_step(cfg, "Handle an empty list in Calculator.total")
+    for source in ("startup", "clear", "compact", ""):
+        digest = hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source))
+        assert digest.startswith("# Project memory (repomem, from `REPOMEM.md`)")
+        assert "## Conventions\n- [" in digest and "Never print from library code." in digest
+        assert "## Next steps\n- [ ] Handle an empty list in Calculator.total" in digest
+    resumed = hooks.HookInput("SessionStart", "s", source="resume")
+    assert hooks.context_for(cfg, resumed) == ""
+    small = hooks.memory_digest(cfg, max_chars=200)
+    assert len(small) <= 200 and "Never print" in small  # the most valuable part first
+    assert hooks.memory_digest(cfg, max_chars=60) == ""  # not even one part fits
 
 
 @pytest.mark.parametrize("text", ["yes", "go on", "/clear", "/review the add function now", ""])
