@@ -50,13 +50,17 @@ def build(
     fmt: str | None = None,
     refresh: bool | None = None,
     max_chars: int | None = None,
+    refresh_at_most: int | None = None,
 ) -> Pack:
     """Build the context pack for a task.
 
     Indexes the repository first if it has no index yet, and refreshes a stale index when
     `refresh` (default `pack.refresh`) is on. With `max_chars`, the rendered pack also stays
     within that many characters (for a consumer that cuts its input at a length, such as an
-    assistant's hook): it is packed again within a smaller budget until it does.
+    assistant's hook): it is packed again within a smaller budget until it does. With
+    `refresh_at_most`, a stale index is refreshed only when at most that many files changed
+    and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
+    the index as it is and says so (`fresh` false), for a caller with a time limit.
 
     Raises:
         InputError: if the task is empty or the format unknown.
@@ -81,6 +85,8 @@ def build(
     refresh = cfg.pack.refresh if refresh is None else refresh
     dirty = _POOL.submit(vcs.dirty_paths, cfg.root)  # git works while the store is read
     store = indexer.reader(cfg)
+    if refresh and refresh_at_most is not None and store.exists():
+        refresh = _small_refresh(cfg, store, refresh_at_most)
     refreshed = not store.exists() or refresh
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
@@ -145,6 +151,20 @@ def build(
         pack = _within_chars(pack, filled, max_chars, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+def _small_refresh(cfg: Config, store: Any, at_most: int) -> bool:
+    """Whether refreshing the index means indexing at most `at_most` files (no rebuild)."""
+    from repomem.index import schema
+
+    meta = store.all_meta()
+    if meta.get("schema_version") != str(schema.SCHEMA_VERSION):
+        return False
+    if not indexer.built_under_current_rules(cfg, meta) or "*" in store.read_journal():
+        return False  # a rebuild is due (or one was cut short)
+    states = store.file_states()
+    plan = indexer.make_plan(cfg, states)
+    return len(plan.deleted) + len(indexer.really_changed(cfg, plan, states)) <= at_most
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

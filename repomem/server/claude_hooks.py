@@ -20,7 +20,9 @@ context. `repomem claude-hook` is such a command:
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
 A repository without an index gets a one-line hint instead of a pack: building the index
-inside a hook could outlast the hook's time limit.
+inside a hook could outlast the hook's time limit. For the same reason a stale index is
+refreshed first only when few files changed (`REFRESH_AT_MOST`); else the pack says it is
+stale and the refresh runs in the background.
 
 `settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
@@ -30,6 +32,7 @@ ignores it already) or `.claude/settings.json` (shared with the team).
 from __future__ import annotations
 
 import json
+import logging
 import shlex
 import time
 from collections.abc import Sequence
@@ -43,10 +46,17 @@ from repomem.errors import InputError
 from repomem.fsutil import atomic_write
 from repomem.server.clients import default_command, load_object
 
+log = logging.getLogger(__name__)
+
 EVENTS = ("SessionStart", "UserPromptSubmit")
 MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a preview beyond
 MIN_WORDS = 3
 DIGEST_CHARS = 4_000
+# A stale index is refreshed before the pack when at most this many files changed (a few
+# seconds); more, or a rebuild after an upgrade, could outlast the hook's time limit: the pack
+# then comes from the index as it is (its header says so) and a refresh starts in the
+# background, as the git hooks start one.
+REFRESH_AT_MOST = 500
 SESSIONS_FILE = "claude-sessions.json"
 KEEP_SECONDS = 7 * 24 * 3600
 SUBCOMMAND = "claude-hook"
@@ -132,10 +142,24 @@ def context_for(
     from repomem.pack import builder
 
     room = max_chars - len(PREAMBLE)
-    pack = builder.build(cfg, hook.prompt, fmt="md", max_chars=room)
+    pack = builder.build(
+        cfg, hook.prompt, fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
+    )
+    if not pack.fresh:
+        _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)
     return PREAMBLE + pack.render("md")
+
+
+def _refresh_later(cfg: Config) -> None:
+    """Bring the index up to date in the background, as the git hooks do (best effort)."""
+    from repomem import hooks
+
+    try:
+        hooks.start_refresh(cfg, name="claude-hook")
+    except OSError as exc:
+        log.warning("could not start a background refresh: %s", exc)
 
 
 def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:

@@ -120,6 +120,28 @@ def test_a_stale_index_is_reported_or_refreshed(repo: Repo) -> None:
     assert any("def refund" in i.text for i in fresh.items)
 
 
+def test_a_refresh_limit_packs_from_the_index_as_it_is_when_more_changed(repo: Repo) -> None:
+    make_project(repo)
+    indexer.run(repo.config())
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    repo.write("billing/extra.py", "def credit_note():\n    return 0\n")
+    held = builder.build(repo.config(), "refund an invoice", refresh_at_most=1)
+    assert held.fresh is False and held.pending == 2
+    assert not any("def refund" in i.text for i in held.items)
+    small = builder.build(repo.config(), "refund an invoice", refresh_at_most=2)
+    assert small.fresh is True and any("def refund" in i.text for i in small.items)
+
+
+def test_a_refresh_limit_never_starts_a_rebuild(repo: Repo) -> None:
+    make_project(repo)
+    indexer.run(repo.config())
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    cfg = repo.config(**{"index.max_line_length": 777})  # another fingerprint: a rebuild
+    held = builder.build(cfg, "refund an invoice", refresh_at_most=1000)
+    assert held.fresh is False
+    assert builder.build(cfg, "refund an invoice").fresh is True  # without a limit it rebuilds
+
+
 def test_bad_input_gets_clear_errors(repo: Repo) -> None:
     make_project(repo)
     with pytest.raises(InputError, match="empty"):

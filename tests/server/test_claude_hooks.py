@@ -151,3 +151,27 @@ def test_settings_that_cannot_be_merged_are_left_alone(
     with pytest.raises(InputError, match=message):
         hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
     assert path.read_text(encoding="utf-8") == content
+
+
+def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from repomem import hooks as git_hooks
+    from repomem.index import query
+
+    cfg = code.config()
+    monkeypatch.setattr(hooks, "REFRESH_AT_MOST", 1)
+    calc = (code.root / "calc.py").read_text(encoding="utf-8")
+    code.write("calc.py", calc + "\n\ndef subtract(a, b):\n    return a - b\n")
+    code.write("app/extra.py", "def extra():\n    return 0\n")
+    out = hooks.context_for(cfg, prompt("subtract gives the wrong sign for Calculator"))
+    assert "index stale: 2 file(s) changed since indexing" in out
+    log = git_hooks.log_path(cfg)
+    assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
+    deadline = time.monotonic() + 120
+    while "Indexed" not in log.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline, "the background refresh did not finish"
+        time.sleep(0.05)
+    assert query.status(cfg)["fresh"] is True
