@@ -173,6 +173,13 @@ def claude_hook(
     from repomem import config
     from repomem.server import claude_hooks as hooks
 
+    if sys.stdin.isatty():
+        typer.echo(
+            "repomem: claude-hook reads a Claude Code hook's JSON on stdin; Claude Code runs it "
+            "(install it with `repomem claude-hooks --write`).",
+            err=True,
+        )
+        raise typer.Exit(1)
     try:
         hook = hooks.parse(sys.stdin.read())
         start = state.repo or (Path(hook.cwd) if hook.cwd else None)

@@ -254,3 +254,20 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert written == data
     status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
     assert status == 1 and "fix its quotes" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX terminal")
+def test_claude_hook_run_by_hand_says_what_it_is_instead_of_waiting(code: Repo) -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook"], stdin=follower, cwd=code.root,
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "reads a Claude Code hook's JSON on stdin" in done.stderr
