@@ -30,6 +30,7 @@ ignores it already) or `.claude/settings.json` (shared with the team).
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import time
 from collections.abc import Sequence
@@ -262,8 +263,13 @@ def _is_ours(group: Any) -> bool:
 
 
 def _runs_us(command: str) -> bool:
+    """`command` starts repomem's `claude-hook` (`/path/to/repomem claude-hook`, `python -m
+    repomem claude-hook`), not another tool's subcommand of the same name."""
     try:
         words = shlex.split(command)
     except ValueError:  # unbalanced quotes: someone else's command
         return False
-    return SUBCOMMAND in words[1:]
+    if SUBCOMMAND not in words[1:]:
+        return False
+    program = words[: words.index(SUBCOMMAND, 1)]
+    return any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in program)

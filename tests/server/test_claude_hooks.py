@@ -151,3 +151,19 @@ def test_settings_that_cannot_be_merged_are_left_alone(
     with pytest.raises(InputError, match=message):
         hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
     assert path.read_text(encoding="utf-8") == content
+
+
+def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    theirs = {"type": "command", "command": "entire claude-hook user-prompt-submit"}
+    ours = {"type": "command", "command": "'/home/a/.venv/bin/repomem' claude-hook"}
+    module = {"type": "command", "command": "python3 -m repomem claude-hook --every-prompt"}
+    groups = [{"hooks": [theirs]}, {"hooks": [ours]}, {"hooks": [module]}]
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": groups}}), encoding="utf-8")
+    _, replaced = hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+    submit = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
+    assert replaced and [g["hooks"][0]["command"] for g in submit] == [
+        theirs["command"],
+        "/opt/r claude-hook",
+    ]
