@@ -157,7 +157,11 @@ def claude_hooks(
     typer.echo(json.dumps({"hooks": hooks.settings_entry(line)}, indent=2, ensure_ascii=False))
 
 
-@app.command("claude-hook")
+# options a later repomem adds (settings shared with the team) are ignored, not an error
+@app.command(
+    "claude-hook",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
 def claude_hook(
     every_prompt: EveryPromptOption = False,
     max_chars: Annotated[

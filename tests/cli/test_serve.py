@@ -254,3 +254,16 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert written == data
     status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
     assert status == 1 and "fix its quotes" in err
+
+
+def test_claude_hook_never_exits_with_the_status_that_blocks_a_prompt(code: Repo) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "u", "cwd": str(code.root),
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    for extra in (["--max-chars", "5"], ["--every-prompt", "--option-of-a-later-version"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook", *extra], input=json.dumps(ask),
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+        assert done.returncode != 2, (extra, done.stderr)  # 2 blocks and erases the prompt
+    # an option it does not know yet is ignored: the pack is still added
+    assert done.returncode == 0 and "# Context pack:" in done.stdout, done.stderr
