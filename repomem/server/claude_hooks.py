@@ -30,18 +30,19 @@ ignores it already) or `.claude/settings.json` (shared with the team).
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
-from repomem.errors import InputError
-from repomem.fsutil import atomic_write
+from repomem.errors import InputError, RepomemError
+from repomem.fsutil import FileLock, atomic_write
 from repomem.server.clients import default_command, load_object
 
 EVENTS = ("SessionStart", "UserPromptSubmit")
@@ -49,6 +50,8 @@ MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a prev
 MIN_WORDS = 3
 DIGEST_CHARS = 4_000
 SESSIONS_FILE = "claude-sessions.json"
+SESSIONS_LOCK = "claude-sessions.lock"
+LOCK_SECONDS = 5.0
 KEEP_SECONDS = 7 * 24 * 3600
 SUBCOMMAND = "claude-hook"
 TIMEOUT_SECONDS = 60
@@ -58,6 +61,8 @@ PREAMBLE = (
     "index of this repository; each item says why it is here). Check it against the files "
     "before relying on it.\n\n"
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -194,15 +199,29 @@ def _packed(state: Path, session: str) -> bool:
 
 
 def _remember(state: Path, session: str) -> None:
-    sessions = _read(state)
-    sessions[session] = time.time()
-    _write(state, sessions)
+    def add(sessions: dict[str, float]) -> bool:
+        sessions[session] = time.time()
+        return True
+
+    _update(state, add)
 
 
 def _forget(state: Path, session: str) -> None:
-    sessions = _read(state)
-    if sessions.pop(session, None) is not None:
-        _write(state, sessions)
+    if _packed(state, session):  # else nothing to write (nor a lock file to create)
+        _update(state, lambda sessions: sessions.pop(session, None) is not None)
+
+
+def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
+    """Read, `change` and write the sessions' record under its lock (hooks of two sessions
+    run at once). A record that cannot be written costs a second pack later, so it is
+    logged, and the hook's output is printed all the same."""
+    try:
+        with FileLock(state / SESSIONS_LOCK, LOCK_SECONDS):
+            sessions = _read(state)
+            if change(sessions):
+                _write(state, sessions)
+    except RepomemError as exc:
+        log.warning("the Claude sessions' record was not updated: %s", exc)
 
 
 # ---------------------------------------------------------------------- settings

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -166,4 +169,41 @@ def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> N
     assert replaced and [g["hooks"][0]["command"] for g in submit] == [
         theirs["command"],
         "/opt/r claude-hook",
+    ]
+
+
+def test_a_sessions_record_that_cannot_be_written_does_not_cost_the_pack(code: Repo) -> None:
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.mkdir(parents=True)  # unwritable as a file, as on a read-only disk
+    out = hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert out.startswith(hooks.PREAMBLE) and "calc.py" in out
+
+
+def test_hooks_of_two_sessions_at_once_both_keep_their_record(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repomem.index import indexer
+
+    state = indexer.state_dir(code.config())
+    both_read = threading.Barrier(2, timeout=1.0)
+    read = hooks._read
+
+    def read_then_wait(path: Path) -> dict[str, float]:
+        data = read(path)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait()  # without the lock, each would write what it read: one is lost
+        return data
+
+    monkeypatch.setattr(hooks, "_read", read_then_wait)
+    threads = [threading.Thread(target=hooks._remember, args=(state, s)) for s in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))) == [
+        "a",
+        "b",
     ]
