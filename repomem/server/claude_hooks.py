@@ -34,7 +34,7 @@ import logging
 import re
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,9 +99,23 @@ def parse(raw: str) -> HookInput:
 
     def text(key: str) -> str:
         value = data.get(key)
-        return value if isinstance(value, str) else ""
+        # a lone surrogate (`"\\ud800"`, half an emoji) cannot be printed as UTF-8
+        return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else ""
 
     return HookInput(event, text("session_id"), text("prompt"), text("cwd"), text("source"))
+
+
+def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
+    """Where the repository is looked for: the input's `cwd` (Claude's working directory: a
+    subfolder, a worktree) when it lies in the project Claude Code started in, else that project
+    (`CLAUDE_PROJECT_DIR`: Claude may have `cd`-ed out of it, or its folder may be gone), else
+    `cwd` if it exists (None: the current directory)."""
+    cwd = Path(hook.cwd) if hook.cwd and Path(hook.cwd).is_dir() else None
+    named = environ.get("CLAUDE_PROJECT_DIR", "")
+    project = Path(named) if named and Path(named).is_dir() else None
+    if project is None or (cwd is not None and cwd.resolve().is_relative_to(project.resolve())):
+        return cwd
+    return project
 
 
 def reads_like_a_task(prompt: str) -> bool:

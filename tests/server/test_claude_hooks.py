@@ -207,3 +207,24 @@ def test_hooks_of_two_sessions_at_once_both_keep_their_record(
         "a",
         "b",
     ]
+
+
+def test_the_repository_is_looked_for_where_claude_works_within_the_project(
+    tmp_path: Path,
+) -> None:
+    project, sub, elsewhere = tmp_path / "p", tmp_path / "p" / "src", tmp_path / "other"
+    sub.mkdir(parents=True)
+    elsewhere.mkdir()
+    env = {"CLAUDE_PROJECT_DIR": str(project)}
+
+    def start(cwd: Path, environ: dict[str, str]) -> Path | None:
+        return hooks.start_dir(hooks.HookInput("UserPromptSubmit", "s", cwd=str(cwd)), environ)
+
+    assert start(sub, env) == sub  # a subfolder (or a worktree) of the project
+    assert start(elsewhere, env) == project  # Claude ran `cd` out of the project
+    assert start(tmp_path / "gone", env) == project
+    assert start(elsewhere, {}) == elsewhere
+    assert start(tmp_path / "gone", {}) is None  # the current directory
+    assert hooks.parse(
+        '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
+    ).prompt == ("a ? b")
