@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import shlex
 import time
@@ -267,7 +268,7 @@ def write_settings(cfg: Config, command: str, *, shared: bool = False) -> tuple[
         InputError: when the existing file is not a JSON object or its `hooks` are malformed.
     """
     shown = settings_path(cfg, shared=shared)
-    path = shown.resolve() if shown.is_symlink() else shown
+    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
     data = load_object(path, f"add under `hooks`: {json.dumps(settings_entry(command))}")
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):

@@ -228,3 +228,13 @@ def test_the_repository_is_looked_for_where_claude_works_within_the_project(
     assert hooks.parse(
         '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
     ).prompt == ("a ? b")
+
+
+def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:
+    from repomem.errors import RepomemError
+
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    path.symlink_to(path.name)
+    with pytest.raises(RepomemError, match="Cannot write"):
+        hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
