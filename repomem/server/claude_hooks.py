@@ -11,12 +11,12 @@ context. `repomem claude-hook` is such a command:
   prompts of the session get nothing (the model can still call the `pack` tool), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
-- `SessionStart` after a start, `/clear` or a compaction (not a resume, whose conversation is
-  still there): the project memory's digest (overview, conventions, open next steps, the
-  latest sessions and the compacted history, within `DIGEST_CHARS` characters; nothing when
-  the memory is empty), so "go on where we stopped" works without a tool call; and the
-  session counts as not packed, so its next task gets a pack again (a compaction summarises
-  the earlier one away).
+- `SessionStart` after a start, `/clear` or a compaction (not a resume or a fork, whose
+  conversation is still there): the project memory's digest (overview, conventions, open
+  next steps, the latest sessions and the compacted history, within `DIGEST_CHARS`
+  characters; nothing when the memory is empty), so "go on where we stopped" works without a
+  tool call; and the session counts as not packed, so its next task gets a pack again (a
+  compaction summarises the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
 A repository without an index gets a one-line hint instead of a pack: building the index
@@ -51,6 +51,9 @@ MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a prev
 MIN_WORDS = 3
 DIGEST_CHARS = 4_000
 SESSIONS_FILE = "claude-sessions.json"
+# SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
+# `--fork-session`; Claude Code before 2.1.214 called that a resume)
+KEPT_CONVERSATION = ("resume", "fork")
 SESSIONS_LOCK = "claude-sessions.lock"
 LOCK_SECONDS = 5.0
 KEEP_SECONDS = 7 * 24 * 3600
@@ -74,7 +77,7 @@ class HookInput:
     session: str
     prompt: str = ""
     cwd: str = ""
-    source: str = ""  # SessionStart: startup, resume, clear or compact
+    source: str = ""  # SessionStart: startup, resume, clear, compact or fork
 
 
 def parse(raw: str) -> HookInput:
@@ -137,7 +140,7 @@ def context_for(
 
     state = indexer.state_dir(cfg)
     if hook.event == "SessionStart":
-        if hook.source == "resume":
+        if hook.source in KEPT_CONVERSATION:
             return ""
         _forget(state, hook.session)
         return memory_digest(cfg)

@@ -55,8 +55,8 @@ def test_a_session_starts_with_the_memory_digest(code: Repo) -> None:
         assert digest.startswith("# Project memory (repomem, from `REPOMEM.md`)")
         assert "## Conventions\n- [" in digest and "Never print from library code." in digest
         assert "## Next steps\n- [ ] Handle an empty list in Calculator.total" in digest
-    resumed = hooks.HookInput("SessionStart", "s", source="resume")
-    assert hooks.context_for(cfg, resumed) == ""
+    for source in ("resume", "fork"):  # the conversation (and the digest in it) is there
+        assert hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source)) == ""
     small = hooks.memory_digest(cfg, max_chars=200)
     assert len(small) <= 200 and "Never print" in small  # the most valuable part first
     assert hooks.memory_digest(cfg, max_chars=60) == ""  # not even one part fits
