@@ -8,7 +8,7 @@ context. `repomem claude-hook` is such a command:
 - `UserPromptSubmit` (the user sent a prompt): the first prompt of a session that reads like a
   task gets a pack for it (Markdown, within `MAX_CHARS` characters: Claude Code keeps about
   10,000 characters of a hook's output and replaces a longer one by a short preview). Later
-  prompts of the session get nothing (the model can still call the `pack` tool), unless
+  prompts of the session get nothing (the model can still call `context_pack`), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
 - `SessionStart` after a start, `/clear` or a compaction (not a resume or a fork, whose
