@@ -122,6 +122,16 @@ def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
     return project
 
 
+# Claude Code may wrap a paste in marker lines (`<pasted_content id="1">` ... `</pasted_content
+# id="1">`): not words of the task, nor its title
+_PASTE_MARKER = re.compile(r'^[ \t]*</?pasted_content(?:\s+id="[^"\n]*")?>[ \t]*\n?', re.MULTILINE)
+
+
+def task_text(prompt: str) -> str:
+    """The prompt as the task to pack for: Claude Code's paste markers left out."""
+    return _PASTE_MARKER.sub("", prompt)
+
+
 def reads_like_a_task(prompt: str) -> bool:
     """A prompt worth a pack: not a slash command, at least `MIN_WORDS` words."""
     text = prompt.strip()
@@ -156,7 +166,7 @@ def context_for(
     from repomem.pack import builder
 
     room = max_chars - len(PREAMBLE)
-    pack = builder.build(cfg, hook.prompt, fmt="md", max_chars=room)
+    pack = builder.build(cfg, task_text(hook.prompt), fmt="md", max_chars=room)
     if hook.session:
         _remember(state, hook.session)
     return PREAMBLE + pack.render("md")

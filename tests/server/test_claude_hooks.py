@@ -238,3 +238,17 @@ def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: 
     path.symlink_to(path.name)
     with pytest.raises(RepomemError, match="Cannot write"):
         hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+
+
+def test_claude_codes_paste_markers_are_not_the_task(code: Repo) -> None:
+    pasted = (
+        '<pasted_content id="1">\nTraceback (most recent call last):\n  File "calc.py", in total\n'
+        'TypeError: bad operand\n</pasted_content id="1">\nCalculator.total crashes, fix it'
+    )
+    assert hooks.task_text(pasted) == (
+        'Traceback (most recent call last):\n  File "calc.py", in total\n'
+        "TypeError: bad operand\nCalculator.total crashes, fix it"
+    )
+    out = hooks.context_for(code.config(), prompt(pasted))
+    assert "# Context pack: Traceback (most recent call last):" in out
+    assert "pasted_content" not in out
