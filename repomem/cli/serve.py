@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -157,7 +156,11 @@ def claude_hooks(
     typer.echo(json.dumps({"hooks": hooks.settings_entry(line)}, indent=2, ensure_ascii=False))
 
 
-@app.command("claude-hook")
+# options a later repomem adds (settings shared with the team) are ignored, not an error
+@app.command(
+    "claude-hook",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
 def claude_hook(
     every_prompt: EveryPromptOption = False,
     max_chars: Annotated[
@@ -170,6 +173,8 @@ def claude_hook(
     Installed by `repomem claude-hooks --write`. A failure exits with status 1, which Claude
     Code shows without blocking the prompt.
     """
+    import os
+
     from repomem import config
     from repomem.server import claude_hooks as hooks
 
@@ -181,11 +186,13 @@ def claude_hook(
         )
         raise typer.Exit(1)
     try:
-        hook = hooks.parse(sys.stdin.read())
-        start = state.repo or (Path(hook.cwd) if hook.cwd else None)
-        cfg = config.load(start)
+        # Claude Code writes and reads UTF-8, whatever the locale (a Windows console's code
+        # page would garble the prompt and fail on the first character outside it)
+        hook = hooks.parse(sys.stdin.buffer.read().decode("utf-8", "replace"))
+        cfg = config.load(state.repo or hooks.start_dir(hook, os.environ))
         text = hooks.context_for(cfg, hook, every_prompt=every_prompt, max_chars=max_chars)
     except RepomemError as exc:
         typer.echo(f"repomem: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(text, nl=False)
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()

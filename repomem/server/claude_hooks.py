@@ -8,15 +8,15 @@ context. `repomem claude-hook` is such a command:
 - `UserPromptSubmit` (the user sent a prompt): the first prompt of a session that reads like a
   task gets a pack for it (Markdown, within `MAX_CHARS` characters: Claude Code keeps about
   10,000 characters of a hook's output and replaces a longer one by a short preview). Later
-  prompts of the session get nothing (the model can still call the `pack` tool), unless
+  prompts of the session get nothing (the model can still call `context_pack`), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
-- `SessionStart` after a start, `/clear` or a compaction (not a resume, whose conversation is
-  still there): the project memory's digest (overview, conventions, open next steps, the
-  latest sessions and the compacted history, within `DIGEST_CHARS` characters; nothing when
-  the memory is empty), so "go on where we stopped" works without a tool call; and the
-  session counts as not packed, so its next task gets a pack again (a compaction summarises
-  the earlier one away).
+- `SessionStart` after a start, `/clear` or a compaction (not a resume or a fork, whose
+  conversation is still there): the project memory's digest (overview, conventions, open
+  next steps, the latest sessions and the compacted history, within `DIGEST_CHARS`
+  characters; nothing when the memory is empty), so "go on where we stopped" works without a
+  tool call; and the session counts as not packed, so its next task gets a pack again (a
+  compaction summarises the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
 A repository without an index gets a one-line hint instead of a pack: building the index
@@ -33,17 +33,19 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import re
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
-from repomem.errors import InputError
-from repomem.fsutil import atomic_write
+from repomem.errors import InputError, RepomemError
+from repomem.fsutil import FileLock, atomic_write
 from repomem.server.clients import default_command, load_object
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,11 @@ DIGEST_CHARS = 4_000
 # background, as the git hooks start one.
 REFRESH_AT_MOST = 500
 SESSIONS_FILE = "claude-sessions.json"
+# SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
+# `--fork-session`; Claude Code before 2.1.214 called that a resume)
+KEPT_CONVERSATION = ("resume", "fork")
+SESSIONS_LOCK = "claude-sessions.lock"
+LOCK_SECONDS = 5.0
 KEEP_SECONDS = 7 * 24 * 3600
 SUBCOMMAND = "claude-hook"
 TIMEOUT_SECONDS = 60
@@ -68,6 +75,8 @@ PREAMBLE = (
     "before relying on it.\n\n"
 )
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class HookInput:
@@ -77,7 +86,7 @@ class HookInput:
     session: str
     prompt: str = ""
     cwd: str = ""
-    source: str = ""  # SessionStart: startup, resume, clear or compact
+    source: str = ""  # SessionStart: startup, resume, clear, compact or fork
 
 
 def parse(raw: str) -> HookInput:
@@ -103,9 +112,33 @@ def parse(raw: str) -> HookInput:
 
     def text(key: str) -> str:
         value = data.get(key)
-        return value if isinstance(value, str) else ""
+        # a lone surrogate (`"\\ud800"`, half an emoji) cannot be printed as UTF-8
+        return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else ""
 
     return HookInput(event, text("session_id"), text("prompt"), text("cwd"), text("source"))
+
+
+def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
+    """Where the repository is looked for: the input's `cwd` (Claude's working directory: a
+    subfolder, a worktree) when it lies in the project Claude Code started in, else that project
+    (`CLAUDE_PROJECT_DIR`: Claude may have `cd`-ed out of it, or its folder may be gone), else
+    `cwd` if it exists (None: the current directory)."""
+    cwd = Path(hook.cwd) if hook.cwd and Path(hook.cwd).is_dir() else None
+    named = environ.get("CLAUDE_PROJECT_DIR", "")
+    project = Path(named) if named and Path(named).is_dir() else None
+    if project is None or (cwd is not None and cwd.resolve().is_relative_to(project.resolve())):
+        return cwd
+    return project
+
+
+# Claude Code may wrap a paste in marker lines (`<pasted_content id="1">` ... `</pasted_content
+# id="1">`): not words of the task, nor its title
+_PASTE_MARKER = re.compile(r'^[ \t]*</?pasted_content(?:\s+id="[^"\n]*")?>[ \t]*\n?', re.MULTILINE)
+
+
+def task_text(prompt: str) -> str:
+    """The prompt as the task to pack for: Claude Code's paste markers left out."""
+    return _PASTE_MARKER.sub("", prompt)
 
 
 def reads_like_a_task(prompt: str) -> bool:
@@ -126,7 +159,7 @@ def context_for(
 
     state = indexer.state_dir(cfg)
     if hook.event == "SessionStart":
-        if hook.source == "resume":
+        if hook.source in KEPT_CONVERSATION:
             return ""
         _forget(state, hook.session)
         return memory_digest(cfg)
@@ -143,7 +176,7 @@ def context_for(
 
     room = max_chars - len(PREAMBLE)
     pack = builder.build(
-        cfg, hook.prompt, fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
+        cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )
     if not pack.fresh:
         _refresh_later(cfg)
@@ -217,15 +250,29 @@ def _packed(state: Path, session: str) -> bool:
 
 
 def _remember(state: Path, session: str) -> None:
-    sessions = _read(state)
-    sessions[session] = time.time()
-    _write(state, sessions)
+    def add(sessions: dict[str, float]) -> bool:
+        sessions[session] = time.time()
+        return True
+
+    _update(state, add)
 
 
 def _forget(state: Path, session: str) -> None:
-    sessions = _read(state)
-    if sessions.pop(session, None) is not None:
-        _write(state, sessions)
+    if _packed(state, session):  # else nothing to write (nor a lock file to create)
+        _update(state, lambda sessions: sessions.pop(session, None) is not None)
+
+
+def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
+    """Read, `change` and write the sessions' record under its lock (hooks of two sessions
+    run at once). A record that cannot be written costs a second pack later, so it is
+    logged, and the hook's output is printed all the same."""
+    try:
+        with FileLock(state / SESSIONS_LOCK, LOCK_SECONDS):
+            sessions = _read(state)
+            if change(sessions):
+                _write(state, sessions)
+    except RepomemError as exc:
+        log.warning("the Claude sessions' record was not updated: %s", exc)
 
 
 # ---------------------------------------------------------------------- settings
@@ -257,7 +304,7 @@ def write_settings(cfg: Config, command: str, *, shared: bool = False) -> tuple[
         InputError: when the existing file is not a JSON object or its `hooks` are malformed.
     """
     shown = settings_path(cfg, shared=shared)
-    path = shown.resolve() if shown.is_symlink() else shown
+    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
     data = load_object(path, f"add under `hooks`: {json.dumps(settings_entry(command))}")
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -286,8 +333,13 @@ def _is_ours(group: Any) -> bool:
 
 
 def _runs_us(command: str) -> bool:
+    """`command` starts repomem's `claude-hook` (`/path/to/repomem claude-hook`, `python -m
+    repomem claude-hook`), not another tool's subcommand of the same name."""
     try:
         words = shlex.split(command)
     except ValueError:  # unbalanced quotes: someone else's command
         return False
-    return SUBCOMMAND in words[1:]
+    if SUBCOMMAND not in words[1:]:
+        return False
+    program = words[: words.index(SUBCOMMAND, 1)]
+    return any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in program)

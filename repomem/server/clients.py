@@ -15,6 +15,7 @@ an existing file (other servers and settings are kept) and writes it atomically.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -89,7 +90,7 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
     new = entry(cfg, client, **kwargs)
     shown = path_for(cfg, client)
     # a link to a shared file: that file is the configuration (written through the link)
-    path = shown.resolve() if shown.is_symlink() else shown
+    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
     data = load_object(
         path, f"add this entry under `{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
     )

@@ -271,3 +271,42 @@ def test_claude_hook_run_by_hand_says_what_it_is_instead_of_waiting(code: Repo) 
         os.close(follower)
     assert done.returncode == 1 and done.stdout == ""
     assert "reads a Claude Code hook's JSON on stdin" in done.stderr
+
+
+def test_claude_hook_never_exits_with_the_status_that_blocks_a_prompt(code: Repo) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "u", "cwd": str(code.root),
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    for extra in (["--max-chars", "5"], ["--every-prompt", "--option-of-a-later-version"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook", *extra], input=json.dumps(ask),
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+        assert done.returncode != 2, (extra, done.stderr)  # 2 blocks and erases the prompt
+    # an option it does not know yet is ignored: the pack is still added
+    assert done.returncode == 0 and "# Context pack:" in done.stdout, done.stderr
+
+
+def test_claude_hook_speaks_utf8_whatever_the_locale(code: Repo) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "w", "cwd": str(code.root),
+           "prompt": "Calculator.total in Zürich ☃ adds one too many \ud800"}  # fmt: skip
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}  # as a Windows console's code page
+    done = subprocess.run(
+        [sys.executable, "-m", "repomem", "claude-hook"], input=json.dumps(ask).encode(),
+        capture_output=True, timeout=DEADLINE, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    out = done.stdout.decode("utf-8")
+    assert "# Context pack: Calculator.total in Zürich ☃ adds one too many ?" in out
+
+
+def test_claude_hook_finds_the_project_when_claude_left_it(code: Repo, tmp_path: Path) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "p",
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(code.root)}
+    for cwd in (str(tmp_path), str(tmp_path / "deleted")):  # `cd /tmp`, a removed folder
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook", "--every-prompt"],
+            input=json.dumps({**ask, "cwd": cwd}), cwd=tmp_path, capture_output=True, text=True,
+            timeout=DEADLINE, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0 and "calc.py" in done.stdout, (cwd, done.stderr)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -52,8 +55,8 @@ def test_a_session_starts_with_the_memory_digest(code: Repo) -> None:
         assert digest.startswith("# Project memory (repomem, from `REPOMEM.md`)")
         assert "## Conventions\n- [" in digest and "Never print from library code." in digest
         assert "## Next steps\n- [ ] Handle an empty list in Calculator.total" in digest
-    resumed = hooks.HookInput("SessionStart", "s", source="resume")
-    assert hooks.context_for(cfg, resumed) == ""
+    for source in ("resume", "fork"):  # the conversation (and the digest in it) is there
+        assert hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source)) == ""
     small = hooks.memory_digest(cfg, max_chars=200)
     assert len(small) <= 200 and "Never print" in small  # the most valuable part first
     assert hooks.memory_digest(cfg, max_chars=60) == ""  # not even one part fits
@@ -175,3 +178,101 @@ def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
         assert time.monotonic() < deadline, "the background refresh did not finish"
         time.sleep(0.05)
     assert query.status(cfg)["fresh"] is True
+
+
+def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    theirs = {"type": "command", "command": "entire claude-hook user-prompt-submit"}
+    ours = {"type": "command", "command": "'/home/a/.venv/bin/repomem' claude-hook"}
+    module = {"type": "command", "command": "python3 -m repomem claude-hook --every-prompt"}
+    groups = [{"hooks": [theirs]}, {"hooks": [ours]}, {"hooks": [module]}]
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": groups}}), encoding="utf-8")
+    _, replaced = hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+    submit = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
+    assert replaced and [g["hooks"][0]["command"] for g in submit] == [
+        theirs["command"],
+        "/opt/r claude-hook",
+    ]
+
+
+def test_a_sessions_record_that_cannot_be_written_does_not_cost_the_pack(code: Repo) -> None:
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.mkdir(parents=True)  # unwritable as a file, as on a read-only disk
+    out = hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert out.startswith(hooks.PREAMBLE) and "calc.py" in out
+
+
+def test_hooks_of_two_sessions_at_once_both_keep_their_record(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repomem.index import indexer
+
+    state = indexer.state_dir(code.config())
+    both_read = threading.Barrier(2, timeout=1.0)
+    read = hooks._read
+
+    def read_then_wait(path: Path) -> dict[str, float]:
+        data = read(path)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait()  # without the lock, each would write what it read: one is lost
+        return data
+
+    monkeypatch.setattr(hooks, "_read", read_then_wait)
+    threads = [threading.Thread(target=hooks._remember, args=(state, s)) for s in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))) == [
+        "a",
+        "b",
+    ]
+
+
+def test_the_repository_is_looked_for_where_claude_works_within_the_project(
+    tmp_path: Path,
+) -> None:
+    project, sub, elsewhere = tmp_path / "p", tmp_path / "p" / "src", tmp_path / "other"
+    sub.mkdir(parents=True)
+    elsewhere.mkdir()
+    env = {"CLAUDE_PROJECT_DIR": str(project)}
+
+    def start(cwd: Path, environ: dict[str, str]) -> Path | None:
+        return hooks.start_dir(hooks.HookInput("UserPromptSubmit", "s", cwd=str(cwd)), environ)
+
+    assert start(sub, env) == sub  # a subfolder (or a worktree) of the project
+    assert start(elsewhere, env) == project  # Claude ran `cd` out of the project
+    assert start(tmp_path / "gone", env) == project
+    assert start(elsewhere, {}) == elsewhere
+    assert start(tmp_path / "gone", {}) is None  # the current directory
+    assert hooks.parse(
+        '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
+    ).prompt == ("a ? b")
+
+
+def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:
+    from repomem.errors import RepomemError
+
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    path.symlink_to(path.name)
+    with pytest.raises(RepomemError, match="Cannot write"):
+        hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+
+
+def test_claude_codes_paste_markers_are_not_the_task(code: Repo) -> None:
+    pasted = (
+        '<pasted_content id="1">\nTraceback (most recent call last):\n  File "calc.py", in total\n'
+        'TypeError: bad operand\n</pasted_content id="1">\nCalculator.total crashes, fix it'
+    )
+    assert hooks.task_text(pasted) == (
+        'Traceback (most recent call last):\n  File "calc.py", in total\n'
+        "TypeError: bad operand\nCalculator.total crashes, fix it"
+    )
+    out = hooks.context_for(code.config(), prompt(pasted))
+    assert "# Context pack: Traceback (most recent call last):" in out
+    assert "pasted_content" not in out
