@@ -75,8 +75,6 @@ PREAMBLE = (
     "before relying on it.\n\n"
 )
 
-log = logging.getLogger(__name__)
-
 
 @dataclass(frozen=True)
 class HookInput:
