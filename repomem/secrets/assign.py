@@ -48,10 +48,13 @@ from repomem.secrets._common import (
     _typed,
 )
 from repomem.secrets.commands import (
+    _A_WORDS,
     _AUTH_HEADER_TAIL,
+    _P_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
+    _scan_word,
     _word_kind,
     _word_spans,
 )
@@ -97,21 +100,22 @@ _THEN_OPERATOR = (
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
 # expression's `(?P=name)`).
-_KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(pattern + _THEN_OPERATOR)
-    if pattern[0] != "p"
-    else re.compile(
-        f"p(?:{pattern[1:]}{_THEN_OPERATOR}"
-        r"""|(?=(?:=|%3d)[^\s"'`;&#<>?=/()]{6})(?<=[?&;]p)(?<!\(\?p))"""
-    )
-    for pattern in (
-        "p(?:ass|wd?)",
+# The "p" and "a" scans also find the words of commands and calls that take a password
+# (group "word": see _P_WORDS and _A_WORDS).
+_KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        f"p(?:(?:ass|wd?){_THEN_OPERATOR}"
+        r"""|(?=(?:=|%3d)[^\s"'`;&#<>?=/()]{6})(?<=[?&;]p)(?<!\(\?p)"""
+        f"|(?P<word>{_P_WORDS}))"
+    ),
+    re.compile(
         "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
         + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
-        + "|(?<=[?&]key)(?==)))",  # ?key=...: a URL's API key
-        "secret",
-        "auth",
-    )
+        + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
+        + _THEN_OPERATOR
+    ),
+    re.compile("secret" + _THEN_OPERATOR),
+    re.compile(f"a(?:uth{_THEN_OPERATOR}|(?P<word>{_A_WORDS}))"),
 )
 
 # The rest of an assignment after the keyword: the rest of the name, an optional closing
@@ -383,6 +387,10 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         for hit in pattern.finditer(lowered):
             start = hit.start()
             keyword = hit.group()
+            if hit.lastgroup == "word":  # expdp, new PDO(, rman ...: read like the words
+                kind, back = _scan_word(keyword)
+                hits.append((start - back, kind, hit.end()))
+                continue
             if keyword == "ken":
                 start -= 2
                 keyword = "token"

@@ -18,7 +18,10 @@ and the user and password given to a login or a connection, as arguments
 pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...",
 "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and Oracle's logon
 (``sqlplus user/...@db``, ``CONNECT user/...@db``, ``jdbc:oracle:thin:user/...@host``,
-``cx_Oracle.connect("user/...@dsn")``).
+``cx_Oracle.connect("user/...@dsn")``, the Data Pump and export tools' ``expdp
+user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman target sys/...@db catalog
+rman/...@rcat``; the keyword scans of :mod:`.assign` find those tools at their "p" and
+"a").
 """
 
 from __future__ import annotations
@@ -204,14 +207,17 @@ _PAIR_HEAD = (
 )
 # login("u", "..."), creds = (, log in with admin / ... (six characters of a password)
 _GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[^\s/`"']{{6}})"""
-# Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
-# SQL*Plus's CONNECT and in a JDBC thin URL): options, maybe a quote and sqlldr's userid=,
-# the user, the password (at PASSWORD).  Looked ahead for in the scans of the lower-cased
-# text, read in the text by _ORACLE_LOGON.
+# Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr, the
+# Data Pump and export tools, RMAN, SQL*Plus's CONNECT and in a JDBC thin URL): options,
+# RMAN's database (target, catalog, auxiliary), maybe a quote (escaped in a shell's
+# double quotes: expdp \"sys/...@db as sysdba\") and a tool's userid=, the user, the
+# password (at PASSWORD).  Looked ahead for in the scans of the lower-cased text, read in
+# the text by _ORACLE_LOGON.
 _ORACLE_USER = r"[\w$#]{1,30}/"
 _ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
 _ORACLE_SHAPE = (
-    r"""(?:-\w+[ \t]+)*["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
+    r"""(?:-\w+[ \t]+)*(?:(?:target|catalog|auxiliary)(?:[ \t]*=[ \t]*|[ \t]+))?"""
+    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
 )
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
 _WORD_SCANS = (
@@ -249,6 +255,24 @@ _WORD_KINDS = {
 _WORD_HEADS = {"qu": 2, "ql": 3, "c:": 3}
 
 
+# Words found by the keyword scans of :mod:`.assign` at a letter they share, so that they
+# cost no scan of their own (each is looked ahead for like the words above): at the "p"
+# of the Data Pump tools (expdp, impdp user/...@db) and of the export tools (exp, imp
+# userid=user/...@db); at the "a" of rman (rman target sys/...@db).  Each branch starts
+# with a literal, which the scans reject at once at the many other "p"s.
+_P_WORDS = (
+    rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
+)
+_A_WORDS = rf"n[ \t](?<=rman[ \t])[ \t]*(?:target[ \t]+/[ \t]+)?{_ORACLE_AHEAD}"
+
+
+def _scan_word(word: str) -> tuple[str, int]:
+    """The kind of a word of _P_WORDS or _A_WORDS a keyword scan found (its match from the
+    scan's "p" or "a"), and how far before the match the word starts."""
+    return "oracle", 2  # expdp, impdp, exp, imp at their "p", rman at its "a"
+
+
 def _word_kind(word: str) -> tuple[str, int]:
     """The kind of the word ``word`` a scan of _WORD_SCANS found, and how far before the
     match the word starts."""
@@ -284,6 +308,8 @@ _ORACLE_ARGUMENT = re.compile(
     + f"(?P<value>{_ORACLE_PASSWORD})"
     + r"""@[^\s"']{1,200}(?P=q)"""
 )
+# RMAN's next database after a logon: rman target sys/...@db catalog rman/...@rcat.
+_RMAN_MORE = re.compile(r"@[^\s\\\"']{0,200}[ \t]+(?=(?:catalog|auxiliary)[ \t=])", re.IGNORECASE)
 # The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
 _CALLEE = re.compile(r"[\w.]{0,40}\Z")
 # Python's Oracle drivers take (user, password, dsn); paramiko's SSHClient.connect takes
@@ -329,10 +355,13 @@ def _word_spans(
     if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
         return []  # blog in, dialog on, disconnect(, incredible: part of another word
     if kind == "oracle":
+        spans = []
         logon = _ORACLE_LOGON.match(text, word_end)
-        if logon is None or not _oracle_password(logon.group("value")):
-            return []
-        return [logon.span("value")]
+        while logon is not None and _oracle_password(logon.group("value")):
+            spans.append(logon.span("value"))
+            more = _RMAN_MORE.match(text, logon.end())  # rman target ... catalog user/...@
+            logon = None if more is None else _ORACLE_LOGON.match(text, more.end())
+        return spans
     if kind in ("connect", "call"):
         arguments = word_end  # those scans read the call's "("
     else:

@@ -85,6 +85,15 @@ GIVEN_TO_CALLS = {
     "sequelize": ("a.js", "const s = new Sequelize('app', 'root', '{p}', {{ dialect: 'mysql' }})"),
     "sequelize_env_database": ("a.ts", "new Sequelize(process.env.DB, 'root', '{p}', opts);"),
     "mysqli": ("a.php", '$db = new mysqli("db", "root", "{p}", "app");'),
+    "expdp": ("run.sh", "expdp system/{p}@orcl directory=dp dumpfile=x.dmp"),
+    "impdp_userid": ("run.sh", "impdp userid=system/{p}@orcl directory=dp"),
+    "expdp_escaped_sysdba": ("run.sh", 'expdp \\"sys/{p}@orcl as sysdba\\" directory=dp'),
+    "exp_userid": ("run.sh", "exp userid=scott/{p}@orcl file=x.dmp"),
+    "imp": ("run.sh", "imp scott/{p}@orcl file=x.dmp"),
+    "rman_target": ("run.sh", "rman target sys/{p}@prod"),
+    "rman_upper_case": ("run.sh", "RMAN TARGET sys/{p}@prod"),
+    "rman_os_target_catalog": ("run.sh", "rman target / catalog rman/{p}@rcat"),
+    "rman_script_connect": ("a.rman", "connect target sys/{p}@prod;"),
 }
 
 
@@ -121,6 +130,11 @@ KEPT_CALLS = {
     "sequelize_memory": ("a.js", "new Sequelize('sqlite::memory:')"),
     "sequelize_null_password": ("a.js", "new Sequelize('app', 'root', null, { dialect: 'x' })"),
     "mysqli_variables": ("a.php", "$db = new mysqli($host, $user, $pass, $name);"),
+    "expdp_prompting": ("run.sh", "expdp system@orcl directory=dp"),
+    "expdp_variables": ("run.sh", "expdp $DB_USER/$DB_PASS@orcl directory=dp"),
+    "exp_math": ("a.py", "y = exp(a / b) @ m"),
+    "rman_os_target": ("run.sh", "rman target / nocatalog"),
+    "rman_prose": ("a.md", "Run rman as the oracle user."),
 }
 
 
@@ -129,7 +143,15 @@ def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
 
 
-@pytest.mark.parametrize("word", ["connect(", "connect(\n", "login(", "creds ", "log in "])
+def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
+    text = f"rman target sys/{PW}@prod catalog rman/{PW}@rcat"
+    assert redact(text) == (text.replace(PW, REDACTED), 2)
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "exp ", "rman "],
+)
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
     # a megabyte of "connect(" took seconds: every hit was read in Python
     text = word * (1_000_000 // len(word))
