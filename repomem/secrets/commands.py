@@ -14,14 +14,15 @@ credential in other shapes than an assignment: SQL's ``IDENTIFIED BY '...'`` in 
 and the user and password given to a login or a connection, as arguments
 (``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
 "...")``, ``cx_Oracle.connect("user", "...", dsn)``, ``ssh.connect(host, 22, "user",
-"...")``, ``new Sequelize(db, "user", "...")``, ``new mysqli(host, "user", "...")``), as a
-pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...",
-"creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and Oracle's logon
-(``sqlplus user/...@db``, ``CONNECT user/...@db``, ``jdbc:oracle:thin:user/...@host``,
-``cx_Oracle.connect("user/...@dsn")``, the Data Pump and export tools' ``expdp
-user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman target sys/...@db catalog
-rman/...@rcat``; the keyword scans of :mod:`.assign` find those tools at their "p" and
-"a").
+"...")``, ``new Sequelize(db, "user", "...")``, ``new mysqli(host, "user", "...")``, ``new
+PDO(dsn, "user", "...")``, ``ftplib.FTP(host, "user", "...")``, ``redis.Redis(host, port,
+db, "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in
+with admin / ...", "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and
+Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
+``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
+and export tools' ``expdp user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman
+target sys/...@db catalog rman/...@rcat``; the keyword scans of :mod:`.assign` find those
+tools, PDO and FTP at their "p" and "a").
 """
 
 from __future__ import annotations
@@ -221,7 +222,11 @@ _ORACLE_SHAPE = (
 )
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
 _WORD_SCANS = (
-    re.compile(r"identified[ \t]+by[ \t]"),
+    # the words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(
+    re.compile(
+        r"d(?:(?<=id)entified[ \t]+by[ \t]"
+        rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING}))"
+    ),
     re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
     # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
     # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
@@ -241,7 +246,8 @@ _WORD_SCANS = (
 )
 # The kind of word found, by its first two letters (see _word_kind).
 _WORD_KINDS = {
-    "id": "identified",
+    "de": "identified",
+    "di": "redis",
     "lo": "login",
     "cr": "cred",
     "co": "connect",
@@ -250,19 +256,23 @@ _WORD_KINDS = {
     "qu": "call",
     "ql": "call",
 }
-# Where the word found starts before its scan's literal: the "q" of sequelize, mysqli
-# (sqlplus, sqlldr: see _word_kind), the "c" of jdbc.
-_WORD_HEADS = {"qu": 2, "ql": 3, "c:": 3}
+# Where the word found starts before its scan's literal: the "d" of identified and redis,
+# the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind), the "c" of jdbc.
+_WORD_HEADS = {"de": 1, "di": 2, "qu": 2, "ql": 3, "c:": 3}
 
 
 # Words found by the keyword scans of :mod:`.assign` at a letter they share, so that they
 # cost no scan of their own (each is looked ahead for like the words above): at the "p"
-# of the Data Pump tools (expdp, impdp user/...@db) and of the export tools (exp, imp
-# userid=user/...@db); at the "a" of rman (rman target sys/...@db).  Each branch starts
+# of the Data Pump tools (expdp, impdp user/...@db), of the export tools (exp, imp
+# userid=user/...@db), of PHP's new PDO(dsn, user, "...") and of ftplib's FTP(host, user,
+# "...") and FTP_TLS(; at the "a" of rman (rman target sys/...@db).  Each branch starts
 # with a literal, which the scans reject at once at the many other "p"s.
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
+    rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
+    rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
 )
 _A_WORDS = rf"n[ \t](?<=rman[ \t])[ \t]*(?:target[ \t]+/[ \t]+)?{_ORACLE_AHEAD}"
 
@@ -270,6 +280,8 @@ _A_WORDS = rf"n[ \t](?<=rman[ \t])[ \t]*(?:target[ \t]+/[ \t]+)?{_ORACLE_AHEAD}"
 def _scan_word(word: str) -> tuple[str, int]:
     """The kind of a word of _P_WORDS or _A_WORDS a keyword scan found (its match from the
     scan's "p" or "a"), and how far before the match the word starts."""
+    if word.endswith("("):  # pdo( at its "p", ftp( and ftp_tls( at their last letter
+        return "call", 0 if word.startswith("pdo") else 2
     return "oracle", 2  # expdp, impdp, exp, imp at their "p", rman at its "a"
 
 
@@ -290,7 +302,7 @@ _DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z"
 # The password's place among a call's arguments: login(user, password),
 # connect(host, user, password), new Sequelize(db, user, password, options),
 # new mysqli(host, user, password, db).
-_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2}
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2, "redis": 3}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
 _PAIR_ASSIGNED = re.compile(_PAIR_ASSIGNED_SOURCE)
@@ -310,6 +322,8 @@ _ORACLE_ARGUMENT = re.compile(
 )
 # RMAN's next database after a logon: rman target sys/...@db catalog rman/...@rcat.
 _RMAN_MORE = re.compile(r"@[^\s\\\"']{0,200}[ \t]+(?=(?:catalog|auxiliary)[ \t=])", re.IGNORECASE)
+# The user before the password among a call's arguments is anonymous FTP's.
+_ANONYMOUS = re.compile(r"""["'](?:anonymous|ftp)["'][ \t]*,[ \t]*[bBrRuUfF]{0,2}["']\Z""", re.I)
 # The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
 _CALLEE = re.compile(r"[\w.]{0,40}\Z")
 # Python's Oracle drivers take (user, password, dsn); paramiko's SSHClient.connect takes
@@ -362,7 +376,7 @@ def _word_spans(
             more = _RMAN_MORE.match(text, logon.end())  # rman target ... catalog user/...@
             logon = None if more is None else _ORACLE_LOGON.match(text, more.end())
         return spans
-    if kind in ("connect", "call"):
+    if kind in ("connect", "call", "redis"):
         arguments = word_end  # those scans read the call's "("
     else:
         call = _CALL_OPEN.match(text, word_end) or _PAIR_ASSIGNED.match(text, word_end)
@@ -391,6 +405,8 @@ def _word_spans(
     found = _TUPLE_VALUES[position].match(text, arguments)
     if found is None or not _given_password(found.group("value")):
         return []
+    if "@" in found.group("value") and _ANONYMOUS.search(text, arguments, found.start("value")):
+        return []  # FTP(host, "anonymous", "guest@"): anonymous FTP's e-mail, not a secret
     return [found.span("value")]
 
 

@@ -85,6 +85,7 @@ GIVEN_TO_CALLS = {
     "sequelize": ("a.js", "const s = new Sequelize('app', 'root', '{p}', {{ dialect: 'mysql' }})"),
     "sequelize_env_database": ("a.ts", "new Sequelize(process.env.DB, 'root', '{p}', opts);"),
     "mysqli": ("a.php", '$db = new mysqli("db", "root", "{p}", "app");'),
+    "mysqli_php_variables": ("a.php", '$db = new mysqli($host, $user, "{p}", "app");'),
     "expdp": ("run.sh", "expdp system/{p}@orcl directory=dp dumpfile=x.dmp"),
     "impdp_userid": ("run.sh", "impdp userid=system/{p}@orcl directory=dp"),
     "expdp_escaped_sysdba": ("run.sh", 'expdp \\"sys/{p}@orcl as sysdba\\" directory=dp'),
@@ -94,6 +95,12 @@ GIVEN_TO_CALLS = {
     "rman_upper_case": ("run.sh", "RMAN TARGET sys/{p}@prod"),
     "rman_os_target_catalog": ("run.sh", "rman target / catalog rman/{p}@rcat"),
     "rman_script_connect": ("a.rman", "connect target sys/{p}@prod;"),
+    "redis_positional": ("a.py", 'r = redis.Redis("db", 6379, 0, "{p}")'),
+    "strict_redis_positional": ("a.py", 'r = redis.StrictRedis(host, port, 0, "{p}")'),
+    "ftplib": ("a.py", 'ftp = ftplib.FTP("ftp.acme.io", "deploy", "{p}")'),
+    "ftp_tls": ("a.py", 'ftp = FTP_TLS(host, "me", "{p}")'),
+    "pdo": ("a.php", '$db = new PDO("mysql:host=db;dbname=app", "root", "{p}");'),
+    "pdo_php_variables": ("a.php", "$db = new \\PDO($this->dsn, $this->user, '{p}', $options);"),
 }
 
 
@@ -135,6 +142,14 @@ KEPT_CALLS = {
     "exp_math": ("a.py", "y = exp(a / b) @ m"),
     "rman_os_target": ("run.sh", "rman target / nocatalog"),
     "rman_prose": ("a.md", "Run rman as the oracle user."),
+    "redis_no_password": ("a.py", "r = redis.Redis(host, port, db)"),
+    "redis_literals_no_password": ("a.py", 'r = redis.Redis("localhost", 6379, 0)'),
+    "redis_password_variable": ("a.py", "r = redis.Redis(host, port, db, password)"),
+    "ftp_host_only": ("a.py", 'ftp = FTP("ftp.acme.io")'),
+    "ftp_variables": ("a.py", "ftp = FTP(host, user, passwd)"),
+    "ftp_anonymous": ("a.py", 'ftp = FTP("ftp.acme.io", "anonymous", "guest@")'),
+    "pdo_variables": ("a.php", "$db = new PDO($dsn, $user, $pass);"),
+    "pdo_sqlite": ("a.php", "$db = new PDO('sqlite:/var/db/app.sqlite');"),
 }
 
 
@@ -150,7 +165,7 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
 
 @pytest.mark.parametrize(
     "word",
-    ["connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "exp ", "rman "],
+    ["connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman ", "redis(", "pdo("],
 )
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
     # a megabyte of "connect(" took seconds: every hit was read in Python
