@@ -48,13 +48,12 @@ from repomem.secrets._common import (
     _typed,
 )
 from repomem.secrets.commands import (
-    _A_WORDS,
     _AUTH_HEADER_TAIL,
     _P_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
-    _scan_word,
+    _p_word,
     _word_kind,
     _word_spans,
 )
@@ -99,24 +98,41 @@ _THEN_OPERATOR = (
 )
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
-# expression's `(?P=name)`).
-# The "p" and "a" scans also find the words of commands and calls that take a password
-# (group "word": see _P_WORDS and _A_WORDS).
+# expression's `(?P=name)`), and the words of commands and calls that take a password
+# (see _P_WORDS).  A scan's cost grows with how often its first character occurs, so "auth"
+# is found at its "h"; and each branch starts with a literal, which the engine rejects at
+# once at the other occurrences of the scan's letter (a look-around first is evaluated
+# there: the `?p=` branch so cost a third of the "p" scan).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     re.compile(
         f"p(?:(?:ass|wd?){_THEN_OPERATOR}"
-        r"""|(?=(?:=|%3d)[^\s"'`;&#<>?=/()]{6})(?<=[?&;]p)(?<!\(\?p)"""
-        f"|(?P<word>{_P_WORDS}))"
+        r"""|(?:=(?<=[?&;]p=)(?<!\(\?p=)|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d))(?=[^\s"'`;&#<>?=/()]{6})"""
+        f"|{_P_WORDS})"
     ),
     re.compile(
-        "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
+        "k(?:en(?<=token)|ie(?<=cookie)|ey(?:"
         + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
         + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
         + _THEN_OPERATOR
     ),
     re.compile("secret" + _THEN_OPERATOR),
-    re.compile(f"a(?:uth{_THEN_OPERATOR}|(?P<word>{_A_WORDS}))"),
+    re.compile("h(?<=auth)" + _THEN_OPERATOR),
 )
+# A keyword scan's match -> its keyword, and how far before the match the keyword starts
+# (token and cookie are found at their "k", auth at its "h", ?p= with its "="); a match
+# not here is a word of _P_WORDS.
+_MATCHED_KEYWORDS = {
+    "pass": ("pass", 0),
+    "pwd": ("pwd", 0),
+    "pw": ("pw", 0),
+    "p=": ("p", 0),
+    "p%3d": ("p", 0),
+    "ken": ("token", 2),
+    "kie": ("cookie", 3),
+    "key": ("key", 0),
+    "secret": ("secret", 0),
+    "h": ("auth", 3),
+}
 
 # The rest of an assignment after the keyword: the rest of the name, an optional closing
 # quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
@@ -385,19 +401,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     hits: list[tuple[int, str, int]] = []
     for pattern in _KEYWORD_SCANS:
         for hit in pattern.finditer(lowered):
-            start = hit.start()
-            keyword = hit.group()
-            if hit.lastgroup == "word":  # expdp, new PDO(, rman ...: read like the words
-                kind, back = _scan_word(keyword)
-                hits.append((start - back, kind, hit.end()))
-                continue
-            if keyword == "ken":
-                start -= 2
-                keyword = "token"
-            elif keyword == "kie":
-                start -= 3
-                keyword = "cookie"
-            hits.append((start, keyword, hit.end()))
+            matched = hit.group()
+            keyword, back = _MATCHED_KEYWORDS.get(matched) or _p_word(matched)
+            hits.append((hit.start() - back, keyword, hit.end()))
     for pattern in _WORD_SCANS:
         for hit in pattern.finditer(lowered):
             kind, back = _word_kind(hit.group())

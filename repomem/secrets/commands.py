@@ -221,13 +221,22 @@ _ORACLE_SHAPE = (
     r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
 )
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
+# Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
+# often its first character occurs) and each branch with a literal, which the engine
+# rejects at once at the other occurrences of the scan's letter.
 _WORD_SCANS = (
-    # the words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(
+    # the words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(, and the
+    # Oracle tools' userid=user/...@db (exp, imp, expdp, sqlldr)
     re.compile(
-        r"d(?:(?<=id)entified[ \t]+by[ \t]"
-        rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING}))"
+        r"d(?:entified(?<=identified)[ \t]+by[ \t]"
+        rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
+        rf"|=(?<=userid=){_ORACLE_AHEAD})"
     ),
-    re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
+    # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db
+    re.compile(
+        rf"g(?:et(?<=rman target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
+        r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
+    ),
     # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
     # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
     # and JDBC's thin URL (jdbc:oracle:thin:user/...@host)
@@ -248,7 +257,13 @@ _WORD_SCANS = (
 _WORD_KINDS = {
     "de": "identified",
     "di": "redis",
-    "lo": "login",
+    "d=": "oracle",
+    "ge": "oracle",
+    "gi": "login",
+    "go": "login",
+    "g ": "login",
+    "g_": "login",
+    "g-": "login",
     "cr": "cred",
     "co": "connect",
     "cp": "dsn",
@@ -256,33 +271,43 @@ _WORD_KINDS = {
     "qu": "call",
     "ql": "call",
 }
-# Where the word found starts before its scan's literal: the "d" of identified and redis,
-# the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind), the "c" of jdbc.
-_WORD_HEADS = {"de": 1, "di": 2, "qu": 2, "ql": 3, "c:": 3}
+# Where the word found starts before its scan's literal: the "d" of identified, redis and
+# userid=, the "g" of log... and of rman target, the "q" of sequelize, mysqli (sqlplus,
+# sqlldr: see _word_kind), the "c" of jdbc.
+_WORD_HEADS = {
+    "de": 1,
+    "di": 2,
+    "d=": 5,
+    "ge": 8,
+    "gi": 2,
+    "go": 2,
+    "g ": 2,
+    "g_": 2,
+    "g-": 2,
+    "qu": 2,
+    "ql": 3,
+    "c:": 3,
+}
 
 
-# Words found by the keyword scans of :mod:`.assign` at a letter they share, so that they
-# cost no scan of their own (each is looked ahead for like the words above): at the "p"
-# of the Data Pump tools (expdp, impdp user/...@db), of the export tools (exp, imp
-# userid=user/...@db), of PHP's new PDO(dsn, user, "...") and of ftplib's FTP(host, user,
-# "...") and FTP_TLS(; at the "a" of rman (rman target sys/...@db).  Each branch starts
-# with a literal, which the scans reject at once at the many other "p"s.
+# Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
+# own (each is looked ahead for like the words above): the Data Pump tools (expdp, impdp
+# user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's FTP(host, user, "...") and
+# FTP_TLS(.
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
-    rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
 )
-_A_WORDS = rf"n[ \t](?<=rman[ \t])[ \t]*(?:target[ \t]+/[ \t]+)?{_ORACLE_AHEAD}"
 
 
-def _scan_word(word: str) -> tuple[str, int]:
-    """The kind of a word of _P_WORDS or _A_WORDS a keyword scan found (its match from the
-    scan's "p" or "a"), and how far before the match the word starts."""
+def _p_word(word: str) -> tuple[str, int]:
+    """The kind of a word of _P_WORDS the "p" scan found (its match from the "p"), and how far
+    before the match the word starts."""
     if word.endswith("("):  # pdo( at its "p", ftp( and ftp_tls( at their last letter
         return "call", 0 if word.startswith("pdo") else 2
-    return "oracle", 2  # expdp, impdp, exp, imp at their "p", rman at its "a"
+    return "oracle", 2  # expdp, impdp at their first "p"
 
 
 def _word_kind(word: str) -> tuple[str, int]:
