@@ -6,7 +6,9 @@ lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``/``p
 look-ahead for an assignment operator (or one of the few spaced forms below), so ``pass``
 statements and the like are dropped inside the regex engine.  The few remaining hits are
 checked in Python: the keyword must stand as a word of the name, and an anchored regex
-reads the operator and value (:mod:`.values` reads and judges the value).
+reads the operator and value (:mod:`.values` reads and judges the value).  Full-width
+forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
+as the ASCII characters they stand for.
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -69,6 +71,16 @@ from repomem.secrets.values import (
 # Lower-cases ASCII only, so positions in the copy match positions in the original even
 # when the text holds characters whose lower case is longer ("İ" -> "i̇").
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Full-width forms and the ideographic space, typed with a CJK input method
+# (password＝"...", ＤＢ＿ＰＡＳＳＷＯＲＤ：...), are read as the ASCII characters they stand
+# for: one character for one, so positions in the folded copy are positions in the text.
+_FOLD_FULL_WIDTH = str.maketrans(
+    {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
+)
+# A text is folded when it holds one the shapes need: a full-width "=", ":", quote, the
+# ideographic space or a full-width "p" (ＰＡＳＳＷＯＲＤ = "...").  A find for each costs
+# a twentieth of a search for the whole range (whose class is tested at every character).
+_FULL_WIDTH_SIGNS = ("\uff1d", "\uff1a", "\uff02", "\uff07", "\u3000", "\uff30", "\uff50")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private (api_key, accessKey, private-key); "pass" also covers password, passwd and
@@ -394,6 +406,8 @@ def _context(
 def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
     """Spans of secret values assigned to credential-named keys (or stated in a sentence:
     "the staging password is ..."), in text order."""
+    if not text.isascii() and any(sign in text for sign in _FULL_WIDTH_SIGNS):
+        text = text.translate(_FOLD_FULL_WIDTH)
     lowered = text.lower()
     if len(lowered) != len(text):  # rare: "İ".lower() is two characters
         lowered = text.translate(_ASCII_LOWER)

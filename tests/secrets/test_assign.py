@@ -132,3 +132,38 @@ KEPT_MORE = [
 @pytest.mark.parametrize("text", KEPT_MORE)
 def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+FULL_WIDTH = {
+    # (text, config_like): typed with a CJK input method; the value is masked in place
+    "equals": ('password＝"{v}"', False),
+    "spaced_equals": ('password ＝ "{v}"', False),
+    "quotes": ("password = ＂{v}＂", False),
+    "ideographic_spaces": ('password\u3000=\u3000"{v}"', False),
+    "colon_in_config": ("password：{v}", True),
+    "key_name": ('ＰＡＳＳＷＯＲＤ = "{v}"', False),
+    "key_name_and_equals": ('ＤＢ＿ＰＡＳＳＷＯＲＤ＝"{v}"', False),
+    "token_equals": ('api_token＝"{v}"', False),
+}
+
+
+@pytest.mark.parametrize(("text", "config_like"), FULL_WIDTH.values(), ids=FULL_WIDTH.keys())
+def test_full_width_names_operators_and_quotes_are_read_as_ascii(
+    text: str, config_like: bool
+) -> None:
+    value = fake(ALNUM, 24, 42)
+    out, n = redact(text.format(v=value), config_like=config_like)
+    assert (out, n) == (text.format(v=REDACTED), 1)
+
+
+FULL_WIDTH_KEPT = {
+    "code": "password＝get_password()",
+    "comparison": 'if password ＝＝ "hunter2hunter":',
+    "prose": "ｐａｓｓｗｏｒｄ：ユーザーが入力します",
+    "annotation": "ｐａｓｓｗｏｒｄ：ｓｔｒ",
+}
+
+
+@pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
+def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
