@@ -77,14 +77,16 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _FOLD_FULL_WIDTH = str.maketrans(
     {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
 )
-# A text is folded when it holds one the shapes need: a full-width "=", ":", quote, the
+# A text is folded when it holds one that the shapes need: a full-width "=", ":", quote, the
 # ideographic space or a full-width "p" (ＰＡＳＳＷＯＲＤ = "...").  A find for each costs
 # a twentieth of a search for the whole range (whose class is tested at every character).
 _FULL_WIDTH_SIGNS = ("\uff1d", "\uff1a", "\uff02", "\uff07", "\u3000", "\uff30", "\uff50")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
-# private (api_key, accessKey, private-key); "pass" also covers password, passwd and
-# passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
+# private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
+# ENCRYPTION_KEY, signingKey, MASTER_KEY, FERNET_KEY, hmac-key); "pass" also covers
+# password, passwd and passphrase; "secret" covers client_secret; "auth" also finds
+# Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
 # pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
@@ -92,9 +94,21 @@ _FULL_WIDTH_SIGNS = ("\uff1d", "\uff1a", "\uff02", "\uff07", "\u3000", "\uff30",
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
 _PASS_SUFFIXES = ("word", "wd", "phrase", "code", "w")
-_KEY_PREFIXES = (
-    *(prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")),
-    "account",  # Azure's AccountKey
+# Keys that sign or encrypt, named for what they do or for the library: sixteen characters
+# or more (the shortest AES key in hex; a key's check value is shorter).
+_SIGNING_KEYS = ("encryption", "signing", "master", "fernet", "hmac")
+_SIGNING_KEY_NAME = re.compile(f"(?:{'|'.join(_SIGNING_KEYS)})[_ -]?\\Z")
+_KEY_NAMES = ("api", "access", "private", *_SIGNING_KEYS)
+# "key" after one of them, maybe a separator between: one look-behind for the names of each
+# length (a look-behind's alternatives must be as long), each tried at every "key"; and
+# Azure's AccountKey.
+_AFTER_KEY_NAME = "|".join(
+    [
+        f"(?<=(?:{'|'.join(name for name in _KEY_NAMES if len(name) == length)}){sep}key)"
+        for length in sorted({len(name) for name in _KEY_NAMES})
+        for sep in ("", "[_ -]")
+    ]
+    + ["(?<=accountkey)"]
 )
 _THEN_OPERATOR = (
     r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=|%3d)"
@@ -123,7 +137,7 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     ),
     re.compile(
         "k(?:en(?<=token)|ie(?<=cookie)|ey(?:"
-        + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
+        + _AFTER_KEY_NAME
         + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
         + _THEN_OPERATOR
     ),
@@ -482,6 +496,12 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         value = text[span[0] : span[1]]
         if keyword == "key" and not prefix and any(c in "/." for c in value):
             continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
+        if (
+            keyword == "key"
+            and len(value) < 16
+            and _SIGNING_KEY_NAME.search(lowered, start - 12, start)
+        ):
+            continue  # "EncryptionKeyCheckValue": "7CC9E2": a key's check value, not the key
         if keyword == "p" and not _short_password(value, line):
             continue  # ?p=123, ?p=about: a page
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):

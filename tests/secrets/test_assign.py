@@ -167,3 +167,32 @@ FULL_WIDTH_KEPT = {
 @pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
 def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+SIGNING_KEYS = {
+    "encryption_constant": 'ENCRYPTION_KEY = "{v}"',
+    "signing_key": 'SIGNING_KEY = "{v}"',
+    "parse_master_key": 'masterKey: "{v}",',
+    "fernet_bytes": 'FERNET_KEY = b"{v}"',
+    "hmac_key": "hmac_key = '{v}'",
+}
+
+
+@pytest.mark.parametrize("template", SIGNING_KEYS.values(), ids=SIGNING_KEYS.keys())
+def test_keys_that_sign_or_encrypt_are_redacted(template: str) -> None:
+    value = fake(ALNUM, 32, 43)
+    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+
+
+SIGNING_KEYS_KEPT = {
+    "check_value": '"EncryptionKeyCheckValue": "7CC9E2",',
+    "algorithm_word": 'signing_key = "rsa_default"',
+    "from_environment": 'ENCRYPTION_KEY = os.environ["ENCRYPTION_KEY"]',
+    "path": 'MASTER_KEY = "config/master.key"',
+    "key_id": 'signing_key_id = "5f2b8c1d9e7a4b3c"',
+}
+
+
+@pytest.mark.parametrize("text", SIGNING_KEYS_KEPT.values(), ids=SIGNING_KEYS_KEPT.keys())
+def test_names_and_short_check_values_of_signing_keys_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
