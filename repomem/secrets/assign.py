@@ -51,6 +51,7 @@ from repomem.secrets._common import (
 )
 from repomem.secrets.commands import (
     _AUTH_HEADER_TAIL,
+    _P_FIRST,
     _P_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
@@ -131,7 +132,7 @@ _THEN_OPERATOR = (
 # there: the `?p=` branch so cost a third of the "p" scan).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     re.compile(
-        f"p(?:(?:ass|wd?){_THEN_OPERATOR}"
+        f"p(?:{_P_FIRST}|(?:ass|wd?){_THEN_OPERATOR}"
         r"""|(?:=(?<=[?&;]p=)(?<!\(\?p=)|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d))(?=[^\s"'`;&#<>?=/()]{6})"""
         f"|{_P_WORDS})"
     ),

@@ -21,8 +21,9 @@ with admin / ...", "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) 
 Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
 ``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
 and export tools' ``expdp user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman
-target sys/...@db catalog rman/...@rcat``; the keyword scans of :mod:`.assign` find those
-tools, PDO and FTP at their "p" and "a").
+target sys/...@db catalog rman/...@rcat``), and a password echoed into a command that
+reads it (``echo ... | docker login --password-stdin``, ``echo ... | sudo -S``).  The "p"
+keyword scan of :mod:`.assign` finds the Data Pump tools, PDO, FTP and --password-stdin.
 """
 
 from __future__ import annotations
@@ -230,7 +231,8 @@ _WORD_SCANS = (
     re.compile(
         r"d(?:entified(?<=identified)[ \t]+by[ \t]"
         rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
-        rf"|=(?<=userid=){_ORACLE_AHEAD})"
+        rf"|=(?<=userid=){_ORACLE_AHEAD}"
+        r"|o[ \t](?<=sudo[ \t])[ \t]*(?=-s[ \t]))"  # sudo -S: the password read from a pipe
     ),
     # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db
     re.compile(
@@ -258,6 +260,7 @@ _WORD_KINDS = {
     "de": "identified",
     "di": "redis",
     "d=": "oracle",
+    "do": "piped",
     "ge": "oracle",
     "gi": "login",
     "go": "login",
@@ -278,6 +281,7 @@ _WORD_HEADS = {
     "de": 1,
     "di": 2,
     "d=": 5,
+    "do": 2,
     "ge": 8,
     "gi": 2,
     "go": 2,
@@ -293,7 +297,9 @@ _WORD_HEADS = {
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
 # own (each is looked ahead for like the words above): the Data Pump tools (expdp, impdp
 # user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's FTP(host, user, "...") and
-# FTP_TLS(.
+# FTP_TLS(; and, tried before the keywords, --password-stdin (docker login's, a password
+# piped in by echo).
+_P_FIRST = r"assword-stdin(?<=-password-stdin)"
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
@@ -307,6 +313,8 @@ def _p_word(word: str) -> tuple[str, int]:
     before the match the word starts."""
     if word.endswith("("):  # pdo( at its "p", ftp( and ftp_tls( at their last letter
         return "call", 0 if word.startswith("pdo") else 2
+    if word == "password-stdin":
+        return "piped", 0
     return "oracle", 2  # expdp, impdp at their first "p"
 
 
@@ -344,6 +352,13 @@ _ORACLE_ARGUMENT = re.compile(
     + _ORACLE_USER
     + f"(?P<value>{_ORACLE_PASSWORD})"
     + r"""@[^\s"']{1,200}(?P=q)"""
+)
+# A password echoed into the command on its line: echo "..." | docker login --password-stdin,
+# echo ... | sudo -S (read from the last "echo" before the line's last "|", up to the
+# command; nothing chained between).
+_PIPED_ECHO = re.compile(
+    r"""echo[ \t]+(?:-[neE]{1,3}[ \t]+)?(?P<q>["']?)"""
+    r"""(?P<value>[^\s"'|;&$`\\]{1,200})(?P=q)[ \t]*\|[^|;&\r\n]{0,200}\Z"""
 )
 # RMAN's next database after a logon: rman target sys/...@db catalog rman/...@rcat.
 _RMAN_MORE = re.compile(r"@[^\s\\\"']{0,200}[ \t]+(?=(?:catalog|auxiliary)[ \t=])", re.IGNORECASE)
@@ -393,6 +408,21 @@ def _word_spans(
         return [sql.span("quoted")]
     if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
         return []  # blog in, dialog on, disconnect(, incredible: part of another word
+    if kind == "piped":  # --password-stdin, sudo -S
+        if text[start] == "s" and not text.startswith("-S", word_end):
+            return []  # sudo -s: a shell
+        head = text[max(0, start - 400) : start]
+        line = head[max(head.rfind("\n"), head.rfind("\r")) + 1 :]
+        at = line.rfind("echo", 0, max(0, line.rfind("|")))
+        echo = _PIPED_ECHO.match(line, at) if at >= 0 else None
+        if (
+            echo is None
+            or (at and line[at - 1] not in " \t;&(`\"'")
+            or not _given_password(echo.group("value"))
+        ):
+            return []
+        begin = start - len(line) + echo.start("value")
+        return [(begin, begin + len(echo.group("value")))]
     if kind == "oracle":
         spans = []
         logon = _ORACLE_LOGON.match(text, word_end)

@@ -158,6 +158,34 @@ def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
 
 
+PIPED = {
+    # a password echoed into a command that reads it from its standard input
+    "docker_login": "RUN echo {p} | docker login -u deploy --password-stdin registry.acme.io",
+    "docker_login_quoted": "echo '{p}' | docker login ghcr.io -u me --password-stdin",
+    "sudo": 'echo "{p}" | sudo -S apt-get update',
+    "sudo_in_python": 'os.system("echo {p} | sudo -S reboot")',
+}
+
+
+@pytest.mark.parametrize("text", PIPED.values(), ids=PIPED.keys())
+def test_a_password_echoed_into_a_command_reading_it_is_redacted(text: str) -> None:
+    assert redact(text.format(p=PW)) == (text.format(p=REDACTED), 1)
+
+
+PIPED_KEPT = {
+    "variable": 'echo "$REGISTRY_TOKEN" | docker login -u me --password-stdin',
+    "file": "cat ~/.docker-password | docker login -u me --password-stdin",
+    "sudo_shell": f"echo {PW} | sudo -s",
+    "word": "echo hello | sudo -S whoami",
+    "another_command_between": f"echo {PW} | tee log | sudo -S whoami",
+}
+
+
+@pytest.mark.parametrize("text", PIPED_KEPT.values(), ids=PIPED_KEPT.keys())
+def test_what_is_not_a_password_echoed_into_such_a_command_is_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
 def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     text = f"rman target sys/{PW}@prod catalog rman/{PW}@rcat"
     assert redact(text) == (text.replace(PW, REDACTED), 2)
@@ -167,7 +195,7 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     "word",
     [
         *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
-        *("userid=", "redis(", "new PDO(", "FTP("),
+        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S "),
     ],
 )
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
