@@ -112,7 +112,7 @@ _AFTER_KEY_NAME = "|".join(
     + ["(?<=accountkey)"]
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=|%3d)"
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`”’]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=|%3d)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -166,7 +166,7 @@ _MATCHED_KEYWORDS = {
 # value.  "==" and "!=" are comparisons, not assignments.
 _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?P<close>\\?["'`]\]?|\]|\*\*|__)?          # "password": ..., cfg["password"] = ...
+    (?P<close>\\?["'`”’]\]?|\]|\*\*|__)?        # "password": ..., cfg["password"] = ...
     [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
@@ -195,7 +195,8 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
-      | [‘“](?P<curly>[^’”NL]{1,4096})[’”]          # typographic quotes (pasted from a document)
+      | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:
+                                                # “...”, German „...“, French «...»)
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)

@@ -196,3 +196,32 @@ SIGNING_KEYS_KEPT = {
 @pytest.mark.parametrize("text", SIGNING_KEYS_KEPT.values(), ids=SIGNING_KEYS_KEPT.keys())
 def test_names_and_short_check_values_of_signing_keys_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+TYPOGRAPHIC_QUOTES = {
+    # pasted from a document: the value in any typographic quotes, the key in them too
+    "german": "password = „{v}“",
+    "french": "password = «{v}»",
+    "single_low": "password = ‚{v}‘",
+    "key_and_value": "“password”: “{v}”",
+    "key_single": "‘api_key’: ‘{v}’",
+}
+
+
+@pytest.mark.parametrize("template", TYPOGRAPHIC_QUOTES.values(), ids=TYPOGRAPHIC_QUOTES.keys())
+def test_values_and_keys_in_typographic_quotes_are_read(template: str) -> None:
+    value = fake(ALNUM, 24, 44)
+    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+
+
+TYPOGRAPHIC_KEPT = {
+    "prose": "Enter a “password” when asked.",
+    "a sentence quoted": "“password”: “Choose a strong one.”",
+    "empty": "“password”: “”",
+    "word": "„password“ = „Passwort“",
+}
+
+
+@pytest.mark.parametrize("text", TYPOGRAPHIC_KEPT.values(), ids=TYPOGRAPHIC_KEPT.keys())
+def test_words_in_typographic_quotes_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
