@@ -232,7 +232,7 @@ _WORD_SCANS = (
         r"d(?:entified(?<=identified)[ \t]+by[ \t]"
         rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
         rf"|=(?<=userid=){_ORACLE_AHEAD}"
-        r"|o[ \t](?<=sudo[ \t])[ \t]*(?=-s[ \t]))"  # sudo -S: the password read from a pipe
+        r"|o[ \t](?<=\|[ \t]sudo[ \t])[ \t]*(?=-s[ \t]))"  # ... | sudo -S: read from the pipe
     ),
     # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db
     re.compile(
@@ -411,18 +411,18 @@ def _word_spans(
     if kind == "piped":  # --password-stdin, sudo -S
         if text[start] == "s" and not text.startswith("-S", word_end):
             return []  # sudo -s: a shell
-        head = text[max(0, start - 400) : start]
-        line = head[max(head.rfind("\n"), head.rfind("\r")) + 1 :]
-        at = line.rfind("echo", 0, max(0, line.rfind("|")))
-        echo = _PIPED_ECHO.match(line, at) if at >= 0 else None
+        floor = max(0, start - 400)
+        line = max(text.rfind("\n", floor, start), text.rfind("\r", floor, start)) + 1
+        bar = text.rfind("|", line or floor, start)
+        at = text.rfind("echo", line or floor, bar) if bar > 0 else -1
+        echo = _PIPED_ECHO.match(text, at, start) if at >= 0 else None
         if (
             echo is None
-            or (at and line[at - 1] not in " \t;&(`\"'")
+            or (at and text[at - 1] not in " \t;&(`\"'")
             or not _given_password(echo.group("value"))
         ):
             return []
-        begin = start - len(line) + echo.start("value")
-        return [(begin, begin + len(echo.group("value")))]
+        return [echo.span("value")]
     if kind == "oracle":
         spans = []
         logon = _ORACLE_LOGON.match(text, word_end)
