@@ -86,15 +86,15 @@ _FULL_WIDTH_SIGNS = ("\uff1d", "\uff1a", "\uff02", "\uff07", "\u3000", "\uff30",
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
 # ENCRYPTION_KEY, signingKey, MASTER_KEY, FERNET_KEY, hmac-key); "pass" also covers
-# password, passwd and passphrase; "secret" covers client_secret; "auth" also finds
-# Authorization headers.
+# password, passwd, passphrase and German passwort; "secret" covers client_secret; "auth"
+# also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
 # pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
 # and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
-_PASS_SUFFIXES = ("word", "wd", "phrase", "code", "w")
+_PASS_SUFFIXES = ("word", "wd", "phrase", "code", "wort", "w")
 # Keys that sign or encrypt, named for what they do or for the library: sixteen characters
 # or more (the shortest AES key in hex; a key's check value is shorter).
 _SIGNING_KEYS = ("encryption", "signing", "master", "fernet", "hmac")

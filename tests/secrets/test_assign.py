@@ -225,3 +225,13 @@ TYPOGRAPHIC_KEPT = {
 @pytest.mark.parametrize("text", TYPOGRAPHIC_KEPT.values(), ids=TYPOGRAPHIC_KEPT.keys())
 def test_words_in_typographic_quotes_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+def test_a_german_password_name_is_a_password_name() -> None:
+    value = fake(ALNUM, 12, 45)
+    text = f'DB_PASSWORT = "{value}"\npasswort: "{value}"\n'
+    assert redact(text) == (f'DB_PASSWORT = "{REDACTED}"\npasswort: "{REDACTED}"\n', 2)
+    assert redact('passwortHinweis = "Mindestens acht Zeichen"') == (
+        'passwortHinweis = "Mindestens acht Zeichen"',
+        0,
+    )
