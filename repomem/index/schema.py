@@ -24,8 +24,12 @@ from __future__ import annotations
 # redacted (one rebuild); 11: Oracle logons (`sqlplus u/x@db`, `jdbc:oracle:thin:u/x@`),
 # passwords given to known calls (`new Sequelize(db, u, "x")`, `cx_Oracle.connect(u, "x")`),
 # `?p=x`, URL-encoded `password%3Dx`, presigned URLs' signatures and the strings inside
-# Jupyter notebooks redacted (one rebuild)
-SCHEMA_VERSION = 11
+# Jupyter notebooks redacted (one rebuild); 12: Data Pump, export and RMAN logons (`expdp
+# u/x@db`, `rman target u/x@db`), passwords given to `redis.Redis`, `ftplib.FTP` and `new PDO`,
+# echoed into `docker login --password-stdin` or `sudo -S`, signing and encryption keys
+# (`ENCRYPTION_KEY = "x"`), full-width and typographic quotes and names, and notebook cells
+# without their notebook redacted (one rebuild)
+SCHEMA_VERSION = 12
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

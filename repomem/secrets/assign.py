@@ -6,7 +6,9 @@ lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``/``p
 look-ahead for an assignment operator (or one of the few spaced forms below), so ``pass``
 statements and the like are dropped inside the regex engine.  The few remaining hits are
 checked in Python: the keyword must stand as a word of the name, and an anchored regex
-reads the operator and value (:mod:`.values` reads and judges the value).
+reads the operator and value (:mod:`.values` reads and judges the value).  Full-width
+forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
+as the ASCII characters they stand for.
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -49,9 +51,12 @@ from repomem.secrets._common import (
 )
 from repomem.secrets.commands import (
     _AUTH_HEADER_TAIL,
+    _P_FIRST,
+    _P_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
+    _p_word,
     _word_kind,
     _word_spans,
 )
@@ -67,23 +72,50 @@ from repomem.secrets.values import (
 # Lower-cases ASCII only, so positions in the copy match positions in the original even
 # when the text holds characters whose lower case is longer ("İ" -> "i̇").
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Full-width forms and the ideographic space, typed with a CJK input method
+# (password＝"...", ＤＢ＿ＰＡＳＳＷＯＲＤ：...), are read as the ASCII characters they stand
+# for: one character for one, so positions in the folded copy are positions in the text.
+_FOLD_FULL_WIDTH = str.maketrans(
+    {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
+)
+# A text is folded when a keyword is followed by one (the scans' look-ahead takes the
+# full-width "=", ":" and quotes and the ideographic space), or when it holds a full-width
+# "p" (ＰＡＳＳＷＯＲＤ = "...").  Searching every non-ASCII text for the range cost 6% of
+# the standard library's time (its class is tested at every character), a find for each of
+# those characters 1%.
+_FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
-# private (api_key, accessKey, private-key); "pass" also covers password, passwd and
-# passphrase; "secret" covers client_secret; "auth" also finds Authorization headers.
+# private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
+# ENCRYPTION_KEY, signingKey, MASTER_KEY, FERNET_KEY, hmac-key); "pass" also covers
+# password, passwd, passphrase and German passwort; "secret" covers client_secret; "auth"
+# also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
 # pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
 # and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
 # the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
 # are dropped without Python-level work.
-_PASS_SUFFIXES = ("word", "wd", "phrase", "code", "w")
-_KEY_PREFIXES = (
-    *(prefix + sep for prefix in ("api", "access", "private") for sep in ("", "_", "-", " ")),
-    "account",  # Azure's AccountKey
+_PASS_SUFFIXES = ("word", "wd", "phrase", "code", "wort", "w")
+# Keys that sign or encrypt, named for what they do or for the library: sixteen characters
+# or more (the shortest AES key in hex; a key's check value is shorter).
+_SIGNING_KEYS = ("encryption", "signing", "master", "fernet", "hmac")
+_SIGNING_KEY_NAME = re.compile(f"(?:{'|'.join(_SIGNING_KEYS)})[_ -]?\\Z")
+_KEY_NAMES = ("api", "access", "private", *_SIGNING_KEYS)
+# "key" after one of them, maybe a separator between: one look-behind for the names of each
+# length (a look-behind's alternatives must be as long), each tried at every "key"; and
+# Azure's AccountKey.
+_AFTER_KEY_NAME = "|".join(
+    [
+        f"(?<=(?:{'|'.join(name for name in _KEY_NAMES if len(name) == length)}){sep}key)"
+        for length in sorted({len(name) for name in _KEY_NAMES})
+        for sep in ("", "[_ -]")
+    ]
+    + ["(?<=accountkey)"]
 )
 _THEN_OPERATOR = (
-    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`]\]?|\]|\*\*|__)?[ \t]*(?:[:=?|+>–—]|->|value[ \t]*=|%3d)"
+    r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`”’＂＇]\]?|\]|\*\*|__)?[ \t\u3000]*"
+    r"(?:[:=?|+>–—＝：]|->|value[ \t]*=|%3d)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -96,30 +128,48 @@ _THEN_OPERATOR = (
 )
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
-# expression's `(?P=name)`).
-_KEYWORD_SCANS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(pattern + _THEN_OPERATOR)
-    if pattern[0] != "p"
-    else re.compile(
-        f"p(?:{pattern[1:]}{_THEN_OPERATOR}"
-        r"""|(?=(?:=|%3d)[^\s"'`;&#<>?=/()]{6})(?<=[?&;]p)(?<!\(\?p))"""
-    )
-    for pattern in (
-        "p(?:ass|wd?)",
-        "k(?:(?<=tok)en|(?<=cook)ie|ey(?:"
-        + "|".join(f"(?<={prefix}key)" for prefix in _KEY_PREFIXES)
-        + "|(?<=[?&]key)(?==)))",  # ?key=...: a URL's API key
-        "secret",
-        "auth",
-    )
+# expression's `(?P=name)`), and the words of commands and calls that take a password
+# (see _P_WORDS).  A scan's cost grows with how often its first character occurs, so "auth"
+# is found at its "h"; and each branch starts with a literal, which the engine rejects at
+# once at the other occurrences of the scan's letter (a look-around first is evaluated
+# there: the `?p=` branch so cost a third of the "p" scan).
+_KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        f"p(?:{_P_FIRST}|(?:ass|wd?){_THEN_OPERATOR}"
+        r"""|(?:=(?<=[?&;]p=)(?<!\(\?p=)|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d))(?=[^\s"'`;&#<>?=/()]{6})"""
+        f"|{_P_WORDS})"
+    ),
+    re.compile(
+        "k(?:en(?<=token)|ie(?<=cookie)|ey(?:"
+        + _AFTER_KEY_NAME
+        + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
+        + _THEN_OPERATOR
+    ),
+    re.compile("secret" + _THEN_OPERATOR),
+    re.compile("h(?<=auth)" + _THEN_OPERATOR),
 )
+# A keyword scan's match -> its keyword, and how far before the match the keyword starts
+# (token and cookie are found at their "k", auth at its "h", ?p= with its "="); a match
+# not here is a word of _P_WORDS.
+_MATCHED_KEYWORDS = {
+    "pass": ("pass", 0),
+    "pwd": ("pwd", 0),
+    "pw": ("pw", 0),
+    "p=": ("p", 0),
+    "p%3d": ("p", 0),
+    "ken": ("token", 2),
+    "kie": ("cookie", 3),
+    "key": ("key", 0),
+    "secret": ("secret", 0),
+    "h": ("auth", 3),
+}
 
 # The rest of an assignment after the keyword: the rest of the name, an optional closing
 # quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
 # value.  "==" and "!=" are comparisons, not assignments.
 _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?P<close>\\?["'`]\]?|\]|\*\*|__)?          # "password": ..., cfg["password"] = ...
+    (?P<close>\\?["'`”’]\]?|\]|\*\*|__)?        # "password": ..., cfg["password"] = ...
     [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
@@ -148,7 +198,8 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
-      | [‘“](?P<curly>[^’”NL]{1,4096})[’”]          # typographic quotes (pasted from a document)
+      | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:
+                                                # “...”, German „...“, French «...»)
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """.replace("NL", _NL)
@@ -381,19 +432,19 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     hits: list[tuple[int, str, int]] = []
     for pattern in _KEYWORD_SCANS:
         for hit in pattern.finditer(lowered):
-            start = hit.start()
-            keyword = hit.group()
-            if keyword == "ken":
-                start -= 2
-                keyword = "token"
-            elif keyword == "kie":
-                start -= 3
-                keyword = "cookie"
-            hits.append((start, keyword, hit.end()))
+            matched = hit.group()
+            keyword, back = _MATCHED_KEYWORDS.get(matched) or _p_word(matched)
+            hits.append((hit.start() - back, keyword, hit.end()))
     for pattern in _WORD_SCANS:
         for hit in pattern.finditer(lowered):
             kind, back = _word_kind(hit.group())
             hits.append((hit.start() - back, kind, hit.end()))
+    if not text.isascii() and (
+        "\uff50" in lowered or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
+    ):
+        folded = text.translate(_FOLD_FULL_WIDTH)
+        if folded != text:
+            return _assignment_spans(folded, config_like, prose)
     if not hits:
         return []
     hits.sort()
@@ -454,6 +505,12 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         value = text[span[0] : span[1]]
         if keyword == "key" and not prefix and any(c in "/." for c in value):
             continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
+        if (
+            keyword == "key"
+            and len(value) < 16
+            and _SIGNING_KEY_NAME.search(lowered, start - 12, start)
+        ):
+            continue  # "EncryptionKeyCheckValue": "7CC9E2": a key's check value, not the key
         if keyword == "p" and not _short_password(value, line):
             continue  # ?p=123, ?p=about: a page
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):

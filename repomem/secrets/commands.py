@@ -14,11 +14,16 @@ credential in other shapes than an assignment: SQL's ``IDENTIFIED BY '...'`` in 
 and the user and password given to a login or a connection, as arguments
 (``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
 "...")``, ``cx_Oracle.connect("user", "...", dsn)``, ``ssh.connect(host, 22, "user",
-"...")``, ``new Sequelize(db, "user", "...")``, ``new mysqli(host, "user", "...")``), as a
-pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...",
-"creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and Oracle's logon
-(``sqlplus user/...@db``, ``CONNECT user/...@db``, ``jdbc:oracle:thin:user/...@host``,
-``cx_Oracle.connect("user/...@dsn")``).
+"...")``, ``new Sequelize(db, "user", "...")``, ``new mysqli(host, "user", "...")``, ``new
+PDO(dsn, "user", "...")``, ``ftplib.FTP(host, "user", "...")``, ``redis.Redis(host, port,
+db, "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in
+with admin / ...", "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and
+Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
+``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
+and export tools' ``expdp user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman
+target sys/...@db catalog rman/...@rcat``), and a password echoed into a command that
+reads it (``echo ... | docker login --password-stdin``, ``echo ... | sudo -S``).  The "p"
+keyword scan of :mod:`.assign` finds the Data Pump tools, PDO, FTP and --password-stdin.
 """
 
 from __future__ import annotations
@@ -204,19 +209,36 @@ _PAIR_HEAD = (
 )
 # login("u", "..."), creds = (, log in with admin / ... (six characters of a password)
 _GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[^\s/`"']{{6}})"""
-# Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr,
-# SQL*Plus's CONNECT and in a JDBC thin URL): options, maybe a quote and sqlldr's userid=,
-# the user, the password (at PASSWORD).  Looked ahead for in the scans of the lower-cased
-# text, read in the text by _ORACLE_LOGON.
+# Oracle's logon: user/password@db, user/password AS SYSDBA (after sqlplus, sqlldr, the
+# Data Pump and export tools, RMAN, SQL*Plus's CONNECT and in a JDBC thin URL): options,
+# RMAN's database (target, catalog, auxiliary), maybe a quote (escaped in a shell's
+# double quotes: expdp \"sys/...@db as sysdba\") and a tool's userid=, the user, the
+# password (at PASSWORD).  Looked ahead for in the scans of the lower-cased text, read in
+# the text by _ORACLE_LOGON.
 _ORACLE_USER = r"[\w$#]{1,30}/"
 _ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
 _ORACLE_SHAPE = (
-    r"""(?:-\w+[ \t]+)*["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
+    r"""(?:-\w+[ \t]+)*(?:(?:target|catalog|auxiliary)(?:[ \t]*=[ \t]*|[ \t]+))?"""
+    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
 )
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
+# Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
+# often its first character occurs) and each branch with a literal, which the engine
+# rejects at once at the other occurrences of the scan's letter.
 _WORD_SCANS = (
-    re.compile(r"identified[ \t]+by[ \t]"),
-    re.compile(r"log[ _-]?(?:in|on)(?![a-z])" + _GIVEN),
+    # the words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(, and the
+    # Oracle tools' userid=user/...@db (exp, imp, expdp, sqlldr)
+    re.compile(
+        r"d(?:entified(?<=identified)[ \t]+by[ \t]"
+        rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
+        rf"|=(?<=userid=){_ORACLE_AHEAD}"
+        r"|o[ \t](?<=\|[ \t]sudo[ \t])[ \t]*(?=-s[ \t]))"  # ... | sudo -S: read from the pipe
+    ),
+    # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db
+    re.compile(
+        rf"g(?:et(?<=rman target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
+        r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
+    ),
     # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
     # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
     # and JDBC's thin URL (jdbc:oracle:thin:user/...@host)
@@ -235,8 +257,16 @@ _WORD_SCANS = (
 )
 # The kind of word found, by its first two letters (see _word_kind).
 _WORD_KINDS = {
-    "id": "identified",
-    "lo": "login",
+    "de": "identified",
+    "di": "redis",
+    "d=": "oracle",
+    "do": "piped",
+    "ge": "oracle",
+    "gi": "login",
+    "go": "login",
+    "g ": "login",
+    "g_": "login",
+    "g-": "login",
     "cr": "cred",
     "co": "connect",
     "cp": "dsn",
@@ -244,9 +274,48 @@ _WORD_KINDS = {
     "qu": "call",
     "ql": "call",
 }
-# Where the word found starts before its scan's literal: the "q" of sequelize, mysqli
-# (sqlplus, sqlldr: see _word_kind), the "c" of jdbc.
-_WORD_HEADS = {"qu": 2, "ql": 3, "c:": 3}
+# Where the word found starts before its scan's literal: the "d" of identified, redis and
+# userid=, the "g" of log... and of rman target, the "q" of sequelize, mysqli (sqlplus,
+# sqlldr: see _word_kind), the "c" of jdbc.
+_WORD_HEADS = {
+    "de": 1,
+    "di": 2,
+    "d=": 5,
+    "do": 2,
+    "ge": 8,
+    "gi": 2,
+    "go": 2,
+    "g ": 2,
+    "g_": 2,
+    "g-": 2,
+    "qu": 2,
+    "ql": 3,
+    "c:": 3,
+}
+
+
+# Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
+# own (each is looked ahead for like the words above): the Data Pump tools (expdp, impdp
+# user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's FTP(host, user, "...") and
+# FTP_TLS(; and, tried before the keywords, --password-stdin (docker login's, a password
+# piped in by echo).
+_P_FIRST = r"assword-stdin(?<=-password-stdin)"
+_P_WORDS = (
+    rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
+    rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
+    rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
+)
+
+
+def _p_word(word: str) -> tuple[str, int]:
+    """The kind of a word of _P_WORDS the "p" scan found (its match from the "p"), and how far
+    before the match the word starts."""
+    if word.endswith("("):  # pdo( at its "p", ftp( and ftp_tls( at their last letter
+        return "call", 0 if word.startswith("pdo") else 2
+    if word == "password-stdin":
+        return "piped", 0
+    return "oracle", 2  # expdp, impdp at their first "p"
 
 
 def _word_kind(word: str) -> tuple[str, int]:
@@ -266,7 +335,7 @@ _DSN_USERINFO = re.compile(r"""[^\s:"'`@/]{1,64}:(?P<value>[^\s"'`@]{1,200})@\Z"
 # The password's place among a call's arguments: login(user, password),
 # connect(host, user, password), new Sequelize(db, user, password, options),
 # new mysqli(host, user, password, db).
-_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2}
+_PASSWORD_ARGUMENT = {"login": 1, "cred": 1, "connect": 2, "call": 2, "redis": 3}
 _CALL_OPEN = re.compile(r"[ \t]*\(")
 # A user and password assigned together: creds = ("admin", "..."), login = ["admin", "..."].
 _PAIR_ASSIGNED = re.compile(_PAIR_ASSIGNED_SOURCE)
@@ -284,6 +353,17 @@ _ORACLE_ARGUMENT = re.compile(
     + f"(?P<value>{_ORACLE_PASSWORD})"
     + r"""@[^\s"']{1,200}(?P=q)"""
 )
+# A password echoed into the command on its line: echo "..." | docker login --password-stdin,
+# echo ... | sudo -S (read from the last "echo" before the line's last "|", up to the
+# command; nothing chained between).
+_PIPED_ECHO = re.compile(
+    r"""echo[ \t]+(?:-[neE]{1,3}[ \t]+)?(?P<q>["']?)"""
+    r"""(?P<value>[^\s"'|;&$`\\]{1,200})(?P=q)[ \t]*\|[^|;&\r\n]{0,200}\Z"""
+)
+# RMAN's next database after a logon: rman target sys/...@db catalog rman/...@rcat.
+_RMAN_MORE = re.compile(r"@[^\s\\\"']{0,200}[ \t]+(?=(?:catalog|auxiliary)[ \t=])", re.IGNORECASE)
+# The user before the password among a call's arguments is anonymous FTP's.
+_ANONYMOUS = re.compile(r"""["'](?:anonymous|ftp)["'][ \t]*,[ \t]*[bBrRuUfF]{0,2}["']\Z""", re.I)
 # The callee before "connect(": its module or object (cx_Oracle.connect, ssh.connect).
 _CALLEE = re.compile(r"[\w.]{0,40}\Z")
 # Python's Oracle drivers take (user, password, dsn); paramiko's SSHClient.connect takes
@@ -328,12 +408,30 @@ def _word_spans(
         return [sql.span("quoted")]
     if start and "a" <= text[start - 1] <= "z" and "a" <= text[start] <= "z":
         return []  # blog in, dialog on, disconnect(, incredible: part of another word
-    if kind == "oracle":
-        logon = _ORACLE_LOGON.match(text, word_end)
-        if logon is None or not _oracle_password(logon.group("value")):
+    if kind == "piped":  # --password-stdin, sudo -S
+        if text[start] == "s" and not text.startswith("-S", word_end):
+            return []  # sudo -s: a shell
+        floor = max(0, start - 400)
+        line = max(text.rfind("\n", floor, start), text.rfind("\r", floor, start)) + 1
+        bar = text.rfind("|", line or floor, start)
+        at = text.rfind("echo", line or floor, bar) if bar > 0 else -1
+        echo = _PIPED_ECHO.match(text, at, start) if at >= 0 else None
+        if (
+            echo is None
+            or (at and text[at - 1] not in " \t;&(`\"'")
+            or not _given_password(echo.group("value"))
+        ):
             return []
-        return [logon.span("value")]
-    if kind in ("connect", "call"):
+        return [echo.span("value")]
+    if kind == "oracle":
+        spans = []
+        logon = _ORACLE_LOGON.match(text, word_end)
+        while logon is not None and _oracle_password(logon.group("value")):
+            spans.append(logon.span("value"))
+            more = _RMAN_MORE.match(text, logon.end())  # rman target ... catalog user/...@
+            logon = None if more is None else _ORACLE_LOGON.match(text, more.end())
+        return spans
+    if kind in ("connect", "call", "redis"):
         arguments = word_end  # those scans read the call's "("
     else:
         call = _CALL_OPEN.match(text, word_end) or _PAIR_ASSIGNED.match(text, word_end)
@@ -362,6 +460,8 @@ def _word_spans(
     found = _TUPLE_VALUES[position].match(text, arguments)
     if found is None or not _given_password(found.group("value")):
         return []
+    if "@" in found.group("value") and _ANONYMOUS.search(text, arguments, found.start("value")):
+        return []  # FTP(host, "anonymous", "guest@"): anonymous FTP's e-mail, not a secret
     return [found.span("value")]
 
 

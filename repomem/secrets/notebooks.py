@@ -8,7 +8,9 @@ output's ``token: ...`` is a program's text, not code.  :func:`redact_notebook` 
 the strings, joins those of the cells' sources into one script and those of the outputs
 into one text (read like prose: a value typed or generated counts), redacts both, and
 writes the strings that changed back, escaped again.  Line breaks stay where they were:
-the strings are one-line JSON and the escapes of the new ones keep them so.
+the strings are one-line JSON and the escapes of the new ones keep them so.  Cells copied
+out of a notebook (JSON whose ``"source"`` is a list of lines, without ``cell_type``) are
+read the same way.
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from collections.abc import Callable
 
 from repomem.secrets._common import _splice
 
-# A notebook is JSON with cells: the sniff reads the start and then looks for the key.
-_JSON_OBJECT = re.compile(r"\s*\{")
+# A notebook is JSON with cells: the sniff reads the start and then looks for a cell's key,
+# or for a source written as a list of lines (a cell or cells copied out of a notebook,
+# without their cell_type).
+_JSON_OBJECT = re.compile(r"\s*[{\[]")
+_SOURCE_LINES = re.compile(r'"source"[ \t]*:\s*\[')
 # The keys that start a cell's source and its outputs, and the strings (six characters or
 # more, up to 4096: longer ones are images and other data, not text a person wrote).
 _TOKEN = re.compile(r'"(source|outputs)"[ \t]*:|"((?:[^"\\\r\n]|\\.){6,4096})"')
@@ -33,8 +38,10 @@ Redactor = Callable[[str, bool], tuple[str, int]]
 
 
 def is_notebook(text: str) -> bool:
-    """True when ``text`` is a Jupyter notebook's JSON."""
-    return _JSON_OBJECT.match(text) is not None and '"cell_type"' in text
+    """True when ``text`` is a Jupyter notebook's JSON, or cells of one."""
+    return _JSON_OBJECT.match(text) is not None and (
+        '"cell_type"' in text or ('"source"' in text and _SOURCE_LINES.search(text) is not None)
+    )
 
 
 def redact_notebook(text: str, redact: Redactor) -> tuple[str, int]:

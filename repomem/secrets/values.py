@@ -415,7 +415,8 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
 # (`user, password = ...`), and the value at the same place on the right: one regex for
 # each count of names before.
 _TUPLE_TARGETS = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]{0,40}[ \t]*,[ \t]*){1,4}\Z")
-_TUPLE_ITEM = r"""(?:[bBrRuUfF]{0,2}(["'])[^"'\n]{0,200}\1|[\w.]{1,64})[ \t]*,[ \t]*"""
+# (an item: a string, a name or a PHP variable: $user, $this->user)
+_TUPLE_ITEM = r"""(?:[bBrRuUfF]{0,2}(["'])[^"'\n]{0,200}\1|[\w.$>-]{1,64})[ \t]*,[ \t]*"""
 _TUPLE_VALUES = tuple(
     re.compile(
         rf"""[ \t]*(?:{_TUPLE_ITEM}){{{before}}}"""

@@ -132,3 +132,106 @@ KEPT_MORE = [
 @pytest.mark.parametrize("text", KEPT_MORE)
 def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+FULL_WIDTH = {
+    # (text, config_like): typed with a CJK input method; the value is masked in place
+    "equals": ('password＝"{v}"', False),
+    "spaced_equals": ('password ＝ "{v}"', False),
+    "quotes": ("password = ＂{v}＂", False),
+    "ideographic_spaces": ('password\u3000=\u3000"{v}"', False),
+    "colon_in_config": ("password：{v}", True),
+    "key_name": ('ＰＡＳＳＷＯＲＤ = "{v}"', False),
+    "key_name_and_equals": ('ＤＢ＿ＰＡＳＳＷＯＲＤ＝"{v}"', False),
+    "token_equals": ('api_token＝"{v}"', False),
+}
+
+
+@pytest.mark.parametrize(("text", "config_like"), FULL_WIDTH.values(), ids=FULL_WIDTH.keys())
+def test_full_width_names_operators_and_quotes_are_read_as_ascii(
+    text: str, config_like: bool
+) -> None:
+    value = fake(ALNUM, 24, 42)
+    out, n = redact(text.format(v=value), config_like=config_like)
+    assert (out, n) == (text.format(v=REDACTED), 1)
+
+
+FULL_WIDTH_KEPT = {
+    "code": "password＝get_password()",
+    "comparison": 'if password ＝＝ "hunter2hunter":',
+    "prose": "ｐａｓｓｗｏｒｄ：ユーザーが入力します",
+    "annotation": "ｐａｓｓｗｏｒｄ：ｓｔｒ",
+}
+
+
+@pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
+def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+SIGNING_KEYS = {
+    "encryption_constant": 'ENCRYPTION_KEY = "{v}"',
+    "signing_key": 'SIGNING_KEY = "{v}"',
+    "parse_master_key": 'masterKey: "{v}",',
+    "fernet_bytes": 'FERNET_KEY = b"{v}"',
+    "hmac_key": "hmac_key = '{v}'",
+}
+
+
+@pytest.mark.parametrize("template", SIGNING_KEYS.values(), ids=SIGNING_KEYS.keys())
+def test_keys_that_sign_or_encrypt_are_redacted(template: str) -> None:
+    value = fake(ALNUM, 32, 43)
+    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+
+
+SIGNING_KEYS_KEPT = {
+    "check_value": '"EncryptionKeyCheckValue": "7CC9E2",',
+    "algorithm_word": 'signing_key = "rsa_default"',
+    "from_environment": 'ENCRYPTION_KEY = os.environ["ENCRYPTION_KEY"]',
+    "path": 'MASTER_KEY = "config/master.key"',
+    "key_id": 'signing_key_id = "5f2b8c1d9e7a4b3c"',
+}
+
+
+@pytest.mark.parametrize("text", SIGNING_KEYS_KEPT.values(), ids=SIGNING_KEYS_KEPT.keys())
+def test_names_and_short_check_values_of_signing_keys_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+TYPOGRAPHIC_QUOTES = {
+    # pasted from a document: the value in any typographic quotes, the key in them too
+    "german": "password = „{v}“",
+    "french": "password = «{v}»",
+    "single_low": "password = ‚{v}‘",
+    "key_and_value": "“password”: “{v}”",
+    "key_single": "‘api_key’: ‘{v}’",
+}
+
+
+@pytest.mark.parametrize("template", TYPOGRAPHIC_QUOTES.values(), ids=TYPOGRAPHIC_QUOTES.keys())
+def test_values_and_keys_in_typographic_quotes_are_read(template: str) -> None:
+    value = fake(ALNUM, 24, 44)
+    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+
+
+TYPOGRAPHIC_KEPT = {
+    "prose": "Enter a “password” when asked.",
+    "a sentence quoted": "“password”: “Choose a strong one.”",
+    "empty": "“password”: “”",
+    "word": "„password“ = „Passwort“",
+}
+
+
+@pytest.mark.parametrize("text", TYPOGRAPHIC_KEPT.values(), ids=TYPOGRAPHIC_KEPT.keys())
+def test_words_in_typographic_quotes_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+def test_a_german_password_name_is_a_password_name() -> None:
+    value = fake(ALNUM, 12, 45)
+    text = f'DB_PASSWORT = "{value}"\npasswort: "{value}"\n'
+    assert redact(text) == (f'DB_PASSWORT = "{REDACTED}"\npasswort: "{REDACTED}"\n', 2)
+    assert redact('passwortHinweis = "Mindestens acht Zeichen"') == (
+        'passwortHinweis = "Mindestens acht Zeichen"',
+        0,
+    )

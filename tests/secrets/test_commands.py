@@ -85,6 +85,22 @@ GIVEN_TO_CALLS = {
     "sequelize": ("a.js", "const s = new Sequelize('app', 'root', '{p}', {{ dialect: 'mysql' }})"),
     "sequelize_env_database": ("a.ts", "new Sequelize(process.env.DB, 'root', '{p}', opts);"),
     "mysqli": ("a.php", '$db = new mysqli("db", "root", "{p}", "app");'),
+    "mysqli_php_variables": ("a.php", '$db = new mysqli($host, $user, "{p}", "app");'),
+    "expdp": ("run.sh", "expdp system/{p}@orcl directory=dp dumpfile=x.dmp"),
+    "impdp_userid": ("run.sh", "impdp userid=system/{p}@orcl directory=dp"),
+    "expdp_escaped_sysdba": ("run.sh", 'expdp \\"sys/{p}@orcl as sysdba\\" directory=dp'),
+    "exp_userid": ("run.sh", "exp userid=scott/{p}@orcl file=x.dmp"),
+    "imp_userid": ("run.sh", "imp userid=scott/{p}@orcl file=x.dmp"),
+    "rman_target": ("run.sh", "rman target sys/{p}@prod"),
+    "rman_upper_case": ("run.sh", "RMAN TARGET sys/{p}@prod"),
+    "rman_os_target_catalog": ("run.sh", "rman target / catalog rman/{p}@rcat"),
+    "rman_script_connect": ("a.rman", "connect target sys/{p}@prod;"),
+    "redis_positional": ("a.py", 'r = redis.Redis("db", 6379, 0, "{p}")'),
+    "strict_redis_positional": ("a.py", 'r = redis.StrictRedis(host, port, 0, "{p}")'),
+    "ftplib": ("a.py", 'ftp = ftplib.FTP("ftp.acme.io", "deploy", "{p}")'),
+    "ftp_tls": ("a.py", 'ftp = FTP_TLS(host, "me", "{p}")'),
+    "pdo": ("a.php", '$db = new PDO("mysql:host=db;dbname=app", "root", "{p}");'),
+    "pdo_php_variables": ("a.php", "$db = new \\PDO($this->dsn, $this->user, '{p}', $options);"),
 }
 
 
@@ -121,6 +137,19 @@ KEPT_CALLS = {
     "sequelize_memory": ("a.js", "new Sequelize('sqlite::memory:')"),
     "sequelize_null_password": ("a.js", "new Sequelize('app', 'root', null, { dialect: 'x' })"),
     "mysqli_variables": ("a.php", "$db = new mysqli($host, $user, $pass, $name);"),
+    "expdp_prompting": ("run.sh", "expdp system@orcl directory=dp"),
+    "expdp_variables": ("run.sh", "expdp $DB_USER/$DB_PASS@orcl directory=dp"),
+    "exp_math": ("a.py", "y = exp(a / b) @ m"),
+    "rman_os_target": ("run.sh", "rman target / nocatalog"),
+    "rman_prose": ("a.md", "Run rman as the oracle user."),
+    "redis_no_password": ("a.py", "r = redis.Redis(host, port, db)"),
+    "redis_literals_no_password": ("a.py", 'r = redis.Redis("localhost", 6379, 0)'),
+    "redis_password_variable": ("a.py", "r = redis.Redis(host, port, db, password)"),
+    "ftp_host_only": ("a.py", 'ftp = FTP("ftp.acme.io")'),
+    "ftp_variables": ("a.py", "ftp = FTP(host, user, passwd)"),
+    "ftp_anonymous": ("a.py", 'ftp = FTP("ftp.acme.io", "anonymous", "guest@")'),
+    "pdo_variables": ("a.php", "$db = new PDO($dsn, $user, $pass);"),
+    "pdo_sqlite": ("a.php", "$db = new PDO('sqlite:/var/db/app.sqlite');"),
 }
 
 
@@ -129,7 +158,46 @@ def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
 
 
-@pytest.mark.parametrize("word", ["connect(", "connect(\n", "login(", "creds ", "log in "])
+PIPED = {
+    # a password echoed into a command that reads it from its standard input
+    "docker_login": "RUN echo {p} | docker login -u deploy --password-stdin registry.acme.io",
+    "docker_login_quoted": "echo '{p}' | docker login ghcr.io -u me --password-stdin",
+    "sudo": 'echo "{p}" | sudo -S apt-get update',
+    "sudo_in_python": 'os.system("echo {p} | sudo -S reboot")',
+}
+
+
+@pytest.mark.parametrize("text", PIPED.values(), ids=PIPED.keys())
+def test_a_password_echoed_into_a_command_reading_it_is_redacted(text: str) -> None:
+    assert redact(text.format(p=PW)) == (text.format(p=REDACTED), 1)
+
+
+PIPED_KEPT = {
+    "variable": 'echo "$REGISTRY_TOKEN" | docker login -u me --password-stdin',
+    "file": "cat ~/.docker-password | docker login -u me --password-stdin",
+    "sudo_shell": f"echo {PW} | sudo -s",
+    "word": "echo hello | sudo -S whoami",
+    "another_command_between": f"echo {PW} | tee log | sudo -S whoami",
+}
+
+
+@pytest.mark.parametrize("text", PIPED_KEPT.values(), ids=PIPED_KEPT.keys())
+def test_what_is_not_a_password_echoed_into_such_a_command_is_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
+    text = f"rman target sys/{PW}@prod catalog rman/{PW}@rcat"
+    assert redact(text) == (text.replace(PW, REDACTED), 2)
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
+        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S "),
+    ],
+)
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
     # a megabyte of "connect(" took seconds: every hit was read in Python
     text = word * (1_000_000 // len(word))

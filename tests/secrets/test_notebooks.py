@@ -106,5 +106,31 @@ def test_a_bare_string_output_is_not_a_secret() -> None:
 
 def test_only_notebooks_are_read_so() -> None:
     assert is_notebook(notebook(["x = 1\n"]))
+    assert is_notebook('{"source": ["x = 1\\n"]}\n')
+    assert is_notebook('[\n {\n  "source": [\n   "x = 1"\n  ]\n }\n]\n')
     assert not is_notebook('{"name": "app", "version": "1.0.0"}\n')
     assert not is_notebook('x = {"cell_type": "code"}\n')
+    assert not is_notebook('{"source": "src/index.js", "main": "dist/index.js"}\n')
+    assert not is_notebook('x = {"source": ["a.py"]}\n')
+
+
+FRAGMENTS = {
+    # cells copied out of a notebook, without their cell_type
+    "one_cell": '{{"source": ["!PGPASSWORD={p} psql -h db\\n"]}}\n',
+    "triple_quoted": '{{"source": ["password = \\"\\"\\"{p}\\"\\"\\"\\n"]}}\n',
+    "cells_list": (
+        '[\n {{\n  "source": [\n   "x = 1\\n",\n   "login(\\"admin\\", \\"{p}\\")"\n  ]\n }}\n]\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("fragment", FRAGMENTS.values(), ids=FRAGMENTS.keys())
+def test_secrets_in_cells_without_their_notebook_are_redacted(fragment: str) -> None:
+    text = fragment.format(p=PW)
+    out, count = redact(text)
+    assert out == fragment.format(p=REDACTED) and count == 1
+
+
+def test_a_json_source_list_without_secrets_is_kept() -> None:
+    text = '{\n "source": [\n  "src/index.ts",\n  "src/lib/token_store.ts"\n ]\n}\n'
+    assert redact(text) == (text, 0)
