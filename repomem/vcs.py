@@ -184,7 +184,8 @@ def head(root: Path) -> str | None:
 
 
 def dirty_paths(root: Path) -> list[str]:
-    """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted)."""
+    """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted; a
+    rename's source counts as deleted)."""
     repo = _repo(root)
     if repo is None:
         return []
@@ -204,7 +205,10 @@ def dirty_paths(root: Path) -> list[str]:
         status, path = entry[:2], entry[3:]
         paths.append(path)
         if "R" in status or "C" in status:
-            i += 1  # the rename's source follows
+            # the source follows; a rename's is gone from the work tree, a copy's is not
+            if "R" in status and i < len(entries) and entries[i]:
+                paths.append(entries[i])
+            i += 1
     return paths
 
 

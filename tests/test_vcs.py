@@ -180,3 +180,15 @@ def test_listing_uncommitted_changes_leaves_gits_index_file_alone(tmp_path: Path
     assert vcs.dirty_paths(root) == ["b.py"]
     # a plain `git status` would rewrite the index here, taking its lock beside the user
     assert (index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
+def test_a_staged_renames_source_is_listed_as_uncommitted(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "a.py").write_text("x = 1\n" * 20, encoding="utf-8")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "a.py"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    subprocess.run([*git, "mv", "a.py", "b.py"], check=True)
+    assert sorted(vcs.dirty_paths(root)) == ["a.py", "b.py"]
