@@ -127,6 +127,13 @@ class Resolver:
             moved_to = vcs.renamed_to(self.root, rel)
             if moved_to:
                 rel, f = moved_to, self.file(moved_to)
+        if any(c in rel for c in "`\r\n"):
+            # written between backticks on one line of the memory file, it would read back
+            # as another path (or not at all)
+            raise InputError(
+                f"Cannot cite {rel!r}: a citation in the memory file cannot hold a backtick or "
+                f"a line break in a file name; rename the file, or leave this citation out."
+            )
         if f is None:
             reason = self.skipped(rel)
             if reason in ("vanished", "not-a-file"):

@@ -143,6 +143,16 @@ def test_bad_citations_are_refused_with_a_clear_message(code: Repo, spec: str, w
     assert not (code.root / "REPOMEM.md").exists()
 
 
+@pytest.mark.parametrize("name", ["new\nline.py", "back`tick.py"])
+def test_a_file_whose_name_a_citation_cannot_hold_is_refused_not_cited_wrong(
+    code: Repo, name: str
+) -> None:
+    code.write(name, "def f():\n    return 1\n")
+    with pytest.raises(InputError, match="cannot hold"):
+        ops.remember(code.config(), "Something.", cites=[f"{name}:f"])
+    assert not (code.root / "REPOMEM.md").exists()
+
+
 def test_supersede_keeps_the_old_fact_with_reason_and_commit(code: Repo) -> None:
     cfg = code.config()
     old = ops.remember(cfg, "Keys hash the path.", cites=["src/cache.py:key_for"]).fact
