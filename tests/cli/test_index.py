@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from repomem.cli import app
+from repomem.index import indexer
 from tests.conftest import Repo
 
 runner = CliRunner()
@@ -218,6 +219,17 @@ def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
     assert code == 0
     (line,) = [x for x in out.splitlines() if x.startswith("Updated:")]
     assert line.endswith(" s ago)")
+
+
+def test_status_says_an_index_of_an_older_schema_is_stale_and_why(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    run("-C", str(repo.root), "index", "-q")
+    indexer.open_store(repo.config()).set_meta({"schema_version": "3"})
+    code, out, _ = run("-C", str(repo.root), "status")
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Commit:")]
+    assert line.endswith("(stale: 0 changed, 0 deleted, older index schema)")
 
 
 def test_undecodable_bytes_in_a_symbol_name_and_an_unwritable_out_are_one_line_errors(
