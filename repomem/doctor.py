@@ -80,6 +80,9 @@ def diagnose(cfg: Config) -> list[Check]:
 
 
 def _store_checks(cfg: Config, checks: list[Check]) -> Any:
+    if indexer.store_absent(cfg):
+        checks.append(Check("store", "problem", "No index yet.", fix="index"))
+        return None
     try:
         store = indexer.open_store(cfg)
         built = store.exists()

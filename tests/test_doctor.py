@@ -28,6 +28,7 @@ def test_no_index_is_found_and_fixed(repo: Repo) -> None:
     populate(repo, 2)
     checks = by_name(doctor.diagnose(repo.config()))
     assert checks["store"].status == "problem" and checks["store"].fix == "index"
+    assert not (indexer.state_dir(repo.config()) / "lance").exists()  # asking built nothing
     doctor.repair(repo.config())
     assert all(c.ok for c in doctor.diagnose(repo.config()))
 

@@ -52,6 +52,13 @@ def store_uri(cfg: Config) -> str:
     return str(state_dir(cfg) / "lance")
 
 
+def store_absent(cfg: Config) -> bool:
+    """Whether the store is a local folder that does not exist: nothing was built there, and
+    opening it would create the folder (so a question about an unindexed folder leaves none)."""
+    uri = store_uri(cfg)
+    return "://" not in uri and not Path(uri).is_dir()
+
+
 def content_rules(cfg: Config) -> str:
     """A fingerprint of the settings that decide what a file's content becomes in the index
     (which files are read and how they are redacted); when it changes, the next run rebuilds:
