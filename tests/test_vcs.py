@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from repomem import vcs
 from tests.conftest import Repo
 
@@ -192,3 +194,19 @@ def test_a_staged_renames_source_is_listed_as_uncommitted(tmp_path: Path) -> Non
     subprocess.run([*git, "commit", "-qm", "one"], check=True)
     subprocess.run([*git, "mv", "a.py", "b.py"], check=True)
     assert sorted(vcs.dirty_paths(root)) == ["a.py", "b.py"]
+
+
+def test_a_repository_whose_path_holds_a_dollar_is_opened_at_that_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitPython expands `$NAME` in a path (and warns on every call) unless told not to."""
+    monkeypatch.setenv("HUNT_DIR", "elsewhere")
+    root = tmp_path / "a$HUNT_DIR b"
+    (tmp_path / "aelsewhere b").mkdir()  # where an expanded path would lead
+    root.mkdir()
+    repo = Repo(root)
+    repo.write("a.py", "a = 1\n")
+    head = repo.commit()
+    info = vcs.open_repo(root)  # filterwarnings = error: a warning fails here
+    assert info is not None and info.head == head
+    assert vcs.list_files(root) == ["a.py"]
