@@ -257,10 +257,14 @@ def next_step(
 
     try:
         cfg = load_config()
-        version = ops.complete_next_step(cfg, text) if done else ops.add_next_step(cfg, text)
+        if done:
+            said, version = "Done", ops.complete_next_step(cfg, text)
+        else:
+            out = ops.add_next_step(cfg, text)
+            said, version = out.action.capitalize(), out.version
     except RepomemError as exc:
         raise fail(exc) from None
-    typer.echo(f"{'Done' if done else 'Added'} (version {version}).")
+    typer.echo(f"{said} (version {version}).")
 
 
 @memory_app.command("log")

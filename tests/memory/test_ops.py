@@ -267,6 +267,19 @@ def test_next_steps_are_added_once(code: Repo) -> None:
     assert [s.text for s in access.load(cfg).next_steps()] == ["Shard the cache"]
 
 
+def test_adding_a_step_ticked_off_before_opens_it_again_and_says_what_happened(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    assert ops.add_next_step(cfg, "Shard the cache").action == "added"
+    ops.complete_next_step(cfg, "Shard the cache")
+    again = ops.add_next_step(cfg, "Shard the cache")
+    assert again.action == "reopened" and again.version == access.load(cfg).version
+    assert [(s.text, s.done) for s in access.load(cfg).next_steps()] == [("Shard the cache", False)]
+    same = ops.add_next_step(cfg, "Shard the cache")
+    assert same.action == "already open" and same.version == again.version
+
+
 def test_next_steps_are_ticked_off_by_their_text(code: Repo) -> None:
     cfg = code.config()
     ops.add_next_step(cfg, "Shard the cache")
