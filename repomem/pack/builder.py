@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from repomem import secrets, vcs
@@ -49,11 +51,13 @@ def build(
     budget: int | None = None,
     fmt: str | None = None,
     refresh: bool | None = None,
+    leave_out: Sequence[str | Path] = (),
 ) -> Pack:
     """Build the context pack for a task.
 
     Indexes the repository first if it has no index yet, and refreshes a stale index when
-    `refresh` (default `pack.refresh`) is on.
+    `refresh` (default `pack.refresh`) is on. Files in `leave_out` (paths from the root, or
+    absolute: the file the task was read from) are neither ranked nor named as work.
 
     Raises:
         InputError: if the task is empty or the format unknown.
@@ -100,7 +104,8 @@ def build(
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
-    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path})
+    left_out = _repository_paths(cfg, leave_out)
+    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path, *left_out})
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
@@ -108,6 +113,8 @@ def build(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
         embedder=dense.embedder_for(cfg), symbols=symbols, uncommitted=changed,
     )  # fmt: skip
+    if left_out:  # the task's own words would rank it first
+        ranked = [c for c in ranked if c.path not in left_out]
     working = {c.path for c in ranked if "work" in c.signals}  # the indexed ones (rank knows)
     uncommitted = [p for p in changed if p in working]
     if cfg.pack.llm_rerank:
@@ -135,6 +142,17 @@ def build(
     _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+def _repository_paths(cfg: Config, paths: Sequence[str | Path]) -> set[str]:
+    """The given paths that lie inside the repository, relative to its root."""
+    root = cfg.root.resolve()
+    out: set[str] = set()
+    for p in paths:
+        full = (cfg.root / p).resolve()  # an absolute path stays as it is
+        if root in full.parents:
+            out.add(full.relative_to(root).as_posix())
+    return out
 
 
 def _uncommitted(dirty: Future[list[str]], own: set[str]) -> list[str]:

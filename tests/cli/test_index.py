@@ -195,6 +195,19 @@ def test_pack_prints_markdown_and_writes_json_to_a_file(repo: Repo) -> None:
     assert json.loads(target.read_text(encoding="utf-8"))["ranking"][0]["path"] == "calc.py"
 
 
+def test_a_task_file_in_the_checkout_is_left_out_of_its_own_pack(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
+    repo.write("TASK.md", "add_numbers adds the numbers wrong\n")
+    monkeypatch.chdir(repo.root)
+    code, out, err = run("pack", "--task-file", "TASK.md", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [r["path"] for r in data["ranking"]] == ["calc.py"]
+    assert data["uncommitted"] == ["calc.py"]
+
+
 def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> None:
     repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
     task = repo.root.parent / "task.txt"
