@@ -137,6 +137,8 @@ class Resolver:
         if f is None:
             reason = self.skipped(rel)
             if reason in ("vanished", "not-a-file"):
+                if (self.root / rel).is_dir():
+                    raise InputError(f"Cannot cite `{rel}`: it is a folder; cite a file in it.")
                 raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
             raise InputError(f"Cannot cite `{rel}`: repomem does not read it ({reason}).")
         if not target:
@@ -275,7 +277,9 @@ def _line_range(target: str) -> tuple[int, int]:
     if a.isdigit() and (not sep or b.isdigit()):
         start = int(a)
         end = int(b) if sep else start
-        if start < 1 or end < start:
+        if start < 1:
+            raise InputError(f"Bad line range `{target}`: lines count from 1.")
+        if end < start:
             raise InputError(f"Bad line range `{target}`; write START-END with START <= END.")
         return start, end
     return 0, 0

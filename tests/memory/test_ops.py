@@ -134,6 +134,9 @@ def test_redact_mode_stores_the_fact_without_the_secret(code: Repo) -> None:
         ("src/missing.py", "no such file"),
         ("src/cache.py:nothing", "no symbol of that name. Symbols there: Cache, Cache.get"),
         ("src/cache.py:40-50", "has 8 lines"),
+        ("src/cache.py:0-2", "lines count from 1"),
+        ("src/cache.py:5-2", "START <= END"),
+        ("src", "is a folder"),
     ],
 )
 def test_bad_citations_are_refused_with_a_clear_message(code: Repo, spec: str, words: str) -> None:
