@@ -16,6 +16,8 @@ here). Then, on the same tasks:
    are excluded, store opening and graph-cache loading are included), the rest as median/p95.
 2. **CLI end to end**: `repomem pack --task-file F --budget B --out FILE` in a fresh process
    per task (interpreter start, imports, pack, rendering, writing).
+   The same through the Claude Code hook (`repomem claude-hook`, a new session per task: a
+   pack within 9,500 characters) and its session start (the memory's digest).
 3. **After a change**: one source file edited, `repomem index`, then one CLI pack (the first
    pack after any index change updates the def/ref graph it caches); three rounds.
 4. **aider's repo map** (`../shared/eval/baselines/aider_repomap.py` in aider's venv, its tag
@@ -210,6 +212,23 @@ def main() -> None:
     rows.append(
         (f"CLI end to end, {budgets[0]} tokens (n={len(cli)})",
          f"median {cli_median:.2f} s, p95 {pct(cli, 0.95):.2f} s")
+    )  # fmt: skip
+    hook = [
+        run(repomem(root, "claude-hook"), input=json.dumps(
+            {"hook_event_name": "UserPromptSubmit", "session_id": f"bench-{i}", "prompt": text,
+             "cwd": str(root)}).encode(), **inside)
+        for i, text in enumerate(texts)
+    ]  # fmt: skip
+    rows.append(
+        (f"Claude Code hook, a session's first task, 9,500 characters (n={len(hook)})",
+         f"median {statistics.median(hook):.2f} s, p95 {pct(hook, 0.95):.2f} s")
+    )  # fmt: skip
+    start = json.dumps({"hook_event_name": "SessionStart", "session_id": "bench-start",
+                        "source": "startup", "cwd": str(root)}).encode()  # fmt: skip
+    digest = [run(repomem(root, "claude-hook"), input=start, **inside) for _ in range(5)]
+    rows.append(
+        ("Claude Code hook, a session's start (the memory's digest, n=5)",
+         f"median {statistics.median(digest):.2f} s")
     )  # fmt: skip
     changed = after_change(root, budgets[0], files[0], inside)
     rows.append(

@@ -271,6 +271,31 @@ def config_remove_section(root: Path, section: str) -> bool:
     return True
 
 
+def ignore_locally(root: Path, path: str) -> bool:
+    """Make git ignore `path` (relative to `root`) in this clone only, through
+    `info/exclude`, unless git ignores it already; True when a line was added."""
+    repo = _repo(root)
+    if repo is None:
+        return False
+    status, _, _ = repo.git.execute(
+        ["git", "check-ignore", "-q", "--no-index", "--", path],
+        with_extended_output=True, with_exceptions=False,
+    )  # fmt: skip
+    if status != 1:  # 0: ignored already; 128: git could not tell
+        return False
+    try:
+        exclude = Path(root, repo.git.rev_parse("--git-path", "info/exclude"))
+        before = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+        sep = "" if not before or before.endswith("\n") else "\n"
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as out:
+            out.write(f"{sep}/{path}\n")
+    except (OSError, UnicodeDecodeError, git_error()) as exc:
+        log.info("could not add %s to git's info/exclude: %s", path, exc)
+        return False
+    return True
+
+
 def commits_since(root: Path, since: str | None, *, limit: int = 200) -> list[tuple[str, str]]:
     """(short sha, subject) of commits reachable from HEAD but not from `since`, oldest first."""
     repo = _repo(root)

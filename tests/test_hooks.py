@@ -276,3 +276,23 @@ def test_a_python_that_lost_repomem_is_reported_and_logged(
     assert done.returncode == 0
     log = hooks.log_path(repo.config())
     wait_until(lambda: log.exists() and "no longer has it" in log.read_text(), "the log line")
+
+
+def test_start_refresh_runs_the_hooks_refresh_in_the_background_unless_one_is_queued(
+    repo: Repo,
+) -> None:
+    repo.write("a.py", "x = 1\n")
+    head = repo.commit()
+    cfg = repo.config()
+    log = hooks.log_path(cfg)
+    marker = log.parent / "hooks.pending"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(f"{os.getpid()}\n")  # a live process is "waiting for the lock"
+    assert hooks.start_refresh(cfg, name="test") is False
+    assert not log.exists() or "test: repomem index" not in log.read_text()
+    marker.write_text("999999999\n")  # that process died
+    assert hooks.start_refresh(cfg, name="test") is True
+    assert "test: repomem index" in log.read_text()
+    wait_until(lambda: "Indexed" in log.read_text(), "the background index")
+    assert query.status(cfg)["indexed_commit"] == head
+    assert not marker.exists()  # the refresh wrote its pid there, then cleared it

@@ -1,14 +1,30 @@
-"""The `serve` and `mcp-config` commands: the MCP server and the client configuration."""
+"""The `serve`, `mcp-config`, `claude-hooks` and `claude-hook` commands: the MCP server, the
+clients' configuration and the Claude Code hook."""
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated
 
 import typer
 
-from repomem.cli._app import app, fail, load_config
+from repomem.cli._app import app, fail, load_config, state
 from repomem.errors import RepomemError
+from repomem.server.claude_hooks import MAX_CHARS
+
+CommandOption = Annotated[
+    str | None,
+    typer.Option(
+        "--command",
+        help="Program that runs repomem (default: the repomem found on PATH, absolute).",
+        metavar="CMD",
+    ),
+]
+EveryPromptOption = Annotated[
+    bool,
+    typer.Option("--every-prompt", help="A pack for every prompt, not each session's first."),
+]
 
 
 @app.command()
@@ -62,37 +78,17 @@ def mcp_config(
         bool,
         typer.Option("--write", help="Merge it into the client's project file (kept entries)."),
     ] = False,
-    command: Annotated[
-        str | None,
-        typer.Option(
-            "--command",
-            help="Program that runs repomem (default: the repomem found on PATH, absolute).",
-            metavar="CMD",
-        ),
-    ] = None,
+    command: CommandOption = None,
     read_only: Annotated[
         bool, typer.Option("--read-only", help="Configure `repomem serve --read-only`.")
     ] = False,
 ) -> None:
     """Print (or write) the configuration that makes an MCP client start `repomem serve`."""
-    import os
-    import shlex
-
-    from repomem.errors import InputError
     from repomem.server import clients
 
     try:
         cfg = load_config()
-        cmd: list[str] | None = None
-        if command is not None:
-            # a program's path with a space in it is one word; else words as a shell splits
-            program = os.path.expanduser(command.strip())
-            try:
-                cmd = [program] if os.path.isfile(program) else shlex.split(command)
-            except ValueError as exc:  # an unclosed quote
-                raise InputError(f"The --command cannot be read ({exc}); fix its quotes.") from None
-            if not cmd:
-                raise InputError("The --command is empty; give the program that runs repomem.")
+        cmd = _command_words(command)
         if write:
             path, replaced = clients.write(cfg, client, command=cmd, read_only=read_only)
             verb = "Updated the repomem entry in" if replaced else "Added repomem to"
@@ -103,3 +99,100 @@ def mcp_config(
         raise fail(exc) from None
     typer.echo(f"Put this in {clients.FILES[client]} (or run with --write):", err=True)
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _command_words(command: str | None) -> list[str] | None:
+    """`--command` as a program and its arguments (None when not given)."""
+    import os
+    import shlex
+
+    from repomem.errors import InputError
+
+    if command is None:
+        return None
+    # a program's path with a space in it is one word; else words as a shell splits
+    program = os.path.expanduser(command.strip())
+    try:
+        cmd = [program] if os.path.isfile(program) else shlex.split(command)
+    except ValueError as exc:  # an unclosed quote
+        raise InputError(f"The --command cannot be read ({exc}); fix its quotes.") from None
+    if not cmd:
+        raise InputError("The --command is empty; give the program that runs repomem.")
+    return cmd
+
+
+@app.command("claude-hooks")
+def claude_hooks(
+    write: Annotated[
+        bool,
+        typer.Option("--write", help="Merge them into the settings file (other hooks kept)."),
+    ] = False,
+    shared: Annotated[
+        bool,
+        typer.Option(
+            "--shared",
+            help="Use .claude/settings.json (committed, for the team) instead of "
+            ".claude/settings.local.json (yours).",
+        ),
+    ] = False,
+    command: CommandOption = None,
+    every_prompt: EveryPromptOption = False,
+) -> None:
+    """Print (or write) the Claude Code hooks that add a pack to each session's first task."""
+    from repomem.server import claude_hooks as hooks
+
+    try:
+        cfg = load_config()
+        line = hooks.hook_command(_command_words(command), every_prompt=every_prompt)
+        if write:
+            path, replaced = hooks.write_settings(cfg, line, shared=shared)
+            verb = "Updated repomem's hooks in" if replaced else "Added repomem's hooks to"
+            typer.echo(f"{verb} {path.relative_to(cfg.root)}; they apply to new sessions.")
+            return
+    except RepomemError as exc:
+        raise fail(exc) from None
+    name = hooks.SETTINGS_FILES[shared]
+    typer.echo(f"Put this in {name} (or run with --write):", err=True)
+    typer.echo(json.dumps({"hooks": hooks.settings_entry(line)}, indent=2, ensure_ascii=False))
+
+
+# options a later repomem adds (settings shared with the team) are ignored, not an error
+@app.command(
+    "claude-hook",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+def claude_hook(
+    every_prompt: EveryPromptOption = False,
+    max_chars: Annotated[
+        int,
+        typer.Option("--max-chars", min=1000, help="Characters the printed pack may have."),
+    ] = MAX_CHARS,
+) -> None:
+    """Run as a Claude Code hook (JSON on stdin): print a pack for a session's first task.
+
+    Installed by `repomem claude-hooks --write`. A failure exits with status 1, which Claude
+    Code shows without blocking the prompt.
+    """
+    import os
+
+    from repomem import config
+    from repomem.server import claude_hooks as hooks
+
+    if sys.stdin.isatty():
+        typer.echo(
+            "repomem: claude-hook reads a Claude Code hook's JSON on stdin; Claude Code runs it "
+            "(install it with `repomem claude-hooks --write`).",
+            err=True,
+        )
+        raise typer.Exit(1)
+    try:
+        # Claude Code writes and reads UTF-8, whatever the locale (a Windows console's code
+        # page would garble the prompt and fail on the first character outside it)
+        hook = hooks.parse(sys.stdin.buffer.read().decode("utf-8", "replace"))
+        cfg = config.load(state.repo or hooks.start_dir(hook, os.environ))
+        text = hooks.context_for(cfg, hook, every_prompt=every_prompt, max_chars=max_chars)
+    except RepomemError as exc:
+        typer.echo(f"repomem: {exc}", err=True)
+        raise typer.Exit(1) from None
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()

@@ -51,17 +51,25 @@ def build(
     budget: int | None = None,
     fmt: str | None = None,
     refresh: bool | None = None,
+    max_chars: int | None = None,
+    refresh_at_most: int | None = None,
     leave_out: Sequence[str | Path] = (),
 ) -> Pack:
     """Build the context pack for a task.
 
     Indexes the repository first if it has no index yet, and refreshes a stale index when
-    `refresh` (default `pack.refresh`) is on. Files in `leave_out` (paths from the root, or
-    absolute: the file the task was read from) are neither ranked nor named as work.
+    `refresh` (default `pack.refresh`) is on. With `max_chars`, the rendered pack also stays
+    within that many characters (for a consumer that cuts its input at a length, such as an
+    assistant's hook): it is packed again within a smaller budget until it does. With
+    `refresh_at_most`, a stale index is refreshed only when at most that many files changed
+    and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
+    the index as it is and says so (`fresh` false), for a caller with a time limit. Files in
+    `leave_out` (paths from the root, or absolute: the file the task was read from) are
+    neither ranked nor named as work.
 
     Raises:
         InputError: if the task is empty or the format unknown.
-        BudgetError: if the budget cannot hold even the header.
+        BudgetError: if the budget (or `max_chars`) cannot hold even the header.
         StoreError: if the index cannot be built or read.
     """
     t0 = time.monotonic()
@@ -82,6 +90,8 @@ def build(
     refresh = cfg.pack.refresh if refresh is None else refresh
     dirty = _POOL.submit(vcs.dirty_paths, cfg.root)  # git works while the store is read
     store = indexer.reader(cfg)
+    if refresh and refresh_at_most is not None and store.exists():
+        refresh = _small_refresh(cfg, store, refresh_at_most)
     refreshed = not store.exists() or refresh
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
@@ -121,11 +131,6 @@ def build(
         from repomem.llm import rerank as model_rerank
 
         ranked = model_rerank.rerank(cfg, text, ranked)
-    pack = Pack(
-        task=text, budget=budget, tokens=0, fresh=fresh, repository=cfg.root.name,
-        commit=commit, pending=pending, indexed_at=indexed_at,
-        ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
-    )  # fmt: skip
     margin = cfg.pack.token_margin
     extra = cfg.secrets.extra_patterns
     top_paths = [c.path for c in ranked[:10]]
@@ -139,7 +144,19 @@ def build(
     candidates = _code_items(store, ranked[:CODE_FILES], margin, symbols, budget)
     candidates += _note_items(cfg, store, ranked[:CODE_FILES], margin)
     map_items = _map_items(store, ranked[:MAP_FILES], margin, symbols)
-    _fill(pack, memory, candidates, map_items, budget, margin, cfg.pack, fmt)
+
+    def filled(limit: int) -> Pack:
+        pack = Pack(
+            task=text, budget=limit, tokens=0, fresh=fresh, repository=cfg.root.name,
+            commit=commit, pending=pending, indexed_at=indexed_at,
+            ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
+        )  # fmt: skip
+        _fill(pack, memory, candidates, map_items, limit, margin, cfg.pack, fmt)
+        return pack
+
+    pack = filled(budget)
+    if max_chars is not None:
+        pack = _within_chars(pack, filled, max_chars, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
 
@@ -153,6 +170,39 @@ def _repository_paths(cfg: Config, paths: Sequence[str | Path]) -> set[str]:
         if root in full.parents:
             out.add(full.relative_to(root).as_posix())
     return out
+
+
+def _small_refresh(cfg: Config, store: Any, at_most: int) -> bool:
+    """Whether refreshing the index means indexing at most `at_most` files (no rebuild)."""
+    from repomem.index import schema
+
+    meta = store.all_meta()
+    if meta.get("schema_version") != str(schema.SCHEMA_VERSION):
+        return False
+    if not indexer.built_under_current_rules(cfg, meta) or "*" in store.read_journal():
+        return False  # a rebuild is due (or one was cut short)
+    states = store.file_states()
+    plan = indexer.make_plan(cfg, states)
+    return len(plan.deleted) + len(indexer.really_changed(cfg, plan, states)) <= at_most
+
+
+CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again
+
+
+def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
+    """The pack, packed again within smaller budgets until its rendering has at most
+    `max_chars` characters (the budget scaled by how far over it was, each round)."""
+    while True:
+        length = len(pack.render(fmt))
+        if length <= max_chars:
+            return pack
+        limit = min(pack.budget - 1, int(pack.budget * max_chars / length * CHAR_SLACK))
+        if limit < MIN_BUDGET:
+            raise BudgetError(
+                f"A pack cannot fit in {max_chars} characters (within {pack.budget} tokens it "
+                f"has {length}, and the smallest budget is {MIN_BUDGET}); allow more characters."
+            )
+        pack = filled(limit)
 
 
 def _uncommitted(dirty: Future[list[str]], own: set[str]) -> list[str]:

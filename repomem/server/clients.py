@@ -15,6 +15,7 @@ an existing file (other servers and settings are kept) and writes it atomically.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -89,23 +90,10 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
     new = entry(cfg, client, **kwargs)
     shown = path_for(cfg, client)
     # a link to a shared file: that file is the configuration (written through the link)
-    path = shown.resolve() if shown.is_symlink() else shown
-    data: dict[str, Any] = {}
-    if path.exists():
-        try:
-            loaded = json.loads(
-                path.read_text(encoding="utf-8") or "{}",
-                object_pairs_hook=_unique_keys,
-                parse_constant=_no_constant,
-            )
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise InputError(
-                f"`{path}` is not plain JSON ({exc}); add this entry by hand under "
-                f"`{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
-            ) from exc
-        if not isinstance(loaded, dict):
-            raise InputError(f"`{path}` does not hold a JSON object; fix it or remove it.")
-        data = loaded
+    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
+    data = load_object(
+        path, f"add this entry under `{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
+    )
     servers = data.setdefault(KEYS[client], {})
     if not isinstance(servers, dict):
         raise InputError(f"`{KEYS[client]}` in `{path}` is not an object; fix it by hand.")
@@ -120,6 +108,28 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, rendered)
     return shown, replaced
+
+
+def load_object(path: Path, by_hand: str) -> dict[str, Any]:
+    """The JSON object in a client's settings file ({} when there is none yet).
+
+    Raises:
+        InputError: when the file is not plain JSON (`by_hand` says what to add instead) or not
+            an object.
+    """
+    if not path.exists():
+        return {}
+    try:
+        loaded = json.loads(
+            path.read_text(encoding="utf-8") or "{}",
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+        )
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"`{path}` is not plain JSON ({exc}); {by_hand}") from exc
+    if not isinstance(loaded, dict):
+        raise InputError(f"`{path}` does not hold a JSON object; fix it or remove it.")
+    return loaded
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

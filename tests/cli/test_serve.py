@@ -221,3 +221,92 @@ def test_a_port_in_use_is_one_line_before_the_server_says_it_runs(repo: Repo) ->
         code_, _, err = run("-C", str(repo.root), "serve", "--http", "--port", str(port))
     assert code_ == 1 and err.startswith(f"Error: Cannot listen on 127.0.0.1:{port}"), err
     assert "MCP server for" not in err
+
+
+def test_claude_hook_runs_as_claude_code_starts_it(code: Repo, tmp_path: Path) -> None:
+    def hook(payload: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook"], input=payload, cwd=cwd,
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "abc",
+           "prompt": "Calculator.total adds one value too many", "cwd": str(code.root)}  # fmt: skip
+    first = hook(json.dumps(ask), tmp_path)  # started elsewhere: the input's cwd counts
+    assert first.returncode == 0, first.stderr
+    assert "# Context pack: Calculator.total" in first.stdout and "calc.py" in first.stdout
+    second = hook(json.dumps({**ask, "prompt": "now the tests please"}), code.root)
+    assert (second.returncode, second.stdout) == (0, "")
+    bad = hook("{oops", code.root)
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert bad.stderr.startswith("repomem: The hook input is not JSON")
+    assert "Traceback" not in bad.stderr
+
+
+def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
+    status, out, err = run("-C", str(code.root), "claude-hooks", "--command", "/opt/r")
+    assert status == 0 and "settings.local.json" in err
+    data = json.loads(out)
+    assert data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "/opt/r claude-hook"
+    status, out, _ = run("-C", str(code.root), "claude-hooks", "--write", "--command", "/opt/r")
+    assert status == 0 and "Added repomem's hooks to .claude/settings.local.json" in out
+    written = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
+    assert written == data
+    status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
+    assert status == 1 and "fix its quotes" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX terminal")
+def test_claude_hook_run_by_hand_says_what_it_is_instead_of_waiting(code: Repo) -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook"], stdin=follower, cwd=code.root,
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "reads a Claude Code hook's JSON on stdin" in done.stderr
+
+
+def test_claude_hook_never_exits_with_the_status_that_blocks_a_prompt(code: Repo) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "u", "cwd": str(code.root),
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    for extra in (["--max-chars", "5"], ["--every-prompt", "--option-of-a-later-version"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook", *extra], input=json.dumps(ask),
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+        assert done.returncode != 2, (extra, done.stderr)  # 2 blocks and erases the prompt
+    # an option it does not know yet is ignored: the pack is still added
+    assert done.returncode == 0 and "# Context pack:" in done.stdout, done.stderr
+
+
+def test_claude_hook_speaks_utf8_whatever_the_locale(code: Repo) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "w", "cwd": str(code.root),
+           "prompt": "Calculator.total in Zürich ☃ adds one too many \ud800"}  # fmt: skip
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}  # as a Windows console's code page
+    done = subprocess.run(
+        [sys.executable, "-m", "repomem", "claude-hook"], input=json.dumps(ask).encode(),
+        capture_output=True, timeout=DEADLINE, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    out = done.stdout.decode("utf-8")
+    assert "# Context pack: Calculator.total in Zürich ☃ adds one too many ?" in out
+
+
+def test_claude_hook_finds_the_project_when_claude_left_it(code: Repo, tmp_path: Path) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "p",
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(code.root)}
+    for cwd in (str(tmp_path), str(tmp_path / "deleted")):  # `cd /tmp`, a removed folder
+        done = subprocess.run(
+            [sys.executable, "-m", "repomem", "claude-hook", "--every-prompt"],
+            input=json.dumps({**ask, "cwd": cwd}), cwd=tmp_path, capture_output=True, text=True,
+            timeout=DEADLINE, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0 and "calc.py" in done.stdout, (cwd, done.stderr)

@@ -34,6 +34,23 @@ def test_the_budget_is_a_hard_ceiling(repo: Repo) -> None:
             assert pack.tokens <= budget
 
 
+def test_a_character_ceiling_is_kept_in_every_format(repo: Repo) -> None:
+    make_project(repo)
+    task = "plan_route and helper functions"
+    whole = builder.build(repo.config(), task, budget=3000).render("md")
+    for limit in (1500, 3000, len(whole) // 2):
+        for fmt in ("md", "json", "xml"):
+            pack = builder.build(repo.config(), task, budget=3000, fmt=fmt, max_chars=limit)
+            assert len(pack.render(fmt)) <= limit
+    half = builder.build(repo.config(), task, budget=3000, max_chars=len(whole) // 2)
+    assert half.items and half.budget < 3000  # packed again within less, not emptied
+    # a ceiling the whole pack fits under changes nothing
+    same = builder.build(repo.config(), task, budget=3000, max_chars=len(whole) + 20)
+    assert same.budget == 3000 and len(same.render("md")) > len(whole) // 2
+    with pytest.raises(BudgetError, match="300 characters"):
+        builder.build(repo.config(), task, budget=3000, max_chars=300)
+
+
 @pytest.mark.parametrize("body", ["def f():\n    pass\n", "def f(): pass\n"])
 def test_a_task_that_matches_nothing_still_gets_a_small_projects_code(
     repo: Repo, folder: Repo, body: str
@@ -101,6 +118,28 @@ def test_a_stale_index_is_reported_or_refreshed(repo: Repo) -> None:
     fresh = builder.build(repo.config(), "refund an invoice", refresh=True)
     assert fresh.fresh is True
     assert any("def refund" in i.text for i in fresh.items)
+
+
+def test_a_refresh_limit_packs_from_the_index_as_it_is_when_more_changed(repo: Repo) -> None:
+    make_project(repo)
+    indexer.run(repo.config())
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    repo.write("billing/extra.py", "def credit_note():\n    return 0\n")
+    held = builder.build(repo.config(), "refund an invoice", refresh_at_most=1)
+    assert held.fresh is False and held.pending == 2
+    assert not any("def refund" in i.text for i in held.items)
+    small = builder.build(repo.config(), "refund an invoice", refresh_at_most=2)
+    assert small.fresh is True and any("def refund" in i.text for i in small.items)
+
+
+def test_a_refresh_limit_never_starts_a_rebuild(repo: Repo) -> None:
+    make_project(repo)
+    indexer.run(repo.config())
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    cfg = repo.config(**{"index.max_line_length": 777})  # another fingerprint: a rebuild
+    held = builder.build(cfg, "refund an invoice", refresh_at_most=1000)
+    assert held.fresh is False
+    assert builder.build(cfg, "refund an invoice").fresh is True  # without a limit it rebuilds
 
 
 def test_bad_input_gets_clear_errors(repo: Repo) -> None:

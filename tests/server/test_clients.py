@@ -90,3 +90,12 @@ def test_a_symlinked_project_file_is_updated_through_the_link(repo: Repo, tmp_pa
     shown, _ = clients.write(repo.config(), "vscode")
     assert shown == link and link.is_symlink()
     assert set(json.loads(shared.read_text(encoding="utf-8"))["servers"]) == {"team", "repomem"}
+
+
+def test_a_project_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:
+    from repomem.errors import RepomemError
+
+    link = repo.root / ".mcp.json"
+    link.symlink_to(link.name)
+    with pytest.raises(RepomemError, match="Cannot write"):
+        clients.write(repo.config(), "claude-code", command=["/opt/r"])

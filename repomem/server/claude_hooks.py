@@ -1,0 +1,343 @@
+"""Claude Code hooks: a context pack added to a session's first task, without a tool call.
+
+An MCP client only gets a pack when the model decides to ask for one. Claude Code also runs
+*hooks*: commands it starts at points of a session, giving them a JSON object on stdin; what
+a `SessionStart` or `UserPromptSubmit` hook prints (exit status 0) is added to the model's
+context. `repomem claude-hook` is such a command:
+
+- `UserPromptSubmit` (the user sent a prompt): the first prompt of a session that reads like a
+  task gets a pack for it (Markdown, within `MAX_CHARS` characters: Claude Code keeps about
+  10,000 characters of a hook's output and replaces a longer one by a short preview). Later
+  prompts of the session get nothing (the model can still call `context_pack`), unless
+  `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
+  of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
+- `SessionStart` after a start, `/clear` or a compaction (not a resume or a fork, whose
+  conversation is still there): the project memory's digest (overview, conventions, open
+  next steps, the latest sessions and the compacted history, within `DIGEST_CHARS`
+  characters; nothing when the memory is empty), so "go on where we stopped" works without a
+  tool call; and the session counts as not packed, so its next task gets a pack again (a
+  compaction summarises the earlier one away).
+
+The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
+A repository without an index gets a one-line hint instead of a pack: building the index
+inside a hook could outlast the hook's time limit. For the same reason a stale index is
+refreshed first only when few files changed (`REFRESH_AT_MOST`); else the pack says it is
+stale and the refresh runs in the background.
+
+`settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
+(personal: git is told to ignore it in this clone, through `info/exclude`, unless something
+ignores it already) or `.claude/settings.json` (shared with the team).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shlex
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import InputError, RepomemError
+from repomem.fsutil import FileLock, atomic_write
+from repomem.server.clients import default_command, load_object
+
+log = logging.getLogger(__name__)
+
+EVENTS = ("SessionStart", "UserPromptSubmit")
+MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a preview beyond
+MIN_WORDS = 3
+DIGEST_CHARS = 4_000
+# A stale index is refreshed before the pack when at most this many files changed (a few
+# seconds); more, or a rebuild after an upgrade, could outlast the hook's time limit: the pack
+# then comes from the index as it is (its header says so) and a refresh starts in the
+# background, as the git hooks start one.
+REFRESH_AT_MOST = 500
+SESSIONS_FILE = "claude-sessions.json"
+# SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
+# `--fork-session`; Claude Code before 2.1.214 called that a resume)
+KEPT_CONVERSATION = ("resume", "fork")
+SESSIONS_LOCK = "claude-sessions.lock"
+LOCK_SECONDS = 5.0
+KEEP_SECONDS = 7 * 24 * 3600
+SUBCOMMAND = "claude-hook"
+TIMEOUT_SECONDS = 60
+SETTINGS_FILES = {False: ".claude/settings.local.json", True: ".claude/settings.json"}
+PREAMBLE = (
+    "repomem found this context for the task (ranked code and the project memory, from the "
+    "index of this repository; each item says why it is here). Check it against the files "
+    "before relying on it.\n\n"
+)
+
+
+@dataclass(frozen=True)
+class HookInput:
+    """What Claude Code passes a hook on stdin (the fields repomem reads)."""
+
+    event: str
+    session: str
+    prompt: str = ""
+    cwd: str = ""
+    source: str = ""  # SessionStart: startup, resume, clear, compact or fork
+
+
+def parse(raw: str) -> HookInput:
+    """Read the hook's JSON input.
+
+    Raises:
+        InputError: when it is not a JSON object of a known event.
+    """
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise InputError(
+            f"The hook input is not JSON ({exc}); run this from a Claude Code hook."
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputError("The hook input is not a JSON object; run this from a Claude Code hook.")
+    event = data.get("hook_event_name")
+    if event not in EVENTS:
+        raise InputError(
+            f"Unsupported hook event `{event}`; install `repomem claude-hook` for "
+            f"{' and '.join(EVENTS)} only (`repomem claude-hooks --write`)."
+        )
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        # a lone surrogate (`"\\ud800"`, half an emoji) cannot be printed as UTF-8
+        return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else ""
+
+    return HookInput(event, text("session_id"), text("prompt"), text("cwd"), text("source"))
+
+
+def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
+    """Where the repository is looked for: the input's `cwd` (Claude's working directory: a
+    subfolder, a worktree) when it lies in the project Claude Code started in, else that project
+    (`CLAUDE_PROJECT_DIR`: Claude may have `cd`-ed out of it, or its folder may be gone), else
+    `cwd` if it exists (None: the current directory)."""
+    cwd = Path(hook.cwd) if hook.cwd and Path(hook.cwd).is_dir() else None
+    named = environ.get("CLAUDE_PROJECT_DIR", "")
+    project = Path(named) if named and Path(named).is_dir() else None
+    if project is None or (cwd is not None and cwd.resolve().is_relative_to(project.resolve())):
+        return cwd
+    return project
+
+
+# Claude Code may wrap a paste in marker lines (`<pasted_content id="1">` ... `</pasted_content
+# id="1">`): not words of the task, nor its title
+_PASTE_MARKER = re.compile(r'^[ \t]*</?pasted_content(?:\s+id="[^"\n]*")?>[ \t]*\n?', re.MULTILINE)
+
+
+def task_text(prompt: str) -> str:
+    """The prompt as the task to pack for: Claude Code's paste markers left out."""
+    return _PASTE_MARKER.sub("", prompt)
+
+
+def reads_like_a_task(prompt: str) -> bool:
+    """A prompt worth a pack: not a slash command, at least `MIN_WORDS` words."""
+    text = prompt.strip()
+    return not text.startswith("/") and len(text.split()) >= MIN_WORDS
+
+
+def context_for(
+    cfg: Config, hook: HookInput, *, every_prompt: bool = False, max_chars: int = MAX_CHARS
+) -> str:
+    """The text the hook prints ("" for nothing) and the sessions' record updated.
+
+    Raises:
+        RepomemError: when the index cannot be read or the pack not built.
+    """
+    from repomem.index import indexer
+
+    state = indexer.state_dir(cfg)
+    if hook.event == "SessionStart":
+        if hook.source in KEPT_CONVERSATION:
+            return ""
+        _forget(state, hook.session)
+        return memory_digest(cfg)
+    if not reads_like_a_task(hook.prompt):
+        return ""
+    if not every_prompt and hook.session and _packed(state, hook.session):
+        return ""
+    if not indexer.reader(cfg).exists():
+        raise InputError(
+            f"`{cfg.root}` has no repomem index yet, so no pack was added; run `repomem init` "
+            "there once."
+        )
+    from repomem.pack import builder
+
+    room = max_chars - len(PREAMBLE)
+    pack = builder.build(
+        cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
+    )
+    if not pack.fresh:
+        _refresh_later(cfg)
+    if hook.session:
+        _remember(state, hook.session)
+    return PREAMBLE + pack.render("md")
+
+
+def _refresh_later(cfg: Config) -> None:
+    """Bring the index up to date in the background, as the git hooks do (best effort)."""
+    from repomem import hooks
+
+    try:
+        hooks.start_refresh(cfg, name="claude-hook")
+    except OSError as exc:
+        log.warning("could not start a background refresh: %s", exc)
+
+
+def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
+    """The project memory for a session's start, most valuable parts first, each part whole
+    or left out ("" when the memory is empty)."""
+    from repomem import secrets
+    from repomem.pack import memory as pmemory
+    from repomem.pack.render import _MEMORY_TITLES
+
+    sel = pmemory.select(cfg, None, "")
+    entries = sorted(pmemory.finish(cfg, sel, []) + pmemory.recent(sel), key=lambda e: -e.score)
+    if not entries:
+        return ""
+    head = (
+        f"# Project memory (repomem, from `{sel.path}`)\n"
+        "What earlier sessions recorded; a fact marked STALE cites code that changed since.\n"
+    )
+    parts: dict[str, list[str]] = {}
+    used = len(head)
+    for e in entries:
+        # the file is committed and edited by hand: a secret written into it stops here
+        body, _ = secrets.redact(
+            e.text, config_like=True, extra_patterns=cfg.secrets.extra_patterns
+        )
+        title = _MEMORY_TITLES.get(e.symbol.split(" ")[0], e.symbol)
+        cost = len(body) + 1 + (0 if title in parts else len(title) + 5)
+        if used + cost > max_chars:
+            continue
+        parts.setdefault(title, []).append(body)
+        used += cost
+    if not parts:
+        return ""
+    return head + "".join(f"\n## {t}\n" + "\n".join(b) + "\n" for t, b in parts.items())
+
+
+def _read(state: Path) -> dict[str, float]:
+    try:
+        data = json.loads((state / SESSIONS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+
+
+def _write(state: Path, sessions: dict[str, float]) -> None:
+    now = time.time()
+    kept = {k: v for k, v in sessions.items() if now - v < KEEP_SECONDS}
+    state.mkdir(parents=True, exist_ok=True)
+    atomic_write(state / SESSIONS_FILE, json.dumps(kept, sort_keys=True) + "\n")
+
+
+def _packed(state: Path, session: str) -> bool:
+    return session in _read(state)
+
+
+def _remember(state: Path, session: str) -> None:
+    def add(sessions: dict[str, float]) -> bool:
+        sessions[session] = time.time()
+        return True
+
+    _update(state, add)
+
+
+def _forget(state: Path, session: str) -> None:
+    if _packed(state, session):  # else nothing to write (nor a lock file to create)
+        _update(state, lambda sessions: sessions.pop(session, None) is not None)
+
+
+def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
+    """Read, `change` and write the sessions' record under its lock (hooks of two sessions
+    run at once). A record that cannot be written costs a second pack later, so it is
+    logged, and the hook's output is printed all the same."""
+    try:
+        with FileLock(state / SESSIONS_LOCK, LOCK_SECONDS):
+            sessions = _read(state)
+            if change(sessions):
+                _write(state, sessions)
+    except RepomemError as exc:
+        log.warning("the Claude sessions' record was not updated: %s", exc)
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def hook_command(command: Sequence[str] | None = None, *, every_prompt: bool = False) -> str:
+    """The shell command Claude Code runs (it runs hooks through a shell)."""
+    cmd = list(command or default_command())
+    if not cmd or not cmd[0]:
+        raise InputError("The command is empty; give the program that runs repomem.")
+    return shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+
+
+def settings_entry(command: str) -> dict[str, Any]:
+    """The `hooks` object with repomem's two hooks."""
+    hook = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+    return {event: [{"hooks": [dict(hook)]}] for event in EVENTS}
+
+
+def settings_path(cfg: Config, *, shared: bool) -> Path:
+    return cfg.root / SETTINGS_FILES[shared]
+
+
+def write_settings(cfg: Config, command: str, *, shared: bool = False) -> tuple[Path, bool]:
+    """Merge repomem's hooks into the settings file (other hooks and settings kept; an earlier
+    repomem hook replaced); returns the path and whether one was replaced.
+
+    Raises:
+        InputError: when the existing file is not a JSON object or its `hooks` are malformed.
+    """
+    shown = settings_path(cfg, shared=shared)
+    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
+    data = load_object(path, f"add under `hooks`: {json.dumps(settings_entry(command))}")
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InputError(f"`hooks` in `{path}` is not an object; fix it by hand.")
+    replaced = False
+    for event, groups in settings_entry(command).items():
+        existing = hooks.setdefault(event, [])
+        if not isinstance(existing, list):
+            raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
+        kept = [g for g in existing if not _is_ours(g)]
+        replaced = replaced or len(kept) != len(existing)
+        hooks[event] = [*kept, *groups]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    if not shared:  # personal settings: never committed by accident
+        vcs.ignore_locally(cfg.root, SETTINGS_FILES[False])
+    return shown, replaced
+
+
+def _is_ours(group: Any) -> bool:
+    """A matcher group whose hooks are all repomem's `claude-hook` command."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return False
+    commands = [h.get("command") for h in group["hooks"] if isinstance(h, dict)]
+    return bool(commands) and all(isinstance(c, str) and _runs_us(c) for c in commands)
+
+
+def _runs_us(command: str) -> bool:
+    """`command` starts repomem's `claude-hook` (`/path/to/repomem claude-hook`, `python -m
+    repomem claude-hook`), not another tool's subcommand of the same name."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: someone else's command
+        return False
+    if SUBCOMMAND not in words[1:]:
+        return False
+    program = words[: words.index(SUBCOMMAND, 1)]
+    return any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in program)

@@ -1,0 +1,278 @@
+"""Claude Code hooks: a pack for a session's first task, and the settings that install them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import threading
+from pathlib import Path
+
+import pytest
+
+from repomem.errors import InputError
+from repomem.memory import ops
+from repomem.server import claude_hooks as hooks
+from tests.conftest import Repo
+
+
+def prompt(text: str, session: str = "s1") -> hooks.HookInput:
+    return hooks.HookInput("UserPromptSubmit", session, text)
+
+
+def test_the_first_task_of_a_session_gets_a_pack_and_the_next_prompts_do_not(code: Repo) -> None:
+    cfg = code.config()
+    first = hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert first.startswith(hooks.PREAMBLE)
+    assert "# Context pack: Calculator.total adds" in first and "calc.py" in first
+    assert len(first) <= hooks.MAX_CHARS
+    assert hooks.context_for(cfg, prompt("and now fix the tests too")) == ""
+    # another session gets its own pack; every_prompt packs every time
+    assert hooks.context_for(cfg, prompt("the add function is wrong", "s2")).startswith("repomem")
+    again = hooks.context_for(cfg, prompt("the add function is wrong"), every_prompt=True)
+    assert "add" in again
+
+
+def test_a_new_start_or_compaction_makes_the_next_task_packed_again(code: Repo) -> None:
+    cfg = code.config()
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    resumed = hooks.HookInput("SessionStart", "s1", source="resume")
+    assert hooks.context_for(cfg, resumed) == ""  # its conversation still holds the pack
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    compacted = hooks.HookInput("SessionStart", "s1", source="compact")
+    assert hooks.context_for(cfg, compacted) == ""  # an empty memory: nothing to say
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+
+
+def test_a_session_starts_with_the_memory_digest(code: Repo) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Totals are summed left to right.", cites=["calc.py:add"])
+    ops.remember(cfg, "Never print from library code.", kind="convention")
+    ops.add_next_step(cfg, "Handle an empty list in Calculator.total")
+    for source in ("startup", "clear", "compact", ""):
+        digest = hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source))
+        assert digest.startswith("# Project memory (repomem, from `REPOMEM.md`)")
+        assert "## Conventions\n- [" in digest and "Never print from library code." in digest
+        assert "## Next steps\n- [ ] Handle an empty list in Calculator.total" in digest
+    for source in ("resume", "fork"):  # the conversation (and the digest in it) is there
+        assert hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source)) == ""
+    small = hooks.memory_digest(cfg, max_chars=200)
+    assert len(small) <= 200 and "Never print" in small  # the most valuable part first
+    assert hooks.memory_digest(cfg, max_chars=60) == ""  # not even one part fits
+
+
+@pytest.mark.parametrize("text", ["yes", "go on", "/clear", "/review the add function now", ""])
+def test_slash_commands_and_short_replies_get_nothing_and_do_not_use_up_the_session(
+    code: Repo, text: str
+) -> None:
+    cfg = code.config()
+    assert hooks.context_for(cfg, prompt(text)) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+
+
+def test_the_character_ceiling_is_kept(code: Repo) -> None:
+    out = hooks.context_for(
+        code.config(), prompt("Calculator.total adds one value too many"), max_chars=1200
+    )
+    assert out.startswith(hooks.PREAMBLE) and len(out) <= 1200
+
+
+def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("one")
+    from repomem.index import indexer
+
+    with pytest.raises(InputError, match="no repomem index yet.*repomem init"):
+        hooks.context_for(repo.config(), prompt("f returns the wrong value"))
+    assert not indexer.reader(repo.config()).exists()
+
+
+def test_the_input_is_read_or_refused_in_one_line() -> None:
+    hook = hooks.parse(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "a",
+                                   "prompt": "fix it now", "cwd": "/x", "extra": 1}))  # fmt: skip
+    assert hook == hooks.HookInput("UserPromptSubmit", "a", "fix it now", "/x")
+    odd = hooks.parse('{"hook_event_name": "SessionStart", "session_id": 3, "prompt": null}')
+    assert odd == hooks.HookInput("SessionStart", "", "", "")
+    refused = [("not json", "not JSON"), ("[1]", "not a JSON object"),
+               ('{"hook_event_name": "Stop"}', "Unsupported hook event `Stop`")]  # fmt: skip
+    for raw, message in refused:
+        with pytest.raises(InputError, match=message):
+            hooks.parse(raw)
+
+
+def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text("{not json", encoding="utf-8")
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert list(json.loads(record.read_text(encoding="utf-8"))) == ["s1"]
+
+
+def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
+    cfg = repo.config()
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    other = {"type": "command", "command": "echo hi"}
+    path.write_text(json.dumps({"model": "opus", "hooks": {
+        "UserPromptSubmit": [{"hooks": [other]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [other]}]}}), encoding="utf-8")  # fmt: skip
+    line = hooks.hook_command(["/opt/my tools/repomem"])
+    assert shlex.split(line) == ["/opt/my tools/repomem", "claude-hook"]
+    shown, replaced = hooks.write_settings(cfg, line)
+    assert shown == path and not replaced
+    shown, replaced = hooks.write_settings(cfg, hooks.hook_command(["/opt/r"], every_prompt=True))
+    assert replaced
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["model"] == "opus" and data["hooks"]["PreToolUse"][0]["hooks"] == [other]
+    submit = data["hooks"]["UserPromptSubmit"]
+    assert submit[0]["hooks"] == [other] and len(submit) == 2
+    assert submit[1]["hooks"][0]["command"] == "/opt/r claude-hook --every-prompt"
+    assert [g["hooks"][0]["command"] for g in data["hooks"]["SessionStart"]] == [
+        "/opt/r claude-hook --every-prompt"
+    ]
+    # personal settings are kept out of commits; shared ones are not touched that way
+    assert repo.git("status", "--porcelain", "--untracked-files=all") == ""
+    hooks.write_settings(cfg, line, shared=True)
+    assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("{// comment\n}", "not plain JSON"), ("[]", "not hold a JSON object"),
+     ('{"hooks": []}', "`hooks` in"), ('{"hooks": {"SessionStart": {}}}', "`hooks.SessionStart`")],
+)  # fmt: skip
+def test_settings_that_cannot_be_merged_are_left_alone(
+    repo: Repo, content: str, message: str
+) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+    assert path.read_text(encoding="utf-8") == content
+
+
+def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from repomem import hooks as git_hooks
+    from repomem.index import query
+
+    cfg = code.config()
+    monkeypatch.setattr(hooks, "REFRESH_AT_MOST", 1)
+    calc = (code.root / "calc.py").read_text(encoding="utf-8")
+    code.write("calc.py", calc + "\n\ndef subtract(a, b):\n    return a - b\n")
+    code.write("app/extra.py", "def extra():\n    return 0\n")
+    out = hooks.context_for(cfg, prompt("subtract gives the wrong sign for Calculator"))
+    assert "index stale: 2 file(s) changed since indexing" in out
+    log = git_hooks.log_path(cfg)
+    assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
+    deadline = time.monotonic() + 120
+    while "Indexed" not in log.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline, "the background refresh did not finish"
+        time.sleep(0.05)
+    assert query.status(cfg)["fresh"] is True
+
+
+def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    theirs = {"type": "command", "command": "entire claude-hook user-prompt-submit"}
+    ours = {"type": "command", "command": "'/home/a/.venv/bin/repomem' claude-hook"}
+    module = {"type": "command", "command": "python3 -m repomem claude-hook --every-prompt"}
+    groups = [{"hooks": [theirs]}, {"hooks": [ours]}, {"hooks": [module]}]
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": groups}}), encoding="utf-8")
+    _, replaced = hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+    submit = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
+    assert replaced and [g["hooks"][0]["command"] for g in submit] == [
+        theirs["command"],
+        "/opt/r claude-hook",
+    ]
+
+
+def test_a_sessions_record_that_cannot_be_written_does_not_cost_the_pack(code: Repo) -> None:
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.mkdir(parents=True)  # unwritable as a file, as on a read-only disk
+    out = hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert out.startswith(hooks.PREAMBLE) and "calc.py" in out
+
+
+def test_hooks_of_two_sessions_at_once_both_keep_their_record(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repomem.index import indexer
+
+    state = indexer.state_dir(code.config())
+    both_read = threading.Barrier(2, timeout=1.0)
+    read = hooks._read
+
+    def read_then_wait(path: Path) -> dict[str, float]:
+        data = read(path)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait()  # without the lock, each would write what it read: one is lost
+        return data
+
+    monkeypatch.setattr(hooks, "_read", read_then_wait)
+    threads = [threading.Thread(target=hooks._remember, args=(state, s)) for s in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))) == [
+        "a",
+        "b",
+    ]
+
+
+def test_the_repository_is_looked_for_where_claude_works_within_the_project(
+    tmp_path: Path,
+) -> None:
+    project, sub, elsewhere = tmp_path / "p", tmp_path / "p" / "src", tmp_path / "other"
+    sub.mkdir(parents=True)
+    elsewhere.mkdir()
+    env = {"CLAUDE_PROJECT_DIR": str(project)}
+
+    def start(cwd: Path, environ: dict[str, str]) -> Path | None:
+        return hooks.start_dir(hooks.HookInput("UserPromptSubmit", "s", cwd=str(cwd)), environ)
+
+    assert start(sub, env) == sub  # a subfolder (or a worktree) of the project
+    assert start(elsewhere, env) == project  # Claude ran `cd` out of the project
+    assert start(tmp_path / "gone", env) == project
+    assert start(elsewhere, {}) == elsewhere
+    assert start(tmp_path / "gone", {}) is None  # the current directory
+    assert hooks.parse(
+        '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
+    ).prompt == ("a ? b")
+
+
+def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:
+    from repomem.errors import RepomemError
+
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    path.symlink_to(path.name)
+    with pytest.raises(RepomemError, match="Cannot write"):
+        hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
+
+
+def test_claude_codes_paste_markers_are_not_the_task(code: Repo) -> None:
+    pasted = (
+        '<pasted_content id="1">\nTraceback (most recent call last):\n  File "calc.py", in total\n'
+        'TypeError: bad operand\n</pasted_content id="1">\nCalculator.total crashes, fix it'
+    )
+    assert hooks.task_text(pasted) == (
+        'Traceback (most recent call last):\n  File "calc.py", in total\n'
+        "TypeError: bad operand\nCalculator.total crashes, fix it"
+    )
+    out = hooks.context_for(code.config(), prompt(pasted))
+    assert "# Context pack: Traceback (most recent call last):" in out
+    assert "pasted_content" not in out
