@@ -8,6 +8,7 @@ wrong types are errors that name the key and where it came from.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import math
 import os
@@ -324,11 +325,15 @@ def _set(
         raise ConfigError(
             f"Unknown config key `{name}` from {source}; known sections: {', '.join(SECTIONS)}."
         )
-    fields = {f.name for f in dataclasses.fields(cls)}
+    fields = [f.name for f in dataclasses.fields(cls)]
     if key not in fields:
-        raise ConfigError(
-            f"Unknown config key `{section}.{key}` in {source}; see .repomem.example for the keys."
+        close = difflib.get_close_matches(key, fields, n=1)
+        hint = (
+            f"did you mean `{section}.{close[0]}`?"
+            if close
+            else f"the keys of [{section}] are {', '.join(fields)}."
         )
+        raise ConfigError(f"Unknown config key `{section}.{key}` in {source}; {hint}")
     hint = get_type_hints(cls)[key]
     coerced = _coerce(value, hint, text=text)
     if coerced is _INVALID:

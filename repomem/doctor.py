@@ -80,6 +80,9 @@ def diagnose(cfg: Config) -> list[Check]:
 
 
 def _store_checks(cfg: Config, checks: list[Check]) -> Any:
+    if indexer.store_absent(cfg):
+        checks.append(Check("store", "problem", "No index yet.", fix="index"))
+        return None
     try:
         store = indexer.open_store(cfg)
         built = store.exists()
@@ -134,14 +137,12 @@ def _writer_check(store: Any, checks: list[Check]) -> bool:
 def _data_checks(cfg: Config, store: Any, checks: list[Check]) -> None:
     journal = store.read_journal()
     if journal:
-        checks.append(
-            Check(
-                "journal",
-                "problem",
-                f"An interrupted index run left a journal ({len(journal)} path(s)).",
-                fix="index",
-            )  # fmt: skip
+        what = (
+            "An interrupted full build left a journal (the next index run starts it over)."
+            if "*" in journal
+            else f"An interrupted index run left a journal ({len(journal)} path(s))."
         )
+        checks.append(Check("journal", "problem", what, fix="index"))
     else:
         checks.append(Check("journal", "ok", "No interrupted run."))
     try:

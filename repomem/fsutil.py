@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import os
 import re
 import stat
@@ -14,6 +15,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from repomem.errors import LockTimeoutError, WriteAccessError
+
+log = logging.getLogger(__name__)
+
+# A wait for a lock longer than this is said once (a pack behind a full build waits minutes).
+LOCK_NOTICE_SECONDS = 1.0
 
 # The device is full or over quota: nothing to make writable, space to free.
 _NO_SPACE = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
@@ -162,17 +168,27 @@ class FileLock:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise cannot_write(self.path, exc) from exc
-        deadline = time.monotonic() + self.timeout
+        start = time.monotonic()
+        deadline = start + self.timeout
         delay = 0.005
+        noticed = False
         while not _try_lock(fd):
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 holder = _read_holder(fd)
                 os.close(fd)
                 raise LockTimeoutError(self.timeout_message(holder))
+            if not noticed and now - start >= LOCK_NOTICE_SECONDS:
+                noticed = True
+                log.warning(
+                    "waiting for another repomem process%s to release `%s` (up to %gs)",
+                    _read_holder(fd), self.path, self.timeout,
+                )  # fmt: skip
             time.sleep(delay)
             delay = min(delay * 2, 0.1)
         try:  # who holds it, for the timeout message of the next waiter
             os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)  # reading the holder moved the offset
             os.write(fd, f"{os.getpid()}\n".encode())
         except OSError:  # a full disk: the lock holds all the same
             pass

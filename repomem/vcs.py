@@ -99,9 +99,27 @@ def _open(root: Path) -> Any | None:
         log.warning("git is not installed; git features are off")
         return None
     try:
-        return git.Repo(root, search_parent_directories=False)
+        return _literal_repo_type()(root, search_parent_directories=False, expand_vars=False)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
+
+
+@functools.cache
+def _literal_repo_type() -> Any:
+    """GitPython's Repo reading its path literally: by default it expands `$NAME` in it (and
+    warns on every call), and its command runner does so even when told not to, so git ran
+    in another folder for a repository at `/src/a$HOME`."""
+    import git
+
+    class _Git(git.Git):
+        def __init__(self, working_dir: Any = None) -> None:
+            # a Path is resolved, never expanded (a str goes through os.path.expandvars)
+            super().__init__(None if working_dir is None else Path(working_dir))
+
+    class _Repo(git.Repo):
+        GitCommandWrapperType = _Git
+
+    return _Repo
 
 
 def git_dir(root: Path) -> Path | None:
@@ -184,7 +202,8 @@ def head(root: Path) -> str | None:
 
 
 def dirty_paths(root: Path) -> list[str]:
-    """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted)."""
+    """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted; a
+    rename's source counts as deleted)."""
     repo = _repo(root)
     if repo is None:
         return []
@@ -204,7 +223,10 @@ def dirty_paths(root: Path) -> list[str]:
         status, path = entry[:2], entry[3:]
         paths.append(path)
         if "R" in status or "C" in status:
-            i += 1  # the rename's source follows
+            # the source follows; a rename's is gone from the work tree, a copy's is not
+            if "R" in status and i < len(entries) and entries[i]:
+                paths.append(entries[i])
+            i += 1
     return paths
 
 

@@ -54,6 +54,9 @@ def test_unknown_key_is_an_error_naming_the_key_and_the_file(repo: Repo) -> None
     assert "index.max_fil_size" in str(err.value)
     assert str(path) in str(err.value)
     assert "\n" not in str(err.value)
+    # it names the key meant, not `.repomem.example` (a file an installed repomem has not)
+    assert "did you mean `index.max_file_size`?" in str(err.value)
+    assert ".repomem.example" not in str(err.value)
 
 
 def test_unknown_section_is_an_error(repo: Repo) -> None:

@@ -28,6 +28,7 @@ def test_no_index_is_found_and_fixed(repo: Repo) -> None:
     populate(repo, 2)
     checks = by_name(doctor.diagnose(repo.config()))
     assert checks["store"].status == "problem" and checks["store"].fix == "index"
+    assert not (indexer.state_dir(repo.config()) / "lance").exists()  # asking built nothing
     doctor.repair(repo.config())
     assert all(c.ok for c in doctor.diagnose(repo.config()))
 
@@ -44,6 +45,16 @@ def test_a_left_over_journal_is_found_and_completed(repo: Repo) -> None:
     assert fixed["journal"].fixed
     assert by_name(doctor.diagnose(repo.config()))["journal"].status == "ok"
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def test_an_interrupted_full_build_is_named_as_such_not_as_one_path(repo: Repo) -> None:
+    populate(repo, 3)
+    repo.commit()
+    indexer.run(repo.config())
+    indexer.open_store(repo.config()).write_journal(["*"])  # what a full build journals
+    check = by_name(doctor.diagnose(repo.config()))["journal"]
+    assert check.status == "problem" and "full build" in check.message
+    assert "1 path" not in check.message
 
 
 def test_rows_that_disagree_are_found_and_rebuilt_from_the_files(repo: Repo) -> None:

@@ -89,3 +89,43 @@ def test_atomic_write_to_a_symlink_loop_is_an_error_and_keeps_the_links(tmp_path
     with pytest.raises(WriteAccessError, match="symbolic links"):
         atomic_write(tmp_path / "loop1", "x")
     assert (tmp_path / "loop1").is_symlink()
+
+
+def test_waiting_for_a_held_lock_is_said_once_naming_the_holder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pack waiting for a full build's lock sat silent for a minute, as if hung."""
+    import logging
+    import os
+
+    from repomem import fsutil
+    from repomem.errors import LockTimeoutError
+
+    monkeypatch.setattr(fsutil, "LOCK_NOTICE_SECONDS", 0.05)
+    path = tmp_path / "index.lock"
+    caplog.set_level(logging.WARNING, logger="repomem.fsutil")
+    with FileLock(path, 1.0), pytest.raises(LockTimeoutError), FileLock(path, 0.4):
+        pass
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING
+    assert f"pid {os.getpid()})" in record.getMessage() and str(path) in record.getMessage()
+    # the waiter that read the holder, once it holds the lock, names itself alone (it wrote
+    # its pid after NUL bytes, where its read had left the offset)
+    import threading
+
+    holder = FileLock(path, 1.0).__enter__()
+    waiter = FileLock(path, 30.0)
+    seen: list[bytes] = []
+    noticed = threading.Event()
+    monkeypatch.setattr(fsutil.log, "warning", lambda *a, **k: noticed.set())
+
+    def wait_then_look() -> None:
+        with waiter:
+            seen.append(path.read_bytes())
+
+    thread = threading.Thread(target=wait_then_look)
+    thread.start()
+    assert noticed.wait(30)
+    holder.__exit__()
+    thread.join(30)
+    assert seen == [f"{os.getpid()}\n".encode()]

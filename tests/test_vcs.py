@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from repomem import vcs
 from tests.conftest import Repo
 
@@ -180,6 +182,34 @@ def test_listing_uncommitted_changes_leaves_gits_index_file_alone(tmp_path: Path
     assert vcs.dirty_paths(root) == ["b.py"]
     # a plain `git status` would rewrite the index here, taking its lock beside the user
     assert (index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
+def test_a_staged_renames_source_is_listed_as_uncommitted(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "a.py").write_text("x = 1\n" * 20, encoding="utf-8")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "a.py"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    subprocess.run([*git, "mv", "a.py", "b.py"], check=True)
+    assert sorted(vcs.dirty_paths(root)) == ["a.py", "b.py"]
+
+
+def test_a_repository_whose_path_holds_a_dollar_is_opened_at_that_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitPython expands `$NAME` in a path (and warns on every call) unless told not to."""
+    monkeypatch.setenv("HUNT_DIR", "elsewhere")
+    root = tmp_path / "a$HUNT_DIR b"
+    (tmp_path / "aelsewhere b").mkdir()  # where an expanded path would lead
+    root.mkdir()
+    repo = Repo(root)
+    repo.write("a.py", "a = 1\n")
+    head = repo.commit()
+    info = vcs.open_repo(root)  # filterwarnings = error: a warning fails here
+    assert info is not None and info.head == head
+    assert vcs.list_files(root) == ["a.py"]
 
 
 def test_ignore_locally_adds_a_path_once_and_never_one_already_ignored(repo: Repo) -> None:

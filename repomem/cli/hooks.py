@@ -19,7 +19,7 @@ app.add_typer(hooks_app, name="hooks")
 STATE_WORDS = {
     "installed": "installed",
     "missing": "not installed",
-    "foreign": "replaced by another tool's hook",
+    "foreign": "another hook (install keeps it and runs it first)",
     "outdated": "outdated",
     "broken": "broken",
 }

@@ -103,6 +103,7 @@ def status(
 ) -> None:
     """Show what is indexed and whether the index is fresh."""
     from repomem.index import query
+    from repomem.index.schema import SCHEMA_VERSION
 
     try:
         data = query.status(load_config())
@@ -117,6 +118,7 @@ def status(
         else (
             f"stale: {data['pending']['changed']} changed, {data['pending']['deleted']} deleted"
             + ("" if data["indexed_commit"] == data["head"] else ", HEAD moved")
+            + ("" if data["schema_version"] == SCHEMA_VERSION else ", older index schema")
         )
     )
     typer.echo(f"Repository: {data['root']}" + ("" if data["git"] else " (not git)"))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import app, fail, load_config, print_json
+from repomem.cli._app import app, fail, load_config, print_json, state
 from repomem.errors import RepomemError
 from repomem.memory.model import Fact
 from repomem.secrets import redact_value
@@ -23,7 +24,26 @@ session_app = typer.Typer(
 app.add_typer(memory_app, name="memory")
 app.add_typer(session_app, name="session")
 
-_CITE_HELP = "Code the fact rests on: PATH, PATH:SYMBOL or PATH:START-END (repeatable)."
+_CITE_HELP = (
+    "Code the fact rests on: PATH, PATH:SYMBOL or PATH:START-END (repeatable); PATH from the "
+    "current folder, else from the repository root."
+)
+
+
+def _cites(specs: list[str] | None) -> list[str] | None:
+    """Citations as typed, each PATH taken from the folder the command runs in (`-C` too),
+    as `note` takes its path, when a file is there; else as given (from the root)."""
+    if specs is None:
+        return None
+    base = state.repo if state.repo is not None else Path.cwd()
+    out: list[str] = []
+    for spec in specs:
+        path, sep, target = spec.strip().partition(":")
+        here = os.path.abspath(os.path.join(base, path)) if path else ""
+        if path and not os.path.isabs(path) and os.path.lexists(here):
+            spec = here + sep + target
+        out.append(spec)
+    return out
 
 
 @app.command()
@@ -46,7 +66,7 @@ def remember(
 
     try:
         out = ops.remember(
-            load_config(), text, cites=cite or [], topic=topic, kind=kind,
+            load_config(), text, cites=_cites(cite) or [], topic=topic, kind=kind,
             confidence=confidence, source=source,
         )  # fmt: skip
     except RepomemError as exc:
@@ -164,7 +184,7 @@ def supersede(
     from repomem.memory import ops
 
     try:
-        out = ops.supersede(load_config(), fact_id, text, why=why, cites=cite)
+        out = ops.supersede(load_config(), fact_id, text, why=why, cites=_cites(cite))
     except RepomemError as exc:
         raise fail(exc) from None
     typer.echo(f"Superseded {fact_id} by {out.fact.id} (version {out.version}).")
@@ -237,10 +257,14 @@ def next_step(
 
     try:
         cfg = load_config()
-        version = ops.complete_next_step(cfg, text) if done else ops.add_next_step(cfg, text)
+        if done:
+            said, version = "Done", ops.complete_next_step(cfg, text)
+        else:
+            out = ops.add_next_step(cfg, text)
+            said, version = out.action.capitalize(), out.version
     except RepomemError as exc:
         raise fail(exc) from None
-    typer.echo(f"{'Done' if done else 'Added'} (version {version}).")
+    typer.echo(f"{said} (version {version}).")
 
 
 @memory_app.command("log")

@@ -47,7 +47,10 @@ def pack(
     try:
         text = _task_text(task, task_file)
         cfg = load_config()
-        result = builder.build(cfg, text, budget=budget, fmt=fmt, refresh=refresh)
+        result = builder.build(
+            cfg, text, budget=budget, fmt=fmt, refresh=refresh,
+            leave_out=[task_file.absolute()] if task_file and str(task_file) != "-" else [],
+        )  # fmt: skip
         rendered = result.render(fmt if fmt is not None else cfg.pack.format)
     except RepomemError as exc:
         raise fail(exc) from None

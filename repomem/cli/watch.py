@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +50,10 @@ def _warm_packs(cfg: Any) -> Callable[[], None]:
     return on_idle
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 @app.command()
 def watch(
     debounce: Annotated[
@@ -87,6 +92,11 @@ def watch(
         watcher.start()
     except RepomemError as exc:
         raise fail(exc) from None
+    # `kill`, a process supervisor or a closed terminal stop it as Ctrl-C does: the update in
+    # progress finishes (by default these signals end the process where it stands)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, _interrupt)
     try:
         if not quiet:
             typer.echo(f"Watching {cfg.root} (Ctrl-C to stop).")

@@ -42,8 +42,8 @@ def require_store(cfg: Config) -> Any:
     Raises:
         StoreError: if there is no index yet.
     """
-    store = indexer.reader(cfg)
-    if not store.exists():
+    store = None if indexer.store_absent(cfg) else indexer.reader(cfg)
+    if store is None or not store.exists():
         raise StoreError(f"No index for `{cfg.root}` yet; run `repomem index` first.")
     return store
 

@@ -459,8 +459,7 @@ class Watcher:
             self._maintenance_due = True  # readers' caches are stale: `on_idle` when quiet
         self.head = head
         self.batches += 1
-        # At start the file may have changed while nobody watched (the sync is cheap if not).
-        memory = self.memory_rel in p.paths or reason == "start"
+        memory = self.memory_rel in p.paths
         batch = Batch(
             paths=sorted(p.paths),
             reason=reason or "paths",
@@ -475,7 +474,8 @@ class Watcher:
         )  # fmt: skip
         if self.on_batch is not None:
             self.on_batch(batch)
-        if memory and self.on_memory_change is not None:
+        # At start the file may have changed while nobody watched (the sync is cheap if not).
+        if (memory or reason == "start") and self.on_memory_change is not None:
             try:
                 self.on_memory_change(self.cfg.root / self.memory_rel)
             except RepomemError as exc:  # e.g. a malformed memory file: say so, keep watching

@@ -127,9 +127,18 @@ class Resolver:
             moved_to = vcs.renamed_to(self.root, rel)
             if moved_to:
                 rel, f = moved_to, self.file(moved_to)
+        if any(c in rel for c in "`\r\n"):
+            # written between backticks on one line of the memory file, it would read back
+            # as another path (or not at all)
+            raise InputError(
+                f"Cannot cite {rel!r}: a citation in the memory file cannot hold a backtick or "
+                f"a line break in a file name; rename the file, or leave this citation out."
+            )
         if f is None:
             reason = self.skipped(rel)
             if reason in ("vanished", "not-a-file"):
+                if (self.root / rel).is_dir():
+                    raise InputError(f"Cannot cite `{rel}`: it is a folder; cite a file in it.")
                 raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
             raise InputError(f"Cannot cite `{rel}`: repomem does not read it ({reason}).")
         if not target:
@@ -268,7 +277,9 @@ def _line_range(target: str) -> tuple[int, int]:
     if a.isdigit() and (not sep or b.isdigit()):
         start = int(a)
         end = int(b) if sep else start
-        if start < 1 or end < start:
+        if start < 1:
+            raise InputError(f"Bad line range `{target}`: lines count from 1.")
+        if end < start:
             raise InputError(f"Bad line range `{target}`; write START-END with START <= END.")
         return start, end
     return 0, 0

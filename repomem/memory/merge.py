@@ -101,20 +101,22 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
     """Union `theirs` into `ours` (changed in place and returned)."""
     nl = ours.newline
     base_entries = {e.item.id: e for s in base.sections for e in s.entries} if base else {}
-    # prose: the prefix and non-entry sections
+    # prose: the prefix and each section's text before its entries
     ours.prefix = _merge_prose(base.prefix if base else None, ours.prefix, theirs.prefix)
     base_steps = base.next_steps() if base else []
     steps = _merge_steps(base_steps, ours.next_steps(), theirs.next_steps())
     for tsec in theirs.sections:
-        if tsec.key in mfile.ENTRY_SECTIONS or tsec.key == "next":
+        if tsec.key == "next":
             continue
         osec = _same_section(ours, tsec)
         bsec = _same_section(base, tsec) if base else None
         if osec is None:
+            if tsec.key in mfile.ENTRY_SECTIONS:
+                continue  # made when its entries are added below
             ours.sections.append(
                 Section(key=tsec.key, heading=tsec.heading, preamble=tsec.preamble)
             )
-        else:
+        else:  # an entry section's prose before its entries too (a team's paragraph)
             osec.preamble = _merge_prose(
                 bsec.preamble if bsec else None, osec.preamble, tsec.preamble
             )

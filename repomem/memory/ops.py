@@ -421,13 +421,29 @@ def complete_next_step(cfg: Config, text: str) -> int:
     return doc.version
 
 
-def add_next_step(cfg: Config, text: str) -> int:
-    """Append an open item to Next steps; returns the file version."""
+@dataclass
+class StepOutcome:
+    """What `add_next_step` did."""
+
+    action: str  # "added", "reopened" (it was ticked off), "already open"
+    version: int
+
+
+def add_next_step(cfg: Config, text: str) -> StepOutcome:
+    """Append an open item to Next steps, or open again the same one ticked off before."""
     text = entry_text(cfg, text, "The next step")
     if not text:
         raise InputError("The next step is empty; give its text.")
     with access.editing(cfg) as doc:
         steps = doc.next_steps()
-        if all(s.text != text for s in steps):
+        same = [s for s in steps if s.text == text]
+        if any(not s.done for s in same):
+            action = "already open"
+        elif same:
+            same[0].done = False
+            doc.set_next_steps(steps)
+            action = "reopened"
+        else:
             doc.set_next_steps([*steps, NextStep(text)])
-    return doc.version
+            action = "added"
+    return StepOutcome(action, doc.version)

@@ -176,6 +176,9 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
         rev = before_rev.get(rel, head)
         return _old_symbols(rel, show(rev, rel) if rev else None)
 
+    def gone_at_start(rel: str) -> bool:
+        return rel in dirty and dirty[rel].get("hash") is None
+
     def unchanged_since_start(rel: str) -> bool:
         return rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
 
@@ -184,6 +187,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     for status, path, new in listing:
         if status == "R" and new and not utf8_name(new) and utf8_name(path):
             status, new = "D", ""  # renamed to a name the memory file cannot hold: gone
+        if status == "R" and new in dirty and gone_at_start(path):
+            status, path, new = "M", new, ""  # renamed before the session: only edits count
         target = new or path
         if target in seen or not (utf8_name(path) and utf8_name(target)):
             continue  # a name that is not UTF-8 cannot be written to the memory file

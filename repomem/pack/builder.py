@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from repomem import secrets, vcs
@@ -51,6 +53,7 @@ def build(
     refresh: bool | None = None,
     max_chars: int | None = None,
     refresh_at_most: int | None = None,
+    leave_out: Sequence[str | Path] = (),
 ) -> Pack:
     """Build the context pack for a task.
 
@@ -60,7 +63,9 @@ def build(
     assistant's hook): it is packed again within a smaller budget until it does. With
     `refresh_at_most`, a stale index is refreshed only when at most that many files changed
     and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
-    the index as it is and says so (`fresh` false), for a caller with a time limit.
+    the index as it is and says so (`fresh` false), for a caller with a time limit. Files in
+    `leave_out` (paths from the root, or absolute: the file the task was read from) are
+    neither ranked nor named as work.
 
     Raises:
         InputError: if the task is empty or the format unknown.
@@ -109,7 +114,8 @@ def build(
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
-    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path})
+    left_out = _repository_paths(cfg, leave_out)
+    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path, *left_out})
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
@@ -117,6 +123,8 @@ def build(
         store, signals, graph_cache=state, history=githistory.load(cfg.root, state),
         embedder=dense.embedder_for(cfg), symbols=symbols, uncommitted=changed,
     )  # fmt: skip
+    if left_out:  # the task's own words would rank it first
+        ranked = [c for c in ranked if c.path not in left_out]
     working = {c.path for c in ranked if "work" in c.signals}  # the indexed ones (rank knows)
     uncommitted = [p for p in changed if p in working]
     if cfg.pack.llm_rerank:
@@ -151,6 +159,17 @@ def build(
         pack = _within_chars(pack, filled, max_chars, fmt)
     pack.seconds = time.monotonic() - t0
     return pack
+
+
+def _repository_paths(cfg: Config, paths: Sequence[str | Path]) -> set[str]:
+    """The given paths that lie inside the repository, relative to its root."""
+    root = cfg.root.resolve()
+    out: set[str] = set()
+    for p in paths:
+        full = (cfg.root / p).resolve()  # an absolute path stays as it is
+        if root in full.parents:
+            out.add(full.relative_to(root).as_posix())
+    return out
 
 
 def _small_refresh(cfg: Config, store: Any, at_most: int) -> bool:

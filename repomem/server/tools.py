@@ -259,6 +259,7 @@ def write_note(cfg: Config, path: str, note: str, replace: bool) -> Result:
 def index_status(cfg: Config) -> Result:
     """Counts and freshness of the index."""
     from repomem.index import query as q
+    from repomem.index.schema import SCHEMA_VERSION
 
     st = q.status(cfg)
     pending = st["pending"]
@@ -266,6 +267,7 @@ def index_status(cfg: Config) -> Result:
         "fresh" if st["fresh"]
         else f"stale: {pending['changed']} changed, {pending['deleted']} deleted file(s)"
         + ("" if st["indexed_commit"] == st["head"] else ", HEAD moved")
+        + ("" if st["schema_version"] == SCHEMA_VERSION else ", older index schema")
         + "; call refresh"
     )  # fmt: skip
     text = (

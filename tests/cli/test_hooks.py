@@ -26,3 +26,14 @@ def test_hooks_outside_git_exit_1_with_one_line(folder: Repo) -> None:
     result = runner.invoke(app, ["-C", str(folder.root), "hooks", "install"])
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+
+
+def test_a_hook_of_the_users_own_is_not_called_a_replacement_after_uninstall(repo: Repo) -> None:
+    hook = repo.root / ".git" / "hooks" / "post-commit"
+    hook.write_text("#!/bin/sh\necho mine\n", encoding="utf-8")
+    hook.chmod(0o755)
+    runner.invoke(app, ["-C", str(repo.root), "hooks", "install"])
+    result = runner.invoke(app, ["-C", str(repo.root), "hooks", "uninstall"])
+    assert result.exit_code == 0 and hook.read_text(encoding="utf-8").endswith("echo mine\n")
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("post-commit")]
+    assert "replaced" not in line and "another hook (install keeps it" in line

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from repomem.cli import app
+from repomem.index import indexer
 from tests.conftest import Repo
 
 runner = CliRunner()
@@ -194,6 +195,19 @@ def test_pack_prints_markdown_and_writes_json_to_a_file(repo: Repo) -> None:
     assert json.loads(target.read_text(encoding="utf-8"))["ranking"][0]["path"] == "calc.py"
 
 
+def test_a_task_file_in_the_checkout_is_left_out_of_its_own_pack(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
+    repo.write("TASK.md", "add_numbers adds the numbers wrong\n")
+    monkeypatch.chdir(repo.root)
+    code, out, err = run("pack", "--task-file", "TASK.md", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [r["path"] for r in data["ranking"]] == ["calc.py"]
+    assert data["uncommitted"] == ["calc.py"]
+
+
 def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> None:
     repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
     task = repo.root.parent / "task.txt"
@@ -218,6 +232,17 @@ def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
     assert code == 0
     (line,) = [x for x in out.splitlines() if x.startswith("Updated:")]
     assert line.endswith(" s ago)")
+
+
+def test_status_says_an_index_of_an_older_schema_is_stale_and_why(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    run("-C", str(repo.root), "index", "-q")
+    indexer.open_store(repo.config()).set_meta({"schema_version": "3"})
+    code, out, _ = run("-C", str(repo.root), "status")
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Commit:")]
+    assert line.endswith("(stale: 0 changed, 0 deleted, older index schema)")
 
 
 def test_undecodable_bytes_in_a_symbol_name_and_an_unwritable_out_are_one_line_errors(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.cli.test_index import run
 from tests.conftest import Repo
 
@@ -96,3 +98,24 @@ def test_memory_show_and_recall_redact_a_credential_written_into_the_file_by_han
             args,
             out,
         )
+
+
+def test_a_citation_typed_in_a_subfolder_is_taken_from_there_like_a_notes_path(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("src/pkg/calc.py", "def add(a, b):\n    return a + b\n")
+    repo.write("top.py", "def top():\n    return 1\n")
+    repo.commit("init")
+    monkeypatch.chdir(repo.root / "src" / "pkg")
+    code, out, err = run("remember", "add() is pure.", "--cite", "calc.py:add")
+    assert code == 0, err
+    code, out, err = run("remember", "top() is one.", "--cite", "../../top.py:top",
+                         "--cite", "src/pkg/calc.py")  # fmt: skip
+    assert code == 0, err  # a path from the root still works when none is here
+    monkeypatch.chdir(repo.root.parent)  # `-C` with a relative path: from that folder
+    code, out, err = run("-C", f"{repo.root.name}/src", "remember", "add() adds.",
+                         "--cite", "pkg/calc.py:add")  # fmt: skip
+    assert code == 0, err
+    code, out, _ = run("-C", str(repo.root), "memory", "show", "--json")
+    cites = [c["path"] for f in json.loads(out)["facts"] for c in f["cites"]]
+    assert cites == ["src/pkg/calc.py", "top.py", "src/pkg/calc.py", "src/pkg/calc.py"]

@@ -85,6 +85,33 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
     assert not any("Traceback" in x for x in seen), seen
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_watch_stops_on_sigterm_and_sighup_as_on_ctrl_c(repo: Repo, sig: signal.Signals) -> None:
+    """`kill`, a supervisor or a closed terminal: it finished its update and said so (it was
+    killed where it stood)."""
+    populate(repo, 2)
+    repo.commit()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    reader, lines = start_reader(proc)
+    seen: list[str] = []
+    try:
+        expect(lines, "whole tree (start): 2 added", seen)
+        proc.send_signal(sig)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        drain(reader, lines, seen)
+        assert proc.stdout is not None
+        proc.stdout.close()
+    assert any("Stopped after 1 update(s)." in line for line in seen), seen
+
+
 def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_store(
     repo: Repo,
 ) -> None:

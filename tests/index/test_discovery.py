@@ -43,6 +43,22 @@ def test_minified_and_generated_files_are_skipped(repo: Repo) -> None:
     assert "ok.js" not in str(result)
 
 
+def test_a_context_pack_written_into_the_repository_is_not_indexed(repo: Repo) -> None:
+    """`repomem pack --out context.md` inside the checkout: the next pack would rank its copy."""
+    from repomem.pack import builder
+
+    repo.write("router.py", "def trailing_slash_redirect(path):\n    return path + '/'\n")
+    repo.commit("init")
+    pack = builder.build(repo.config(), "trailing slash redirect", budget=500)
+    for fmt in ("md", "xml", "json"):
+        repo.write(f"context.{fmt}", pack.render(fmt))
+    repo.write("notes.md", "# Context pack: what we keep\n\nA document of our own.\n")
+    result = skipped(repo)
+    assert result["generated"] == ["context.json", "context.md", "context.xml"]
+    hits = query.search(repo.config(), "trailing slash redirect")
+    assert {h["path"] for h in hits} == {"router.py"}
+
+
 def test_vendored_folders_are_skipped(repo: Repo) -> None:
     repo.write("vendor/lib/x.go", "package lib\n")
     repo.write("node_modules/pkg/index.js", "module.exports = 1\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.errors import InputError, NotFoundError
+from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.index import indexer, query
 from tests.conftest import Repo
 
@@ -32,3 +32,23 @@ def test_line_numbers_count_newlines_only_past_form_feeds_and_separators(repo: R
     (found,) = query.symbol(repo.config(), "compute_total")
     assert (found["start_line"], found["end_line"]) == (6, 8)
     assert found["body"] == "\n".join(FORM_FEEDS.split("\n")[5:8])
+
+
+def test_an_index_of_an_older_schema_is_not_reported_fresh(repo: Repo) -> None:
+    """The next index run rebuilds it (what it stored may predate today's secret rules)."""
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.commit("init")
+    cfg = repo.config()
+    indexer.run(cfg)
+    assert query.status(cfg)["fresh"]
+    indexer.open_store(cfg).set_meta({"schema_version": "3"})
+    assert not query.status(repo.config())["fresh"]
+
+
+def test_asking_a_folder_without_an_index_leaves_no_store_folder_behind(folder: Repo) -> None:
+    folder.write("a.py", "def alpha():\n    return 1\n")
+    cfg = folder.config()
+    for ask in (query.status, lambda c: query.search(c, "alpha"), lambda c: query.symbol(c, "a")):
+        with pytest.raises(StoreError, match="No index"):
+            ask(cfg)
+    assert not indexer.state_dir(cfg).exists()

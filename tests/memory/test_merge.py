@@ -130,6 +130,21 @@ def test_prose_changed_on_both_sides_keeps_both_lines() -> None:
     assert "Ours." in out and "Theirs." in out and "version=6" in out
 
 
+def test_prose_written_under_an_entry_section_on_both_sides_keeps_both() -> None:
+    """A paragraph under `## Conventions` (or Facts, Decisions...) before its entries: their
+    side's was dropped, kept only where the section was missing on ours."""
+    base = (
+        "<!-- repomem:memory schema_version=1 version=1 -->\n## Conventions\n\n"
+        "### c-1 · valid\nUse tabs.\n- source: person\n- confidence: medium\n"
+    )
+    ours = base.replace("## Conventions\n\n", "## Conventions\n\nOur team note.\n\n")
+    theirs = base.replace("## Conventions\n\n", "## Conventions\n\nTheir team note.\n\n")
+    out = merge.merge_texts(base, ours, theirs, Path("REPOMEM.md"))
+    assert "Our team note." in out and "Their team note." in out
+    assert "Use tabs." in out
+    assert merge.merge_texts(base, base, theirs, Path("REPOMEM.md")).count("Their team note.") == 1
+
+
 def test_a_malformed_side_is_an_error_not_a_silent_loss() -> None:
     good = doc_with(Fact("f-1", text="x")).render()
     with pytest.raises(MemoryFileError, match="their side is malformed"):

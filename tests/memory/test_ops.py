@@ -134,12 +134,25 @@ def test_redact_mode_stores_the_fact_without_the_secret(code: Repo) -> None:
         ("src/missing.py", "no such file"),
         ("src/cache.py:nothing", "no symbol of that name. Symbols there: Cache, Cache.get"),
         ("src/cache.py:40-50", "has 8 lines"),
+        ("src/cache.py:0-2", "lines count from 1"),
+        ("src/cache.py:5-2", "START <= END"),
+        ("src", "is a folder"),
     ],
 )
 def test_bad_citations_are_refused_with_a_clear_message(code: Repo, spec: str, words: str) -> None:
     code.write(".env", "X=1\n")
     with pytest.raises(InputError, match=words.replace(".", r"\.")):
         ops.remember(code.config(), "Something.", cites=[spec])
+    assert not (code.root / "REPOMEM.md").exists()
+
+
+@pytest.mark.parametrize("name", ["new\nline.py", "back`tick.py"])
+def test_a_file_whose_name_a_citation_cannot_hold_is_refused_not_cited_wrong(
+    code: Repo, name: str
+) -> None:
+    code.write(name, "def f():\n    return 1\n")
+    with pytest.raises(InputError, match="cannot hold"):
+        ops.remember(code.config(), "Something.", cites=[f"{name}:f"])
     assert not (code.root / "REPOMEM.md").exists()
 
 
@@ -255,6 +268,19 @@ def test_next_steps_are_added_once(code: Repo) -> None:
     ops.add_next_step(cfg, "Shard the cache")
     ops.add_next_step(cfg, "Shard the cache")
     assert [s.text for s in access.load(cfg).next_steps()] == ["Shard the cache"]
+
+
+def test_adding_a_step_ticked_off_before_opens_it_again_and_says_what_happened(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    assert ops.add_next_step(cfg, "Shard the cache").action == "added"
+    ops.complete_next_step(cfg, "Shard the cache")
+    again = ops.add_next_step(cfg, "Shard the cache")
+    assert again.action == "reopened" and again.version == access.load(cfg).version
+    assert [(s.text, s.done) for s in access.load(cfg).next_steps()] == [("Shard the cache", False)]
+    same = ops.add_next_step(cfg, "Shard the cache")
+    assert same.action == "already open" and same.version == again.version
 
 
 def test_next_steps_are_ticked_off_by_their_text(code: Repo) -> None:

@@ -75,6 +75,25 @@ def test_a_file_dirty_at_start_and_edited_during_counts_with_its_own_symbols(cod
     assert s.summary == "1 file(s) changed."
 
 
+def test_a_rename_staged_before_the_session_is_not_its_work(code: Repo) -> None:
+    cfg = code.config()
+    code.git("mv", "old_name.py", "new_name.py")
+    code.write("new_name.py", "def moved():\n    return 4\n\n\ndef before():\n    pass\n")
+    session.start(cfg)
+    s = session.end(cfg).session
+    assert s.renamed == [] and s.modified == [] and s.symbols == []
+
+
+def test_a_file_renamed_before_the_session_and_edited_during_is_modified(code: Repo) -> None:
+    cfg = code.config()
+    code.git("mv", "old_name.py", "new_name.py")
+    session.start(cfg)
+    code.write("new_name.py", "def moved():\n    return 4\n\n\ndef during():\n    pass\n")
+    s = session.end(cfg).session
+    assert s.renamed == [] and s.modified == ["new_name.py"]
+    assert s.symbols == ["+during"]
+
+
 def test_a_session_left_open_is_reported_and_can_be_discarded(code: Repo) -> None:
     cfg = code.config()
     rec = session.start(cfg, "crashed")

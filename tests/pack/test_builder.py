@@ -238,3 +238,17 @@ def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo
         assert len(roomy.uncommitted) == 12
         assert "and 4 more" in roomy.render("md")
         assert len(json.loads(roomy.render("json"))["uncommitted"]) == render.UNCOMMITTED_SHOWN
+
+
+def test_the_task_file_inside_the_repository_is_not_ranked_or_work_in_progress(
+    repo: Repo,
+) -> None:
+    """`repomem pack --task-file TASK.md` with TASK.md in the checkout: it ranked third (on
+    requests) for its own text, and was listed as the work in progress."""
+    make_project(repo)
+    task = "Invoice.total applies tax twice when items are empty"
+    repo.write("TASK.md", task + "\n\nInvoice total tax items empty Invoice.total\n")
+    pack = builder.build(repo.config(), task, leave_out=[repo.root / "TASK.md"])
+    assert "TASK.md" not in dict(pack.ranking) and "TASK.md" not in pack.uncommitted
+    assert pack.ranking[0][0] == "billing/invoice.py"
+    assert all(i.path != "TASK.md" for i in pack.items)

@@ -38,6 +38,7 @@ from repomem.index.indexer.location import (
     open_store,
     reader,
     state_dir,
+    store_absent,
     store_uri,
 )
 from repomem.index.indexer.manifest import (
@@ -68,6 +69,7 @@ __all__ = [
     "really_changed",
     "run",
     "state_dir",
+    "store_absent",
     "store_uri",
     "update",
     "write_manifest",

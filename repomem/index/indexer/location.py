@@ -18,6 +18,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import StoreError
+from repomem.index import schema
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,13 @@ def store_uri(cfg: Config) -> str:
     return str(state_dir(cfg) / "lance")
 
 
+def store_absent(cfg: Config) -> bool:
+    """Whether the store is a local folder that does not exist: nothing was built there, and
+    opening it would create the folder (so a question about an unindexed folder leaves none)."""
+    uri = store_uri(cfg)
+    return "://" not in uri and not Path(uri).is_dir()
+
+
 def content_rules(cfg: Config) -> str:
     """A fingerprint of the settings that decide what a file's content becomes in the index
     (which files are read and how they are redacted); when it changes, the next run rebuilds:
@@ -64,9 +72,11 @@ def content_rules(cfg: Config) -> str:
 
 
 def built_under_current_rules(cfg: Config, meta: dict[str, str]) -> bool:
-    """Whether the index (its `meta`) was built under today's `content_rules` (an index from
-    before they were recorded counts as such)."""
-    return meta.get("content_rules") in (None, content_rules(cfg))
+    """Whether the index (its `meta`) was built under this repomem's schema and today's
+    `content_rules` (an index from before they were recorded counts as such); else the next
+    run rebuilds it."""
+    same_schema = meta.get("schema_version") == str(schema.SCHEMA_VERSION)
+    return same_schema and meta.get("content_rules") in (None, content_rules(cfg))
 
 
 def open_store(cfg: Config) -> Any:
