@@ -213,9 +213,11 @@ def main() -> None:
         (f"CLI end to end, {budgets[0]} tokens (n={len(cli)})",
          f"median {cli_median:.2f} s, p95 {pct(cli, 0.95):.2f} s")
     )  # fmt: skip
+    run_id = f"{time.time():.0f}"  # a new session each: a kept folder remembers earlier ones
     hook = [
         run(repomem(root, "claude-hook"), input=json.dumps(
-            {"hook_event_name": "UserPromptSubmit", "session_id": f"bench-{i}", "prompt": text,
+            {"hook_event_name": "UserPromptSubmit", "session_id": f"bench-{run_id}-{i}",
+             "prompt": text,
              "cwd": str(root)}).encode(), **inside)
         for i, text in enumerate(texts)
     ]  # fmt: skip
