@@ -10,6 +10,7 @@ Every file that is not indexed gets a counted reason, never a crash:
     vendored     inside a vendored folder (`node_modules`, `vendor`, ...)
     ignored      matched by `.repomemignore` or `index.exclude`
     memory       the project memory file (packed and searched from its own table)
+    repomem      repomem's own settings (`.repomem`, `.repomemignore`): not the project's
     symlink-outside, symlink-loop, symlink-dir, symlink-broken
     too-large    over `index.max_file_size`
     binary       NUL bytes, or a known binary extension
@@ -38,7 +39,7 @@ from pathlib import Path, PurePosixPath
 import pathspec
 
 from repomem import __version__, fsutil, secrets
-from repomem.config import Config
+from repomem.config import CONFIG_NAME, Config
 from repomem.paths import root_pattern
 
 log = logging.getLogger(__name__)
@@ -320,6 +321,8 @@ class Filter:
             return "ignored"
         if rel == self.memory_file:
             return "memory"
+        if rel in (CONFIG_NAME, IGNORE_FILE):
+            return "repomem"
         if os.path.splitext(parts[-1])[1].lower() in BINARY_EXTENSIONS:
             return "binary"
         if self.cfg.index.skip_generated and _generated_name(parts[-1]):

@@ -73,7 +73,7 @@ def test_init_writes_the_config_and_builds_the_index(repo: Repo) -> None:
     assert "Redacted" not in out  # the example config holds no secret
     code, out, _ = run("-C", str(repo.root), "status", "--json")
     data = json.loads(out)
-    assert data["files"] == 2  # a.py and the new .repomem
+    assert data["files"] == 1 and data["skipped"]["repomem"] == 1  # a.py; the new .repomem not
 
 
 def test_status_json_has_the_documented_keys(repo: Repo) -> None:

@@ -87,9 +87,18 @@ def test_gitignore_and_repomemignore_are_respected(repo: Repo) -> None:
     result = skipped(repo)
     assert result["ignored"] == ["docs/guide.md", "notes.txt"]
     report_paths = query.status(repo.config())
-    assert report_paths["files"] == 3  # .gitignore, .repomemignore and src/a.py; nothing built
+    assert report_paths["files"] == 2  # .gitignore and src/a.py; nothing built
     with pytest.raises(Exception, match="No symbol"):
         query.symbol(repo.config(), "built")
+
+
+def test_repomems_own_settings_are_not_indexed_as_the_projects_files(repo: Repo) -> None:
+    repo.write(".repomem", "[index]\nmax_file_size = 200000  # server port and host\n")
+    repo.write(".repomemignore", "build/\n")
+    repo.write("sub/.repomem", "# a file of the project that shares the name\n")
+    repo.write("app.py", "PORT = 8080\n")
+    assert skipped(repo)["repomem"] == [".repomem", ".repomemignore"]
+    assert "sub/.repomem" not in str(skipped(repo))
 
 
 def test_an_edited_repomemignore_takes_effect_in_the_same_process(repo: Repo) -> None:
@@ -295,7 +304,7 @@ def test_a_store_path_inside_the_repository_is_never_indexed(repo: Repo) -> None
     cfg = repo.config()
     for _ in range(3):
         report = indexer.run(cfg)
-    assert report.files_seen == 2 and report.changed == 0  # app.py and .repomem, stable
+    assert report.files_seen == 1 and report.changed == 0  # app.py, stable
     assert not [
         p for p in indexer.open_store(cfg).column("files", ["path"])["path"] if p.startswith("idx/")
     ]
