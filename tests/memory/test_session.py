@@ -65,6 +65,20 @@ def test_end_records_commits_files_and_symbols_changed_since_start(code: Repo) -
     assert stored == s
 
 
+def test_a_next_step_ticked_off_before_is_opened_again_by_a_session_end(code: Repo) -> None:
+    from repomem.memory import ops
+
+    cfg = code.config()
+    ops.add_next_step(cfg, "Document added()")
+    ops.add_next_step(cfg, "Rename drop()")
+    ops.complete_next_step(cfg, "Document added()")
+    session.start(cfg, "More work")
+    session.end(cfg, summary="Did more.", next_steps=["Document added()", "Rename drop()",
+                                                      "Test late()", "Test late()"])  # fmt: skip
+    steps = [(n.text, n.done) for n in access.load(cfg).next_steps()]
+    assert steps == [("Document added()", False), ("Rename drop()", False), ("Test late()", False)]
+
+
 def test_a_file_dirty_at_start_and_edited_during_counts_with_its_own_symbols(code: Repo) -> None:
     cfg = code.config()
     code.write("wip.py", "def wip():\n    return 'dirty'\n\n\ndef wip2():\n    pass\n")
