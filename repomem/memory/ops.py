@@ -436,14 +436,21 @@ def add_next_step(cfg: Config, text: str) -> StepOutcome:
         raise InputError("The next step is empty; give its text.")
     with access.editing(cfg) as doc:
         steps = doc.next_steps()
-        same = [s for s in steps if s.text == text]
-        if any(not s.done for s in same):
-            action = "already open"
-        elif same:
-            same[0].done = False
+        action = merge_step(steps, text)
+        if action != "already open":
             doc.set_next_steps(steps)
-            action = "reopened"
-        else:
-            doc.set_next_steps([*steps, NextStep(text)])
-            action = "added"
     return StepOutcome(action, doc.version)
+
+
+def merge_step(steps: list[NextStep], text: str) -> str:
+    """Add the step `text` to `steps` (in place): one already open changes nothing, one ticked
+    off before is opened again, a new one is appended. Returns "already open", "reopened" or
+    "added"."""
+    same = [s for s in steps if s.text == text]
+    if any(not s.done for s in same):
+        return "already open"
+    if same:
+        same[0].done = False
+        return "reopened"
+    steps.append(NextStep(text))
+    return "added"

@@ -25,7 +25,7 @@ from repomem.errors import InputError
 from repomem.fsutil import atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
-from repomem.memory.model import NextStep, Session
+from repomem.memory.model import Session
 
 MAX_SYMBOLS = 40
 MAX_FILES = 60
@@ -372,26 +372,14 @@ def end(
         sess.learned = list(dict.fromkeys([*during, *(o.fact.id for o in outcomes)]))
         doc.add(sess)
         if steps:
-            doc.set_next_steps(_with_steps(doc.next_steps(), steps))
+            current = doc.next_steps()
+            for text in steps:  # as `memory next` adds one
+                ops.merge_step(current, text)
+            doc.set_next_steps(current)
         compacted = compact.maybe_compact(cfg, doc, summarizer)
     with contextlib.suppress(FileNotFoundError):
         _state_path(cfg).unlink()
     return EndResult(session=sess, learned=outcomes, compacted=compacted, version=doc.version)
-
-
-def _with_steps(current: list[NextStep], texts: list[str]) -> list[NextStep]:
-    """The next steps with `texts` added, as `ops.add_next_step` adds one: a text already open
-    changes nothing, one ticked off before is opened again, a new one is appended."""
-    out = list(current)
-    for text in texts:
-        same = [s for s in out if s.text == text]
-        if any(not s.done for s in same):
-            continue
-        if same:
-            same[0].done = False
-        else:
-            out.append(NextStep(text))
-    return out
 
 
 def listing(cfg: Config) -> dict[str, Any]:
