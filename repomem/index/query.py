@@ -132,7 +132,10 @@ def symbol(
     store = require_store(cfg)
     defs = store.symbols_named(name)
     if not defs:
-        raise NotFoundError(f"No symbol named `{name}` in the index; try `repomem search {name}`.")
+        raise NotFoundError(
+            f"No symbol named `{name}` in the index; try `repomem search {name}`, or run "
+            "`repomem index` first if it was written since the last update."
+        )
     references = _references(store, name, max_refs)
     texts: dict[str, list[str]] = {}
     out = []

@@ -163,6 +163,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
     assert not ok.is_error
     # the advice names this server's tools, not the command line's
     assert "`search_code`" in text(errors[0]) and "repomem search" not in text(errors[0])
+    assert "call `refresh` first if it was written since" in text(errors[0])
     assert "`recall`" in text(errors[1]) and "memory show" not in text(errors[1])
     assert "`session_start`" in text(errors[2]) and "repomem session" not in text(errors[2])
     assert "--task-file" not in text(errors[4])
