@@ -42,6 +42,11 @@ def main() -> None:
         sys.stderr.write(f"Error: {cannot_write(exc.filename or 'a file', exc)}\n")
         sys.exit(1)
     except SystemExit as exc:
+        if exc.code == 130:  # Ctrl-C (typer turns KeyboardInterrupt into exit status 130)
+            sys.stderr.write(
+                "Interrupted: finished work is kept and nothing is left half-written; run the "
+                "command again to go on.\n"
+            )
         if exc.code == 2 and "claude-hook" in sys.argv[1:]:
             # click's usage error (an option this version lacks, a bad value): Claude Code
             # takes a hook's status 2 as "block", which discards the user's prompt

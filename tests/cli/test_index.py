@@ -303,3 +303,40 @@ def test_git_location_variables_from_a_surrounding_git_do_not_redirect_repomem(
     status = json.loads(cli({"GIT_DIR": str(other / ".git")}, "status", "--json"))
     assert Path(status["root"]) == repo.root and status["fresh"] is True
     assert status["head"] == repo.git("rev-parse", "HEAD").strip()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+def test_ctrl_c_says_the_index_is_kept_instead_of_exiting_silently(repo: Repo) -> None:
+    import signal
+    import time
+
+    from tests.index.indexer.cases import populate, rebuilding
+    from tests.index.indexer.test_parse import workers_of
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index", "--full"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+        start_new_session=True,  # its own process group, which a terminal's Ctrl-C reaches
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not rebuilding(journal) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    # the parse pool's workers started (a Ctrl-C while they start is ignored by design)
+    listed = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").exists()  # Linux
+    while listed and not workers_of(proc.pid) and proc.poll() is None:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    time.sleep(0.3)  # into the parse
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the run hung after Ctrl-C")
+    assert proc.returncode == 130, (proc.returncode, out, err)
+    assert err.startswith("Interrupted: finished work is kept") and "Traceback" not in err, err
