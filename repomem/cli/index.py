@@ -12,6 +12,8 @@ from repomem.cli._app import Bar, app, fail, load_config, print_json, state
 from repomem.errors import RepomemError
 from repomem.fsutil import cannot_write
 
+SHOWN_REFS = 50  # references `repomem symbol` lists (all of them with --json)
+
 
 def _run_index(full: bool, quiet: bool) -> Any:
     from repomem.index import indexer
@@ -216,7 +218,12 @@ def symbol(
             typer.echo(d["body"])
         typer.echo("")
     refs = defs[0]["references"]
+    if not refs:
+        typer.echo("No references in the index.")
+        return
     typer.echo(f"{len(refs)} reference(s):")
-    for r in refs[:50]:
+    for r in refs[:SHOWN_REFS]:
         scope = f" in {r['scope']}" if r["scope"] else ""
         typer.echo(f"  {r['path']}:{r['line']}  {r['kind']}{scope}")
+    if len(refs) > SHOWN_REFS:
+        typer.echo(f"  … {len(refs) - SHOWN_REFS} more (all of them with --json)")

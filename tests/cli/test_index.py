@@ -142,6 +142,19 @@ def test_unknown_symbol_exits_1_with_one_line(repo: Repo) -> None:
     assert err.strip().count("\n") == 0 and err.startswith("Error: No symbol named")
 
 
+def test_symbol_says_when_there_are_no_references_and_how_many_it_left_out(repo: Repo) -> None:
+    callers = "".join(f"def use_{i}():\n    return helper()\n\n" for i in range(53))
+    repo.write("lib.py", "def helper():\n    return 1\n\n\ndef lonely():\n    return 2\n")
+    repo.write("use.py", "from lib import helper\n\n" + callers)
+    run("-C", str(repo.root), "index", "-q")
+    code, out, _ = run("-C", str(repo.root), "symbol", "lonely")
+    assert code == 0 and out.rstrip().endswith("No references in the index.")
+    code, out, _ = run("-C", str(repo.root), "symbol", "helper", "--no-body")
+    shown = [line for line in out.splitlines() if line.startswith("  use.py:")]
+    assert len(shown) == 50
+    assert out.rstrip().endswith("… 4 more (all of them with --json)")  # 53 calls + 1 import
+
+
 def test_searching_before_indexing_says_what_to_do(repo: Repo) -> None:
     code, _, err = run("-C", str(repo.root), "search", "x")
     assert code == 1
