@@ -149,8 +149,8 @@ def _source(cfg: Config, source: str) -> str:
 def _get(doc: MemoryDoc, fact_id: str) -> Fact:
     fact = doc.fact(fact_id)
     if fact is None:
-        known = [f.id for f in doc.facts() if f.status != "forgotten"]
-        hint = f" Known: {', '.join(known[-8:])}." if known else ""
+        known = [f.id for f in doc.facts() if f.status in ("valid", "stale")]  # the current
+        hint = f" Current facts: {', '.join(known[-8:])}." if known else ""
         raise NotFoundError(
             f"No fact `{fact_id}` in `{doc.path.name}`; see `repomem memory show`.{hint}"
         )

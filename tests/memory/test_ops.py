@@ -169,8 +169,9 @@ def test_supersede_keeps_the_old_fact_with_reason_and_commit(code: Repo) -> None
     assert new.cites[0].symbol == "key_for"  # inherited, re-resolved
     with pytest.raises(InputError, match="already superseded"):
         ops.supersede(cfg, old.id, "Again.", why="x")
-    with pytest.raises(NotFoundError, match="No fact `f-nope`"):
+    with pytest.raises(NotFoundError, match="No fact `f-nope`") as missing:
         ops.supersede(cfg, "f-nope", "x", why="y")
+    assert f"Current facts: {new.id}." in str(missing.value)  # not the superseded one
     with pytest.raises(InputError, match="--why"):
         ops.supersede(cfg, new.id, "x", why=" ")
 
