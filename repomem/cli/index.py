@@ -82,6 +82,8 @@ def init(
             "Next:\n"
             '  repomem pack "the task"                           context for a new session\n'
             "  repomem mcp-config --client claude-code --write   serve it to an editor (MCP)\n"
+            "  repomem claude-hooks --write                      a pack for each Claude Code "
+            "session's first task\n"
             "  repomem hooks install                             refresh the index after commits\n"
             "  repomem search QUERY | symbol NAME | status"
         )
