@@ -11,7 +11,6 @@ import typer
 
 from repomem.cli._app import app, fail, load_config, state
 from repomem.errors import RepomemError
-from repomem.server.claude_hooks import MAX_CHARS
 
 CommandOption = Annotated[
     str | None,
@@ -164,9 +163,11 @@ def claude_hooks(
 def claude_hook(
     every_prompt: EveryPromptOption = False,
     max_chars: Annotated[
-        int,
-        typer.Option("--max-chars", min=1000, help="Characters the printed pack may have."),
-    ] = MAX_CHARS,
+        int | None,
+        typer.Option(
+            "--max-chars", min=1000, help="Characters the printed pack may have (default 9,500)."
+        ),
+    ] = None,
 ) -> None:
     """Run as a Claude Code hook (JSON on stdin): print a pack for a session's first task.
 
@@ -190,7 +191,9 @@ def claude_hook(
         # page would garble the prompt and fail on the first character outside it)
         hook = hooks.parse(sys.stdin.buffer.read().decode("utf-8", "replace"))
         cfg = config.load(state.repo or hooks.start_dir(hook, os.environ))
-        text = hooks.context_for(cfg, hook, every_prompt=every_prompt, max_chars=max_chars)
+        text = hooks.context_for(
+            cfg, hook, every_prompt=every_prompt, max_chars=max_chars or hooks.MAX_CHARS
+        )
     except RepomemError as exc:
         typer.echo(f"repomem: {exc}", err=True)
         raise typer.Exit(1) from None
