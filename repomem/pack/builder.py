@@ -90,8 +90,13 @@ def build(
     refresh = cfg.pack.refresh if refresh is None else refresh
     dirty = _POOL.submit(vcs.dirty_paths, cfg.root)  # git works while the store is read
     store = indexer.reader(cfg)
+    measured: tuple[int, str | None] | None = None  # (files changed, HEAD), counted once
     if refresh and refresh_at_most is not None and store.exists():
-        refresh = _small_refresh(cfg, store, refresh_at_most)
+        # a rebuild (another schema or content rules, one cut short) could take minutes
+        due = not indexer.built_under_current_rules(cfg, store.all_meta())
+        if not due and "*" not in store.read_journal():
+            measured = _pending(cfg, store)
+        refresh = measured is not None and measured[0] <= refresh_at_most
     refreshed = not store.exists() or refresh
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
@@ -105,12 +110,8 @@ def build(
     pending = 0
     fresh = True
     if not refreshed:
-        states = store.file_states()
-        plan = indexer.make_plan(cfg, states)
-        pending = len(indexer.really_changed(cfg, plan, states)) + len(plan.deleted)
-        fresh = (
-            pending == 0 and commit == plan.head and indexer.built_under_current_rules(cfg, meta)
-        )
+        pending, head = measured or _pending(cfg, store)
+        fresh = pending == 0 and commit == head and indexer.built_under_current_rules(cfg, meta)
 
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
@@ -172,18 +173,11 @@ def _repository_paths(cfg: Config, paths: Sequence[str | Path]) -> set[str]:
     return out
 
 
-def _small_refresh(cfg: Config, store: Any, at_most: int) -> bool:
-    """Whether refreshing the index means indexing at most `at_most` files (no rebuild)."""
-    from repomem.index import schema
-
-    meta = store.all_meta()
-    if meta.get("schema_version") != str(schema.SCHEMA_VERSION):
-        return False
-    if not indexer.built_under_current_rules(cfg, meta) or "*" in store.read_journal():
-        return False  # a rebuild is due (or one was cut short)
+def _pending(cfg: Config, store: Any) -> tuple[int, str | None]:
+    """How many files changed or went away since the index was updated, and git's HEAD."""
     states = store.file_states()
     plan = indexer.make_plan(cfg, states)
-    return len(plan.deleted) + len(indexer.really_changed(cfg, plan, states)) <= at_most
+    return len(indexer.really_changed(cfg, plan, states)) + len(plan.deleted), plan.head
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

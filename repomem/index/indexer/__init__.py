@@ -29,7 +29,7 @@ from repomem import vcs
 from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.fsutil import atomic_write
-from repomem.index import commits, schema
+from repomem.index import commits
 from repomem.index.indexer.apply import _apply
 from repomem.index.indexer.location import (
     built_under_current_rules,
@@ -268,8 +268,7 @@ def update(
         except StoreError:  # no index yet
             meta = {}
         if (
-            meta.get("schema_version") != str(schema.SCHEMA_VERSION)
-            or not built_under_current_rules(cfg, meta)
+            not built_under_current_rules(cfg, meta)  # the schema version included
             or store.read_journal()
             or (meta.get("indexed_commit") or None) != info.head
         ):
