@@ -98,6 +98,11 @@ _MEMORY_TITLES = {
 }
 
 
+def memory_title(symbol: str) -> str:
+    """The heading a memory entry goes under (`fact f-…` -> "Facts relevant to the task")."""
+    return _MEMORY_TITLES.get(symbol.split(" ")[0], symbol)
+
+
 def _fence(path: str) -> str:
     lang = languages.detect(path)
     return {"cpp": "cpp", "csharp": "csharp", "tsx": "tsx"}.get(lang, lang)
@@ -122,7 +127,7 @@ def _render_md(pack: Pack) -> str:
         out.append(f"\n## Project memory (from `{memory[0].path}`)")
         last = ""
         for i in memory:
-            title = _MEMORY_TITLES.get(i.symbol.split(" ")[0], i.symbol)
+            title = memory_title(i.symbol)
             if title != last:
                 out.append(f"\n### {title}")
                 last = title

@@ -198,7 +198,7 @@ def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
     or left out ("" when the memory is empty)."""
     from repomem import secrets
     from repomem.pack import memory as pmemory
-    from repomem.pack.render import _MEMORY_TITLES
+    from repomem.pack.render import memory_title
 
     sel = pmemory.select(cfg, None, "")
     entries = sorted(pmemory.finish(cfg, sel, []) + pmemory.recent(sel), key=lambda e: -e.score)
@@ -215,7 +215,7 @@ def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
         body, _ = secrets.redact(
             e.text, config_like=True, extra_patterns=cfg.secrets.extra_patterns
         )
-        title = _MEMORY_TITLES.get(e.symbol.split(" ")[0], e.symbol)
+        title = memory_title(e.symbol)
         cost = len(body) + 1 + (0 if title in parts else len(title) + 5)
         if used + cost > max_chars:
             continue
