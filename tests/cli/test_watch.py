@@ -40,6 +40,19 @@ def drain(reader: threading.Thread, lines: queue.Queue[str], seen: list[str]) ->
         seen.append(lines.get())
 
 
+def finish(
+    proc: subprocess.Popen[str], reader: threading.Thread, lines: queue.Queue[str],
+    seen: list[str],
+) -> None:  # fmt: skip
+    """End the process if a test left it running, then collect its last lines."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    drain(reader, lines, seen)
+    assert proc.stdout is not None
+    proc.stdout.close()
+
+
 def expect(lines: queue.Queue[str], text: str, seen: list[str], timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     while True:
@@ -76,12 +89,7 @@ def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) ->
         assert proc.wait(timeout=60) == 0
         expect(lines, "Stopped after 2 update(s).", seen)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        drain(reader, lines, seen)
-        assert proc.stdout is not None
-        proc.stdout.close()
+        finish(proc, reader, lines, seen)
     assert not any("Traceback" in x for x in seen), seen
 
 
@@ -103,12 +111,7 @@ def test_watch_stops_on_sigterm_and_sighup_as_on_ctrl_c(repo: Repo, sig: signal.
         proc.send_signal(sig)
         assert proc.wait(timeout=60) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        drain(reader, lines, seen)
-        assert proc.stdout is not None
-        proc.stdout.close()
+        finish(proc, reader, lines, seen)
     assert any("Stopped after 1 update(s)." in line for line in seen), seen
 
 
@@ -137,12 +140,7 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
         assert code == 0, "".join(seen)
         assert any(x.startswith("Stopped after") for x in seen), seen
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        assert proc.stdout is not None
-        drain(reader, lines, seen)
-        proc.stdout.close()
+        finish(proc, reader, lines, seen)
     assert not any("Traceback" in x for x in seen), seen
     indexer.run(repo.config())
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
