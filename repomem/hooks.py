@@ -398,71 +398,44 @@ def refresh(cfg: Config, marker: Path | None = None) -> Any:
     return report
 
 
-def start_refresh(cfg: Config, name: str = "repomem") -> bool:
-    """Start what the git hooks start, from Python: `repomem hooks run` in the background,
-    detached, its output appended to the hooks' log. False (nothing started) when a refresh
-    is already queued (its marker names a live process).
+def start_refresh(cfg: Config, name: str = "repomem") -> None:
+    """Start what the git hooks start, the way they start it: their launcher (`_launcher`) in a
+    shell, so the log's rotation, the queued-refresh marker and the detaching stay one piece of
+    code (`name` labels its log lines). A folder without git, or a system without `sh`, gets
+    `repomem hooks run` detached from Python, its output appended to the log.
 
     Raises:
         OSError: when the log cannot be written or the process cannot start.
     """
-    log_file = log_path(cfg)
-    pending = log_file.parent / "hooks.pending"
-    log_file.parent.mkdir(parents=True, exist_ok=True)
-    if os.name == "posix":  # (on Windows, os.kill would end the process)
-        try:
-            os.kill(int(pending.read_text(encoding="utf-8").strip()), 0)
-            return False
-        except (OSError, ValueError):
-            pass  # no marker, or its process is gone
     env = {k: v for k, v in os.environ.items() if k not in vcs.LOCATION_VARS}
-    cmd = [sys.executable, "-m", "repomem", "-C", str(cfg.root), "hooks", "run",
-           "--marker", str(pending)]  # fmt: skip
+    if os.name == "posix" and vcs.git_dir(cfg.root) is not None:
+        done = subprocess.run(
+            ["sh", "-c", _launcher(sys.executable, name)], cwd=str(cfg.root), env=env,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, start_new_session=True,
+            check=False, timeout=60,
+        )  # fmt: skip
+        if done.returncode:
+            raise OSError(f"could not start a background refresh: {done.stderr.strip()}")
+        return
+    log_file = log_path(cfg)
+    log_file.parent.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    detach: dict[str, Any] = (
+        {"start_new_session": True} if os.name == "posix"
+        else {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0)
+              | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+    )  # fmt: skip
     with log_file.open("ab") as out:
         out.write(f"{stamp} {name}: repomem index\n".encode())
-    _detached(cmd, log_file, pending, env, cfg.root)
-    return True
+        out.flush()
+        _STARTED.append(subprocess.Popen(
+            [sys.executable, "-m", "repomem", "-C", str(cfg.root), "hooks", "run"],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
+            cwd=str(cfg.root), **detach,
+        ))  # fmt: skip
 
 
-_STARTED: list[subprocess.Popen[bytes]] = []  # Windows: kept, so none is collected running
-
-
-_BACKGROUND = (  # the git hooks' launcher: the refresh writes its pid to the marker itself
-    'nohup sh -c \'echo $$ > "$1"; shift; exec "$@"\' sh "$REPOMEM_PENDING" "$@" '
-    '>> "$REPOMEM_LOG" 2>&1 < /dev/null &'
-)
-
-
-def _detached(
-    cmd: list[str], log_file: Path, pending: Path, env: dict[str, str], cwd: Path
-) -> None:
-    """Start `cmd` so that it outlives this process, output appended to `log_file`, its pid
-    in `pending`.
-
-    On POSIX, as the git hooks' launcher does: a shell in a new session starts it with `nohup`
-    in the background and exits, so it is nobody's child here (no zombie in a long-lived
-    caller)."""
-    if os.name == "posix":
-        started = subprocess.run(
-            ["sh", "-c", _BACKGROUND, "sh", *cmd],
-            env={**env, "REPOMEM_LOG": str(log_file), "REPOMEM_PENDING": str(pending)},
-            cwd=str(cwd), stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            start_new_session=True, check=False, timeout=60,
-        )  # fmt: skip
-        if started.returncode:
-            raise OSError(f"could not start `{' '.join(cmd)}`: {started.stderr.strip()}")
-        return
-    flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(
-        subprocess, "CREATE_NEW_PROCESS_GROUP", 0
-    )
-    with log_file.open("ab") as out:
-        proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
-            cwd=str(cwd), creationflags=flags,
-        )  # fmt: skip
-    _STARTED.append(proc)
-    pending.write_text(f"{proc.pid}\n", encoding="utf-8")
+_STARTED: list[subprocess.Popen[bytes]] = []  # kept, so none is collected while it runs
 
 
 def _warm(cfg: Config) -> None:

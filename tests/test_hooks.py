@@ -288,11 +288,23 @@ def test_start_refresh_runs_the_hooks_refresh_in_the_background_unless_one_is_qu
     marker = log.parent / "hooks.pending"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text(f"{os.getpid()}\n")  # a live process is "waiting for the lock"
-    assert hooks.start_refresh(cfg, name="test") is False
-    assert not log.exists() or "test: repomem index" not in log.read_text()
+    hooks.start_refresh(cfg, name="test")
+    wait_until(lambda: log.exists() and "test: a refresh is already queued" in log.read_text(),
+               "the queued line")  # fmt: skip
+    assert "test: repomem index" not in log.read_text()
     marker.write_text("999999999\n")  # that process died
-    assert hooks.start_refresh(cfg, name="test") is True
-    assert "test: repomem index" in log.read_text()
+    hooks.start_refresh(cfg, name="test")
+    wait_until(lambda: "test: repomem index" in log.read_text(), "the started line")
     wait_until(lambda: "Indexed" in log.read_text(), "the background index")
     assert query.status(cfg)["indexed_commit"] == head
-    assert not marker.exists()  # the refresh wrote its pid there, then cleared it
+    wait_until(lambda: not marker.exists(), "the marker cleared")  # the refresh wrote its pid
+
+
+def test_start_refresh_in_a_folder_without_git_runs_the_refresh_too(folder: Repo) -> None:
+    folder.write("a.py", "x = 1\n")
+    cfg = folder.config()
+    hooks.start_refresh(cfg, name="test")
+    log = hooks.log_path(cfg)
+    assert "test: repomem index" in log.read_text()
+    wait_until(lambda: "Indexed" in log.read_text(), "the background index")
+    assert query.status(cfg)["files"] == 1
