@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from repomem import secrets, vcs
-from repomem.config import CONFIG_NAME, Config
+from repomem.config import Config
 from repomem.errors import BudgetError, InputError, RepomemError
 from repomem.index import dense, indexer
 from repomem.index import graph as graphs
-from repomem.index.discovery import IGNORE_FILE
 from repomem.pack import history as githistory
 from repomem.pack import memory as pmemory
 from repomem.pack import task as tasks
@@ -116,7 +115,8 @@ def build(
     signals = tasks.analyse(text)
     selection = pmemory.select(cfg, store, text)
     left_out = _repository_paths(cfg, leave_out)
-    changed = _uncommitted(dirty, {CONFIG_NAME, IGNORE_FILE, selection.path, *left_out})
+    # repomem's own files (its settings, the memory file) are never indexed, so never ranked
+    changed = _uncommitted(dirty, left_out)
     signals.cited = selection.cited
     state = indexer.state_dir(cfg)
     symbols: dict[str, list[dict[str, Any]]] = {}  # file symbols read once per pack
@@ -199,11 +199,11 @@ def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
         pack = filled(limit)
 
 
-def _uncommitted(dirty: Future[list[str]], own: set[str]) -> list[str]:
-    """The paths with uncommitted changes but repomem's `own` (none without git, or when git
+def _uncommitted(dirty: Future[list[str]], out: set[str]) -> list[str]:
+    """The paths with uncommitted changes but those left `out` (none without git, or when git
     fails); `rank` keeps those it indexed."""
     try:
-        return [p for p in dirty.result() if p not in own]
+        return [p for p in dirty.result() if p not in out]
     except (RepomemError, OSError, vcs.git_error()) as exc:
         log.debug("no uncommitted changes for the pack: %s", exc)
         return []
