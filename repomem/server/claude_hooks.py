@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import shlex
 import time
@@ -46,7 +45,7 @@ from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError, RepomemError
 from repomem.fsutil import FileLock, atomic_write
-from repomem.server.clients import default_command, load_object
+from repomem.server.clients import default_command, edit_object, section
 
 log = logging.getLogger(__name__)
 
@@ -301,22 +300,22 @@ def write_settings(cfg: Config, command: str, *, shared: bool = False) -> tuple[
     Raises:
         InputError: when the existing file is not a JSON object or its `hooks` are malformed.
     """
-    shown = settings_path(cfg, shared=shared)
-    path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
-    data = load_object(path, f"add under `hooks`: {json.dumps(settings_entry(command))}")
-    hooks = data.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InputError(f"`hooks` in `{path}` is not an object; fix it by hand.")
-    replaced = False
-    for event, groups in settings_entry(command).items():
-        existing = hooks.setdefault(event, [])
-        if not isinstance(existing, list):
-            raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
-        kept = [g for g in existing if not _is_ours(g)]
-        replaced = replaced or len(kept) != len(existing)
-        hooks[event] = [*kept, *groups]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    entries = settings_entry(command)
+
+    def put(data: dict[str, Any], path: Path) -> bool:
+        hooks = section(data, "hooks", path)
+        replaced = False
+        for event, groups in entries.items():
+            existing = hooks.setdefault(event, [])
+            if not isinstance(existing, list):
+                raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
+            kept = [g for g in existing if not _is_ours(g)]
+            replaced = replaced or len(kept) != len(existing)
+            hooks[event] = [*kept, *groups]
+        return replaced
+
+    by_hand = f"add under `hooks`: {json.dumps(entries)}"
+    shown, replaced = edit_object(settings_path(cfg, shared=shared), by_hand, put)
     if not shared:  # personal settings: never committed by accident
         vcs.ignore_locally(cfg.root, SETTINGS_FILES[False])
     return shown, replaced

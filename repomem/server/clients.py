@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +89,32 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
         InputError: when the existing file is not a JSON object (e.g. it has comments).
     """
     new = entry(cfg, client, **kwargs)
-    shown = path_for(cfg, client)
+
+    def put(data: dict[str, Any], path: Path) -> bool:
+        servers = section(data, KEYS[client], path)
+        replaced = SERVER_NAME in servers
+        servers[SERVER_NAME] = new
+        return replaced
+
+    by_hand = f"add this entry under `{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
+    return edit_object(path_for(cfg, client), by_hand, put)
+
+
+def edit_object(
+    shown: Path, by_hand: str, edit: Callable[[dict[str, Any], Path], bool]
+) -> tuple[Path, bool]:
+    """Read the JSON object in a client's settings file (through a link, the file it names),
+    let `edit` change it (it says whether repomem's earlier entry was replaced), and write it
+    back atomically; returns `shown` and what `edit` said.
+
+    Raises:
+        InputError: when the file is not plain JSON (`by_hand` says what to add instead), not
+            an object, or holds a number JSON tools cannot read back.
+    """
     # a link to a shared file: that file is the configuration (written through the link)
     path = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
-    data = load_object(
-        path, f"add this entry under `{KEYS[client]}`: {json.dumps({SERVER_NAME: new})}"
-    )
-    servers = data.setdefault(KEYS[client], {})
-    if not isinstance(servers, dict):
-        raise InputError(f"`{KEYS[client]}` in `{path}` is not an object; fix it by hand.")
-    replaced = SERVER_NAME in servers
-    servers[SERVER_NAME] = new
+    data = load_object(path, by_hand)
+    replaced = edit(data, path)
     try:
         rendered = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     except ValueError as exc:  # 1e400 reads as infinity, which JSON cannot write back
@@ -108,6 +124,18 @@ def write(cfg: Config, client: str, **kwargs: Any) -> tuple[Path, bool]:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, rendered)
     return shown, replaced
+
+
+def section(data: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
+    """`data[key]`, an object (created empty when missing).
+
+    Raises:
+        InputError: when it is there but not an object.
+    """
+    value = data.setdefault(key, {})
+    if not isinstance(value, dict):
+        raise InputError(f"`{key}` in `{path}` is not an object; fix it by hand.")
+    return value
 
 
 def load_object(path: Path, by_hand: str) -> dict[str, Any]:

@@ -143,7 +143,8 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [("{// comment\n}", "not plain JSON"), ("[]", "not hold a JSON object"),
-     ('{"hooks": []}', "`hooks` in"), ('{"hooks": {"SessionStart": {}}}', "`hooks.SessionStart`")],
+     ('{"hooks": []}', "`hooks` in"), ('{"hooks": {"SessionStart": {}}}', "`hooks.SessionStart`"),
+     ('{"cleanupPeriodDays": 1e400}', "number too large")],
 )  # fmt: skip
 def test_settings_that_cannot_be_merged_are_left_alone(
     repo: Repo, content: str, message: str
