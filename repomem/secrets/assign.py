@@ -461,7 +461,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                     spans.append(header.span(group))
                     done = header.end()
             continue
-        if keyword in _WORD_KINDS.values() or keyword == "cookie":
+        if keyword in _WORD_KINDS or keyword == "cookie":
             found = (
                 _cookie_spans(text, start)
                 if keyword == "cookie"

@@ -255,43 +255,29 @@ _WORD_SCANS = (
         rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD})"
     ),
 )
-# The kind of word found, by its first two letters (see _word_kind).
-_WORD_KINDS = {
-    "de": "identified",
-    "di": "redis",
-    "d=": "oracle",
-    "do": "piped",
-    "ge": "oracle",
-    "gi": "login",
-    "go": "login",
-    "g ": "login",
-    "g_": "login",
-    "g-": "login",
-    "cr": "cred",
-    "co": "connect",
-    "cp": "dsn",
-    "c:": "oracle",
-    "qu": "call",
-    "ql": "call",
+# The kind of word found, by its first two letters (see _word_kind), and where the word
+# starts before its scan's literal: the "d" of identified, redis and userid=, the "g" of
+# log... and of rman target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
+# the "c" of jdbc.
+_WORDS = {
+    "de": ("identified", 1),
+    "di": ("redis", 2),
+    "d=": ("oracle", 5),
+    "do": ("piped", 2),
+    "ge": ("oracle", 8),
+    "gi": ("login", 2),
+    "go": ("login", 2),
+    "g ": ("login", 2),
+    "g_": ("login", 2),
+    "g-": ("login", 2),
+    "cr": ("cred", 0),
+    "co": ("connect", 0),
+    "cp": ("dsn", 0),
+    "c:": ("oracle", 3),
+    "qu": ("call", 2),
+    "ql": ("call", 3),
 }
-# Where the word found starts before its scan's literal: the "d" of identified, redis and
-# userid=, the "g" of log... and of rman target, the "q" of sequelize, mysqli (sqlplus,
-# sqlldr: see _word_kind), the "c" of jdbc.
-_WORD_HEADS = {
-    "de": 1,
-    "di": 2,
-    "d=": 5,
-    "do": 2,
-    "ge": 8,
-    "gi": 2,
-    "go": 2,
-    "g ": 2,
-    "g_": 2,
-    "g-": 2,
-    "qu": 2,
-    "ql": 3,
-    "c:": 3,
-}
+_WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
@@ -322,8 +308,7 @@ def _word_kind(word: str) -> tuple[str, int]:
     """The kind of the word ``word`` a scan of _WORD_SCANS found, and how far before the
     match the word starts."""
     head = word[:2]
-    kind = _WORD_KINDS[head]
-    back = _WORD_HEADS.get(head, 0)
+    kind, back = _WORDS[head]
     if kind in ("connect", "call") and not word.endswith("("):
         kind = "oracle"  # CONNECT user/...@db, sqlplus user/...@db, sqlldr userid=...
         back = 1 if head == "ql" else back
