@@ -307,4 +307,6 @@ def test_start_refresh_in_a_folder_without_git_runs_the_refresh_too(folder: Repo
     log = hooks.log_path(cfg)
     assert "test: repomem index" in log.read_text()
     wait_until(lambda: "Indexed" in log.read_text(), "the background index")
+    for proc in hooks._STARTED:  # a child of this process: reaped here, not at exit
+        proc.wait(timeout=60)
     assert query.status(cfg)["files"] == 1
