@@ -132,6 +132,31 @@ def git_dir(root: Path) -> Path | None:
     return Path(repo.git_dir).resolve()
 
 
+def sibling_git_dirs(root: Path) -> list[Path]:
+    """The git directories of the other work trees of the repository at `root`: its main work
+    tree's and its linked worktrees' (`git worktree add`), whether or not their folders still
+    exist; none for a repository without worktrees or a folder that is not a work tree's top.
+    No git command is run."""
+    own = git_dir(root)
+    repo = _repo(root)
+    if own is None or repo is None:
+        return []
+    common = Path(repo.common_dir).resolve()
+    linked = common / "worktrees"
+    found = [common, *(sorted(linked.iterdir()) if linked.is_dir() else [])]
+    return [d for d in found if d.is_dir() and d.resolve() != own]
+
+
+def work_tree_of(git_dir: Path) -> Path:
+    """The work tree folder of a git directory from `sibling_git_dirs` (a linked worktree's
+    `gitdir` file names its `.git`; the main work tree holds the common directory)."""
+    try:
+        link = (git_dir / "gitdir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir.parent
+    return Path(link).parent if link else git_dir.parent
+
+
 def open_repo(root: Path) -> GitInfo | None:
     """Git facts for `root`, or None when it is not the top of a git work tree."""
     gdir = git_dir(root)

@@ -34,6 +34,8 @@ def change_counts(report: Any) -> list[str]:
 def _print_report(report: Any) -> None:
     if not report.git:
         typer.echo("Note: not a git repository; indexing a plain folder (git features are off).")
+    if report.seeded_from:
+        typer.echo(f"Started from the index of the worktree at {report.seeded_from}.")
     parts = [f"{report.files_seen} files", f"{report.parsed} parsed", *change_counts(report)]
     typer.echo(
         f"Indexed {', '.join(parts)} in {report.seconds:.2f}s"

@@ -51,6 +51,7 @@ from repomem.index.indexer.manifest import (
 )
 from repomem.index.indexer.parse import Parsed, Progress, process_file
 from repomem.index.indexer.plan import Plan, make_plan, really_changed
+from repomem.index.indexer import seed
 from repomem.types import IndexReport
 
 __all__ = [
@@ -121,8 +122,11 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         _embed(cfg, None, early.report, progress, early.files_version)
         early.report.seconds = time.monotonic() - t0
         return early.report
+    seeded = None if full else seed.from_sibling(cfg)
     store = open_store(cfg)
     report = IndexReport(full=full)
+    if seeded is not None:
+        report.seeded_from = str(vcs.work_tree_of(seeded.parent))
     with store.writing():
         rebuilt = store.ensure_schema()
         journal = store.read_journal()

@@ -1,0 +1,143 @@
+"""A worktree's first index, started from another worktree's.
+
+`git worktree add` (how people run several assistant sessions side by side) gives a work tree
+whose files are mostly those of the checkout it came from. Its first run would parse them all
+again; instead it copies the store of a sibling worktree of the same repository (under that
+store's write lock, so no half-written update is copied) and then updates the copy as every run
+does: files with the same content only get their new mtime, the others are parsed. The copy
+also keeps the per-file notes (written by people, or by Claude and paid for) and any dense
+vectors.
+
+Only the default location is seeded (`<git dir>/repomem/lance`): a configured `store.path` is
+the user's choice of store, perhaps shared. A donor must have been built under this repomem's
+schema and today's content rules, with no interrupted run to complete; the one at our HEAD is
+preferred, then the most recently indexed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from repomem import vcs
+from repomem.config import Config
+from repomem.errors import LockTimeoutError, RepomemError
+from repomem.index.indexer.location import built_under_current_rules, state_dir, store_uri
+
+log = logging.getLogger(__name__)
+
+# How long a donor's writer may keep us waiting before we build from scratch instead: an
+# update takes seconds, a full build minutes.
+DONOR_LOCK_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class _Donor:
+    state: Path  # the donor's state directory (`<its git dir>/repomem`)
+    at_head: bool
+    indexed_at: float
+
+
+def has_tables(lance: Path) -> bool:
+    """Whether a local store folder holds an index (its `meta` table), not just the empty
+    folder that opening a connection leaves."""
+    return (lance / "meta.lance").is_dir()
+
+
+def from_sibling(cfg: Config) -> Path | None:
+    """Copy a sibling worktree's store into this work tree's empty default store location.
+
+    Returns the donor's state directory, or None when nothing was copied (no usable donor, a
+    configured `store.path`, an index already here, a copy that failed).
+    """
+    if cfg.store.path.strip():
+        return None
+    target = Path(store_uri(cfg))
+    if has_tables(target):
+        return None
+    siblings = vcs.sibling_git_dirs(cfg.root)
+    if not siblings:
+        return None
+    info = vcs.open_repo(cfg.root)
+    donors = _donors(cfg, siblings, info.head if info else None)
+    if not donors:
+        return None
+    from repomem.index.store.guard import WriteLock
+
+    mine = state_dir(cfg)
+    with WriteLock(mine / "index.lock", cfg.index.lock_timeout):
+        if has_tables(target):  # another run seeded or built it while we waited
+            return None
+        for donor in donors:
+            if _copy(donor.state, target, mine):
+                log.info("started the index from the worktree store in %s", donor.state)
+                return donor.state
+    return None
+
+
+def _donors(cfg: Config, siblings: list[Path], head: str | None) -> list[_Donor]:
+    """The sibling worktrees' stores this run may start from, best first."""
+    from repomem.index.store import Store
+
+    found: list[_Donor] = []
+    for git_dir in siblings:
+        state = git_dir / "repomem"
+        lance = state / "lance"
+        if not has_tables(lance) or _journaled(state):
+            continue
+        try:
+            meta = Store(str(lance), state, lock_timeout=cfg.index.lock_timeout).all_meta()
+        except (RepomemError, OSError, ValueError, RuntimeError) as exc:
+            log.info("not starting from %s: %s", lance, exc)
+            continue
+        if "schema_version" not in meta or not built_under_current_rules(cfg, meta):
+            continue
+        try:
+            when = float(meta.get("indexed_at") or 0)
+        except ValueError:
+            when = 0.0
+        at_head = head is not None and meta.get("indexed_commit") == head
+        found.append(_Donor(state, at_head, when))
+    return sorted(found, key=lambda d: (not d.at_head, -d.indexed_at))
+
+
+def _journaled(state: Path) -> bool:
+    """Whether the store's last run was interrupted: its crash journal names paths (a journal
+    that cannot be read counts, as it does for the store's own runs)."""
+    try:
+        data = json.loads((state / "journal.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
+    return not isinstance(data, dict) or bool(data.get("paths"))
+
+
+def _copy(donor_state: Path, target: Path, mine: Path) -> bool:
+    """Copy the donor's store to `target` under the donor's write lock; False if it is busy
+    for long, was interrupted meanwhile, or the copy fails (nothing is left half-copied)."""
+    from repomem.index.store.guard import WriteLock
+
+    tmp = mine / f".lance.seed.{os.getpid()}"
+    try:
+        with WriteLock(donor_state / "index.lock", DONOR_LOCK_SECONDS):
+            if _journaled(donor_state) or not has_tables(donor_state / "lance"):
+                return False
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.copytree(donor_state / "lance", tmp, symlinks=True)
+        with contextlib.suppress(FileNotFoundError):
+            if target.is_dir() and not has_tables(target):
+                shutil.rmtree(target)  # the empty folder a connection left
+        os.replace(tmp, target)
+        with contextlib.suppress(OSError):
+            (target / ".repomem-writer").unlink()  # the donor wrote it, not this work tree
+        return True
+    except (LockTimeoutError, OSError) as exc:
+        log.info("not starting from %s: %s", donor_state, exc)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return False
