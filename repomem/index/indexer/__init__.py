@@ -30,6 +30,7 @@ from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.fsutil import atomic_write
 from repomem.index import commits
+from repomem.index.indexer import seed
 from repomem.index.indexer.apply import _apply
 from repomem.index.indexer.location import (
     built_under_current_rules,
@@ -51,7 +52,6 @@ from repomem.index.indexer.manifest import (
 )
 from repomem.index.indexer.parse import Parsed, Progress, process_file
 from repomem.index.indexer.plan import Plan, make_plan, really_changed
-from repomem.index.indexer import seed
 from repomem.types import IndexReport
 
 __all__ = [
