@@ -26,7 +26,8 @@ stale and the refresh runs in the background.
 
 `settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
-ignores it already) or `.claude/settings.json` (shared with the team).
+ignores it already) or `.claude/settings.json` (shared with the team: `hook_command` then
+runs the repomem on each one's PATH, and nothing where there is none).
 """
 
 from __future__ import annotations
@@ -275,12 +276,29 @@ def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
 # ---------------------------------------------------------------------- settings
 
 
-def hook_command(command: Sequence[str] | None = None, *, every_prompt: bool = False) -> str:
-    """The shell command Claude Code runs (it runs hooks through a shell)."""
-    cmd = list(command or default_command())
+def hook_command(
+    command: Sequence[str] | None = None, *, every_prompt: bool = False, shared: bool = False
+) -> str:
+    """The shell command Claude Code runs (it runs hooks through a shell: bash, Git Bash on
+    Windows).
+
+    Yours (`shared` false): the program that runs repomem here (`default_command`: its
+    absolute path). Shared with the team: `repomem` as found on each one's PATH (a path of
+    this machine, or this interpreter, would be wrong on theirs), run only when there is one,
+    so a teammate without repomem gets no error notice on every prompt, just no pack.
+
+    Raises:
+        InputError: when `command` is empty.
+    """
+    cmd = list(command or (["repomem"] if shared else default_command()))
     if not cmd or not cmd[0]:
         raise InputError("The command is empty; give the program that runs repomem.")
-    return shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+    line = shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+    if not shared:
+        return line
+    # `command -v` is POSIX (bash, zsh, dash, Git Bash): it finds a program on PATH or checks
+    # a path; without one the shell's status is 0 and nothing is printed
+    return f"command -v {shlex.quote(cmd[0])} >/dev/null 2>&1 || exit 0; exec {line}"
 
 
 def settings_entry(command: str) -> dict[str, Any]:
@@ -331,12 +349,28 @@ def _is_ours(group: Any) -> bool:
 
 def _runs_us(command: str) -> bool:
     """`command` starts repomem's `claude-hook` (`/path/to/repomem claude-hook`, `python -m
-    repomem claude-hook`), not another tool's subcommand of the same name."""
+    repomem claude-hook`, the shared form's `...; exec repomem claude-hook`), not another
+    tool's subcommand of the same name."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
     try:
-        words = shlex.split(command)
+        words = list(lexer)
     except ValueError:  # unbalanced quotes: someone else's command
         return False
-    if SUBCOMMAND not in words[1:]:
-        return False
-    program = words[: words.index(SUBCOMMAND, 1)]
-    return any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in program)
+    # the simple command that names the subcommand (`;`, `&&`, `||`, `|` and `&` end one),
+    # so a guard that merely mentions repomem does not make another tool's hook ours
+    simple: list[str] = []
+    for word in [*words, ";"]:
+        if word not in _SEPARATORS:
+            simple.append(word)
+            continue
+        program = simple[1:] if simple[:1] == ["exec"] else simple
+        if SUBCOMMAND in program[1:]:
+            before = program[: program.index(SUBCOMMAND, 1)]
+            if any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in before):
+                return True
+        simple = []
+    return False
+
+
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&", ";;"})

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shlex
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -140,6 +144,55 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
     assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
 
 
+def test_shared_settings_name_no_path_of_this_machine_and_replace_one_that_did(
+    repo: Repo,
+) -> None:
+    path = repo.root / ".claude" / "settings.json"
+    path.parent.mkdir()
+    old = {"type": "command", "command": "/home/me/venv/bin/repomem claude-hook"}
+    path.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [old]}]}}), "utf-8")
+    line = hooks.hook_command(shared=True)
+    assert line == "command -v repomem >/dev/null 2>&1 || exit 0; exec repomem claude-hook"
+    assert hooks.hook_command(["/opt/my tools/repomem"], shared=True, every_prompt=True) == (
+        "command -v '/opt/my tools/repomem' >/dev/null 2>&1 || exit 0; "
+        "exec '/opt/my tools/repomem' claude-hook --every-prompt"
+    )
+    for _ in range(2):  # written again: replaced, not repeated
+        _, replaced = hooks.write_settings(repo.config(), line, shared=True)
+        assert replaced
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert [[h["command"] for h in g["hooks"]] for g in data["hooks"]["SessionStart"]] == [
+            [line]
+        ]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="Claude Code runs hooks with bash")
+def test_the_shared_hook_runs_the_repomem_on_path_and_is_silent_without_one(
+    code: Repo, tmp_path: Path
+) -> None:
+    line = hooks.hook_command(shared=True)
+    ask = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "t",
+                      "prompt": "Calculator.total adds one value too many"})  # fmt: skip
+    bare, tools = tmp_path / "bare", tmp_path / "tools"
+    bare.mkdir()
+    tools.mkdir()
+    program = tools / "repomem"  # as a teammate's install puts it on PATH
+    program.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m repomem "$@"\n', "utf-8")
+    program.chmod(0o755)
+
+    def run(path: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(shutil.which("bash")), "-c", line], input=ask, cwd=code.root,
+            capture_output=True, text=True, timeout=60, env={**os.environ, "PATH": path},
+        )  # fmt: skip
+
+    without = run(str(bare))  # a teammate without repomem: no notice on every prompt
+    assert (without.returncode, without.stdout, without.stderr) == (0, "", "")
+    found = run(f"{tools}{os.pathsep}{os.environ['PATH']}")  # git too
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.startswith(hooks.PREAMBLE) and "calc.py" in found.stdout
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [("{// comment\n}", "not plain JSON"), ("[]", "not hold a JSON object"),
@@ -185,14 +238,18 @@ def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> N
     path = repo.root / ".claude" / "settings.local.json"
     path.parent.mkdir()
     theirs = {"type": "command", "command": "entire claude-hook user-prompt-submit"}
+    # a guard naming repomem does not make the command it guards ours
+    guarded = {"type": "command", "command": "command -v repomem >/dev/null && entire claude-hook"}
     ours = {"type": "command", "command": "'/home/a/.venv/bin/repomem' claude-hook"}
     module = {"type": "command", "command": "python3 -m repomem claude-hook --every-prompt"}
-    groups = [{"hooks": [theirs]}, {"hooks": [ours]}, {"hooks": [module]}]
+    shared = {"type": "command", "command": hooks.hook_command(shared=True)}
+    groups = [{"hooks": [h]} for h in (theirs, guarded, ours, module, shared)]
     path.write_text(json.dumps({"hooks": {"UserPromptSubmit": groups}}), encoding="utf-8")
     _, replaced = hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
     submit = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
     assert replaced and [g["hooks"][0]["command"] for g in submit] == [
         theirs["command"],
+        guarded["command"],
         "/opt/r claude-hook",
     ]
 
