@@ -19,10 +19,12 @@ context. `repomem claude-hook` is such a command:
   compaction summarises the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
-A repository without an index gets a one-line hint instead of a pack: building the index
-inside a hook could outlast the hook's time limit. For the same reason a stale index is
-refreshed first only when few files changed (`REFRESH_AT_MOST`); else the pack says it is
-stale and the refresh runs in the background.
+A repository without an index gets a one-line hint instead of a pack (once a session, and
+again after a start that counts it as not packed: Claude Code shows it as an error notice,
+which on every prompt would be noise): building the index inside a hook could outlast the
+hook's time limit. For the same reason a stale index is refreshed first only when few files
+changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
+background.
 
 `settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
@@ -60,6 +62,10 @@ DIGEST_CHARS = 4_000
 # background, as the git hooks start one.
 REFRESH_AT_MOST = 500
 SESSIONS_FILE = "claude-sessions.json"
+# 2: the sessions told to run `repomem init` too (1: {session: when} of those packed)
+SESSIONS_VERSION = 2
+PACKED, HINTED = "packed", "hinted"
+KINDS = (PACKED, HINTED)
 # SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
 # `--fork-session`; Claude Code before 2.1.214 called that a resume)
 KEPT_CONVERSATION = ("resume", "fork")
@@ -166,6 +172,9 @@ def context_for(
     if not every_prompt and hook.session and _packed(state, hook.session):
         return ""
     if not indexer.reader(cfg).exists():
+        # said once a session: Claude Code shows it as an error notice
+        if hook.session and not _remember(state, hook.session, HINTED):
+            return ""
         raise InputError(
             f"`{cfg.root}` has no repomem index yet, so no pack was added; run `repomem init` "
             "there once."
@@ -226,41 +235,68 @@ def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
     return head + "".join(f"\n## {t}\n" + "\n".join(b) + "\n" for t, b in parts.items())
 
 
-def _read(state: Path) -> dict[str, float]:
+Sessions = dict[str, dict[str, float]]  # what happened (`PACKED`, `HINTED`): session -> when
+
+
+def _read(state: Path) -> Sessions:
+    """The sessions' record; empty when missing, damaged or a later repomem's."""
+    out: Sessions = {kind: {} for kind in KINDS}
     try:
         data = json.loads((state / SESSIONS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return out
     if not isinstance(data, dict):
-        return {}
-    return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+        return out
+    if "version" not in data:  # version 1: {session: when} of the sessions packed
+        data = {"version": SESSIONS_VERSION, PACKED: data}
+    if data["version"] != SESSIONS_VERSION:
+        return out
+    for kind in KINDS:
+        times = data.get(kind)
+        if isinstance(times, dict):
+            out[kind] = {k: float(v) for k, v in times.items() if isinstance(v, int | float)}
+    return out
 
 
-def _write(state: Path, sessions: dict[str, float]) -> None:
+def _write(state: Path, sessions: Sessions) -> None:
     now = time.time()
-    kept = {k: v for k, v in sessions.items() if now - v < KEEP_SECONDS}
+    data: dict[str, Any] = {"version": SESSIONS_VERSION}
+    for kind in KINDS:
+        data[kind] = {k: v for k, v in sessions[kind].items() if now - v < KEEP_SECONDS}
     state.mkdir(parents=True, exist_ok=True)
-    atomic_write(state / SESSIONS_FILE, json.dumps(kept, sort_keys=True) + "\n")
+    atomic_write(state / SESSIONS_FILE, json.dumps(data, sort_keys=True) + "\n")
 
 
 def _packed(state: Path, session: str) -> bool:
-    return session in _read(state)
+    return session in _read(state)[PACKED]
 
 
-def _remember(state: Path, session: str) -> None:
-    def add(sessions: dict[str, float]) -> bool:
-        sessions[session] = time.time()
-        return True
+def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
+    """Record that `session` was packed (or hinted at); whether it was not yet (True too when
+    the record cannot be updated: a hint said twice beats one never said)."""
+    first = True
+
+    def add(sessions: Sessions) -> bool:
+        nonlocal first
+        first = session not in sessions[kind]
+        sessions[kind][session] = time.time()
+        return first  # else nothing to write
 
     _update(state, add)
+    return first
 
 
 def _forget(state: Path, session: str) -> None:
-    if _packed(state, session):  # else nothing to write (nor a lock file to create)
-        _update(state, lambda sessions: sessions.pop(session, None) is not None)
+    """A session's conversation starts over: its next task gets a pack (or the hint) again."""
+
+    def drop(sessions: Sessions) -> bool:
+        return bool([k for k, times in sessions.items() if times.pop(session, None) is not None])
+
+    if any(session in times for times in _read(state).values()):  # else nothing to write
+        _update(state, drop)
 
 
-def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
+def _update(state: Path, change: Callable[[Sessions], bool]) -> None:
     """Read, `change` and write the sessions' record under its lock (hooks of two sessions
     run at once). A record that cannot be written costs a second pack later, so it is
     logged, and the hook's output is printed all the same."""

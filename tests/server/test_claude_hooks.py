@@ -92,6 +92,53 @@ def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) 
     assert not indexer.reader(repo.config()).exists()
 
 
+def test_the_hint_to_index_is_said_once_a_session_and_again_after_a_new_start(
+    repo: Repo,
+) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("one")
+    cfg = repo.config()
+    task = "f returns the wrong value"
+
+    def hinted(hook: hooks.HookInput) -> bool:
+        try:
+            assert hooks.context_for(cfg, hook) == ""
+        except InputError as exc:
+            assert "repomem init" in str(exc)
+            return True
+        return False
+
+    assert [hinted(prompt(task)), hinted(prompt(task)), hinted(prompt(task, "s2"))] == [
+        True,
+        False,
+        True,
+    ]
+    assert not hinted(hooks.HookInput("SessionStart", "s1", source="resume"))
+    assert not hinted(prompt(task))  # a resumed conversation holds the hint
+    assert not hinted(hooks.HookInput("SessionStart", "s1", source="clear"))
+    assert hinted(prompt(task)) and not hinted(prompt(task))
+    assert hinted(prompt(task, "")) and hinted(prompt(task, ""))  # no session to count on
+    from repomem.index import indexer
+
+    indexer.run(cfg)  # indexed at last: a session told to do it gets its pack
+    assert hooks.context_for(cfg, prompt(task)).startswith(hooks.PREAMBLE)
+
+
+def test_a_sessions_record_of_the_first_version_still_counts(code: Repo) -> None:
+    import time
+
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps({"s1": time.time()}), encoding="utf-8")
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many", "s2"))
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["version"] == hooks.SESSIONS_VERSION and sorted(data["packed"]) == ["s1", "s2"]
+
+
 def test_the_input_is_read_or_refused_in_one_line() -> None:
     hook = hooks.parse(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "a",
                                    "prompt": "fix it now", "cwd": "/x", "extra": 1}))  # fmt: skip
@@ -113,7 +160,7 @@ def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
     record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text("{not json", encoding="utf-8")
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
-    assert list(json.loads(record.read_text(encoding="utf-8"))) == ["s1"]
+    assert list(json.loads(record.read_text(encoding="utf-8"))["packed"]) == ["s1"]
 
 
 def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
@@ -273,7 +320,7 @@ def test_hooks_of_two_sessions_at_once_both_keep_their_record(
     both_read = threading.Barrier(2, timeout=1.0)
     read = hooks._read
 
-    def read_then_wait(path: Path) -> dict[str, float]:
+    def read_then_wait(path: Path) -> hooks.Sessions:
         data = read(path)
         with contextlib.suppress(threading.BrokenBarrierError):
             both_read.wait()  # without the lock, each would write what it read: one is lost
@@ -285,10 +332,8 @@ def test_hooks_of_two_sessions_at_once_both_keep_their_record(
         t.start()
     for t in threads:
         t.join(timeout=30)
-    assert sorted(json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))) == [
-        "a",
-        "b",
-    ]
+    record = json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))
+    assert sorted(record["packed"]) == ["a", "b"]
 
 
 def test_the_repository_is_looked_for_where_claude_works_within_the_project(
