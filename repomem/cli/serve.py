@@ -166,7 +166,10 @@ def claude_hook(
     max_chars: Annotated[
         int | None,
         typer.Option(
-            "--max-chars", min=1000, help="Characters the printed pack may have (default 9,500)."
+            "--max-chars",
+            min=1000,
+            help="Characters the printed pack may have, as Claude Code counts them (an emoji "
+            "is two; default 9,500).",
         ),
     ] = None,
 ) -> None:

@@ -66,6 +66,12 @@ class Pack:
         return _render_md(self)
 
 
+def utf16_len(text: str) -> int:
+    """`text`'s length as JavaScript counts it (Claude Code's limits on a hook's output): in
+    UTF-16 code units, so a character beyond U+FFFF (an emoji, a rarer CJK one) counts two."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def _echo(task: str) -> str:
     """The task's first `TASK_ECHO` characters, cut at a line or word end, with "…" when cut."""
     if len(task) <= TASK_ECHO:

@@ -6,8 +6,9 @@ a `SessionStart` or `UserPromptSubmit` hook prints (exit status 0) is added to t
 context. `repomem claude-hook` is such a command:
 
 - `UserPromptSubmit` (the user sent a prompt): the first prompt of a session that reads like a
-  task gets a pack for it (Markdown, within `MAX_CHARS` characters: Claude Code keeps about
-  10,000 characters of a hook's output and replaces a longer one by a short preview). Later
+  task gets a pack for it (Markdown, within `MAX_CHARS` characters in UTF-16: Claude Code
+  keeps about 10,000 characters of a hook's output and replaces a longer one by a short
+  preview). Later
   prompts of the session get nothing (the model can still call `context_pack`), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
@@ -53,7 +54,9 @@ from repomem.server.clients import default_command, edit_object, section
 log = logging.getLogger(__name__)
 
 EVENTS = ("SessionStart", "UserPromptSubmit")
-MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a preview beyond
+# Claude Code shows a hook's first ~10,000 characters, a preview beyond; it is JavaScript, whose
+# strings count UTF-16 code units (an emoji is two), so the pack's characters are counted so
+MAX_CHARS = 9_500
 MIN_WORDS = 3
 DIGEST_CHARS = 4_000
 # A stale index is refreshed before the pack when at most this many files changed (a few
@@ -180,8 +183,9 @@ def context_for(
             "there once."
         )
     from repomem.pack import builder
+    from repomem.pack.render import utf16_len
 
-    room = max_chars - len(PREAMBLE)
+    room = max_chars - utf16_len(PREAMBLE)
     pack = builder.build(
         cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )

@@ -82,6 +82,17 @@ def test_the_character_ceiling_is_kept(code: Repo) -> None:
     assert out.startswith(hooks.PREAMBLE) and len(out) <= 1200
 
 
+def test_the_character_ceiling_counts_an_emoji_twice_as_claude_code_does(repo: Repo) -> None:
+    from repomem.index import indexer
+    from repomem.pack.render import utf16_len
+    from tests.pack.project import EMOJI, emoji_project
+
+    task = emoji_project(repo)
+    indexer.run(repo.config())
+    out = hooks.context_for(repo.config(), prompt(task), max_chars=2500)
+    assert EMOJI in out and utf16_len(out) <= 2500
+
+
 def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) -> None:
     repo.write("a.py", "def f():\n    return 1\n")
     repo.commit("one")
