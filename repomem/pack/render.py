@@ -41,6 +41,10 @@ class Pack:
     ranking: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
     uncommitted: list[str] = field(default_factory=list)  # indexed files with changes
+    # the rendering `build` measured against its `max_chars` (in its format; "" without one):
+    # a caller prints it rather than rendering again, which costs as much and may differ
+    # (Markdown says how long ago the index was updated)
+    rendered: str = field(default="", repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON contract (see the README)."""

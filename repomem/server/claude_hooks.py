@@ -193,7 +193,7 @@ def context_for(
         _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)
-    return PREAMBLE + pack.render("md")
+    return PREAMBLE + pack.rendered  # the text measured against `room`
 
 
 def _refresh_later(cfg: Config) -> None:

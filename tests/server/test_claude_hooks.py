@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,6 +92,28 @@ def test_the_character_ceiling_counts_an_emoji_twice_as_claude_code_does(repo: R
     indexer.run(repo.config())
     out = hooks.context_for(repo.config(), prompt(task), max_chars=2500)
     assert EMOJI in out and utf16_len(out) <= 2500
+
+
+def test_the_hook_prints_the_pack_it_measured_without_rendering_it_again(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repomem.pack import builder
+
+    build, built, renders = builder.build, [], []
+
+    def build_and_watch(*args: Any, **kwargs: Any) -> Any:
+        pack = build(*args, **kwargs)
+        render = pack.render
+        # a second rendering could differ from the one measured (`updated 9 s ago` turns
+        # into `10 s ago`), and costs as much as the first
+        pack.render = lambda fmt="md": renders.append(fmt) or render(fmt)
+        built.append(pack)
+        return pack
+
+    monkeypatch.setattr(builder, "build", build_and_watch)
+    out = hooks.context_for(code.config(), prompt("Calculator.total adds one value too many"))
+    assert renders == [] and out == hooks.PREAMBLE + built[0].rendered
+    assert "calc.py" in out
 
 
 def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) -> None:
