@@ -131,7 +131,8 @@ def claude_hooks(
         typer.Option(
             "--shared",
             help="Use .claude/settings.json (committed, for the team) instead of "
-            ".claude/settings.local.json (yours).",
+            ".claude/settings.local.json (yours): the hooks run the repomem on each one's "
+            "PATH, and do nothing where there is none.",
         ),
     ] = False,
     command: CommandOption = None,
@@ -142,7 +143,7 @@ def claude_hooks(
 
     try:
         cfg = load_config()
-        line = hooks.hook_command(_command_words(command), every_prompt=every_prompt)
+        line = hooks.hook_command(_command_words(command), every_prompt=every_prompt, shared=shared)
         if write:
             path, replaced = hooks.write_settings(cfg, line, shared=shared)
             verb = "Updated repomem's hooks in" if replaced else "Added repomem's hooks to"
@@ -165,7 +166,10 @@ def claude_hook(
     max_chars: Annotated[
         int | None,
         typer.Option(
-            "--max-chars", min=1000, help="Characters the printed pack may have (default 9,500)."
+            "--max-chars",
+            min=1000,
+            help="Characters the printed pack may have, as Claude Code counts them (an emoji "
+            "is two; default 9,500).",
         ),
     ] = None,
 ) -> None:

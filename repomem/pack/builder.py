@@ -32,7 +32,7 @@ from repomem.pack import task as tasks
 from repomem.pack.items import MAP_FILES, Item, _code_items, _estimate, _map_items, _note_items
 from repomem.pack.packing import _fill
 from repomem.pack.rank import rank
-from repomem.pack.render import FORMATS, Pack
+from repomem.pack.render import FORMATS, Pack, utf16_len
 
 __all__ = ["FORMATS", "Item", "Pack", "build", "warm"]
 
@@ -59,7 +59,9 @@ def build(
     Indexes the repository first if it has no index yet, and refreshes a stale index when
     `refresh` (default `pack.refresh`) is on. With `max_chars`, the rendered pack also stays
     within that many characters (for a consumer that cuts its input at a length, such as an
-    assistant's hook): it is packed again within a smaller budget until it does. With
+    assistant's hook), counted as JavaScript counts them (`utf16_len`: an emoji is two, so a
+    consumer counting code points gets no more either): it is packed again within a smaller
+    budget until it does, and `Pack.rendered` is the text measured. With
     `refresh_at_most`, a stale index is refreshed only when at most that many files changed
     and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
     the index as it is and says so (`fresh` false), for a caller with a time limit. Files in
@@ -184,11 +186,14 @@ CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again
 
 
 def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
-    """The pack, packed again within smaller budgets until its rendering has at most
-    `max_chars` characters (the budget scaled by how far over it was, each round)."""
+    """The pack, packed again within smaller budgets until its rendering (kept in
+    `pack.rendered`) has at most `max_chars` characters in UTF-16 (the budget scaled by how far
+    over it was, each round)."""
     while True:
-        length = len(pack.render(fmt))
+        text = pack.render(fmt)
+        length = utf16_len(text)
         if length <= max_chars:
+            pack.rendered = text
             return pack
         limit = min(pack.budget - 1, int(pack.budget * max_chars / length * CHAR_SLACK))
         if limit < MIN_BUDGET:

@@ -41,6 +41,10 @@ class Pack:
     ranking: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
     uncommitted: list[str] = field(default_factory=list)  # indexed files with changes
+    # the rendering `build` measured against its `max_chars` (in its format; "" without one):
+    # a caller prints it rather than rendering again, which costs as much and may differ
+    # (Markdown says how long ago the index was updated)
+    rendered: str = field(default="", repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON contract (see the README)."""
@@ -64,6 +68,12 @@ class Pack:
         if fmt == "xml":
             return _render_xml(self)
         return _render_md(self)
+
+
+def utf16_len(text: str) -> int:
+    """`text`'s length as JavaScript counts it (Claude Code's limits on a hook's output): in
+    UTF-16 code units, so a character beyond U+FFFF (an emoji, a rarer CJK one) counts two."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _echo(task: str) -> str:

@@ -6,8 +6,9 @@ a `SessionStart` or `UserPromptSubmit` hook prints (exit status 0) is added to t
 context. `repomem claude-hook` is such a command:
 
 - `UserPromptSubmit` (the user sent a prompt): the first prompt of a session that reads like a
-  task gets a pack for it (Markdown, within `MAX_CHARS` characters: Claude Code keeps about
-  10,000 characters of a hook's output and replaces a longer one by a short preview). Later
+  task gets a pack for it (Markdown, within `MAX_CHARS` characters in UTF-16: Claude Code
+  keeps about 10,000 characters of a hook's output and replaces a longer one by a short
+  preview). Later
   prompts of the session get nothing (the model can still call `context_pack`), unless
   `every_prompt`: a pack on every turn fills the context window. Slash commands and prompts
   of fewer than `MIN_WORDS` words (`yes`, `go on`) are skipped.
@@ -19,14 +20,17 @@ context. `repomem claude-hook` is such a command:
   compaction summarises the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
-A repository without an index gets a one-line hint instead of a pack: building the index
-inside a hook could outlast the hook's time limit. For the same reason a stale index is
-refreshed first only when few files changed (`REFRESH_AT_MOST`); else the pack says it is
-stale and the refresh runs in the background.
+A repository without an index gets a one-line hint instead of a pack (once a session, and
+again after a start that counts it as not packed: Claude Code shows it as an error notice,
+which on every prompt would be noise): building the index inside a hook could outlast the
+hook's time limit. For the same reason a stale index is refreshed first only when few files
+changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
+background.
 
 `settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
-ignores it already) or `.claude/settings.json` (shared with the team).
+ignores it already) or `.claude/settings.json` (shared with the team: `hook_command` then
+runs the repomem on each one's PATH, and nothing where there is none).
 """
 
 from __future__ import annotations
@@ -50,7 +54,9 @@ from repomem.server.clients import default_command, edit_object, section
 log = logging.getLogger(__name__)
 
 EVENTS = ("SessionStart", "UserPromptSubmit")
-MAX_CHARS = 9_500  # Claude Code shows a hook's first ~10,000 characters, a preview beyond
+# Claude Code shows a hook's first ~10,000 characters, a preview beyond; it is JavaScript, whose
+# strings count UTF-16 code units (an emoji is two), so the pack's characters are counted so
+MAX_CHARS = 9_500
 MIN_WORDS = 3
 DIGEST_CHARS = 4_000
 # A stale index is refreshed before the pack when at most this many files changed (a few
@@ -59,6 +65,10 @@ DIGEST_CHARS = 4_000
 # background, as the git hooks start one.
 REFRESH_AT_MOST = 500
 SESSIONS_FILE = "claude-sessions.json"
+# 2: the sessions told to run `repomem init` too (1: {session: when} of those packed)
+SESSIONS_VERSION = 2
+PACKED, HINTED = "packed", "hinted"
+KINDS = (PACKED, HINTED)
 # SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
 # `--fork-session`; Claude Code before 2.1.214 called that a resume)
 KEPT_CONVERSATION = ("resume", "fork")
@@ -165,13 +175,17 @@ def context_for(
     if not every_prompt and hook.session and _packed(state, hook.session):
         return ""
     if not indexer.reader(cfg).exists():
+        # said once a session: Claude Code shows it as an error notice
+        if hook.session and not _remember(state, hook.session, HINTED):
+            return ""
         raise InputError(
             f"`{cfg.root}` has no repomem index yet, so no pack was added; run `repomem init` "
             "there once."
         )
     from repomem.pack import builder
+    from repomem.pack.render import utf16_len
 
-    room = max_chars - len(PREAMBLE)
+    room = max_chars - utf16_len(PREAMBLE)
     pack = builder.build(
         cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )
@@ -179,7 +193,7 @@ def context_for(
         _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)
-    return PREAMBLE + pack.render("md")
+    return PREAMBLE + pack.rendered  # the text measured against `room`
 
 
 def _refresh_later(cfg: Config) -> None:
@@ -225,41 +239,68 @@ def memory_digest(cfg: Config, max_chars: int = DIGEST_CHARS) -> str:
     return head + "".join(f"\n## {t}\n" + "\n".join(b) + "\n" for t, b in parts.items())
 
 
-def _read(state: Path) -> dict[str, float]:
+Sessions = dict[str, dict[str, float]]  # what happened (`PACKED`, `HINTED`): session -> when
+
+
+def _read(state: Path) -> Sessions:
+    """The sessions' record; empty when missing, damaged or a later repomem's."""
+    out: Sessions = {kind: {} for kind in KINDS}
     try:
         data = json.loads((state / SESSIONS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return out
     if not isinstance(data, dict):
-        return {}
-    return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+        return out
+    if "version" not in data:  # version 1: {session: when} of the sessions packed
+        data = {"version": SESSIONS_VERSION, PACKED: data}
+    if data["version"] != SESSIONS_VERSION:
+        return out
+    for kind in KINDS:
+        times = data.get(kind)
+        if isinstance(times, dict):
+            out[kind] = {k: float(v) for k, v in times.items() if isinstance(v, int | float)}
+    return out
 
 
-def _write(state: Path, sessions: dict[str, float]) -> None:
+def _write(state: Path, sessions: Sessions) -> None:
     now = time.time()
-    kept = {k: v for k, v in sessions.items() if now - v < KEEP_SECONDS}
+    data: dict[str, Any] = {"version": SESSIONS_VERSION}
+    for kind in KINDS:
+        data[kind] = {k: v for k, v in sessions[kind].items() if now - v < KEEP_SECONDS}
     state.mkdir(parents=True, exist_ok=True)
-    atomic_write(state / SESSIONS_FILE, json.dumps(kept, sort_keys=True) + "\n")
+    atomic_write(state / SESSIONS_FILE, json.dumps(data, sort_keys=True) + "\n")
 
 
 def _packed(state: Path, session: str) -> bool:
-    return session in _read(state)
+    return session in _read(state)[PACKED]
 
 
-def _remember(state: Path, session: str) -> None:
-    def add(sessions: dict[str, float]) -> bool:
-        sessions[session] = time.time()
-        return True
+def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
+    """Record that `session` was packed (or hinted at); whether it was not yet (True too when
+    the record cannot be updated: a hint said twice beats one never said)."""
+    first = True
+
+    def add(sessions: Sessions) -> bool:
+        nonlocal first
+        first = session not in sessions[kind]
+        sessions[kind][session] = time.time()
+        return first  # else nothing to write
 
     _update(state, add)
+    return first
 
 
 def _forget(state: Path, session: str) -> None:
-    if _packed(state, session):  # else nothing to write (nor a lock file to create)
-        _update(state, lambda sessions: sessions.pop(session, None) is not None)
+    """A session's conversation starts over: its next task gets a pack (or the hint) again."""
+
+    def drop(sessions: Sessions) -> bool:
+        return bool([k for k, times in sessions.items() if times.pop(session, None) is not None])
+
+    if any(session in times for times in _read(state).values()):  # else nothing to write
+        _update(state, drop)
 
 
-def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
+def _update(state: Path, change: Callable[[Sessions], bool]) -> None:
     """Read, `change` and write the sessions' record under its lock (hooks of two sessions
     run at once). A record that cannot be written costs a second pack later, so it is
     logged, and the hook's output is printed all the same."""
@@ -275,12 +316,29 @@ def _update(state: Path, change: Callable[[dict[str, float]], bool]) -> None:
 # ---------------------------------------------------------------------- settings
 
 
-def hook_command(command: Sequence[str] | None = None, *, every_prompt: bool = False) -> str:
-    """The shell command Claude Code runs (it runs hooks through a shell)."""
-    cmd = list(command or default_command())
+def hook_command(
+    command: Sequence[str] | None = None, *, every_prompt: bool = False, shared: bool = False
+) -> str:
+    """The shell command Claude Code runs (it runs hooks through a shell: bash, Git Bash on
+    Windows).
+
+    Yours (`shared` false): the program that runs repomem here (`default_command`: its
+    absolute path). Shared with the team: `repomem` as found on each one's PATH (a path of
+    this machine, or this interpreter, would be wrong on theirs), run only when there is one,
+    so a teammate without repomem gets no error notice on every prompt, just no pack.
+
+    Raises:
+        InputError: when `command` is empty.
+    """
+    cmd = list(command or (["repomem"] if shared else default_command()))
     if not cmd or not cmd[0]:
         raise InputError("The command is empty; give the program that runs repomem.")
-    return shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+    line = shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+    if not shared:
+        return line
+    # `command -v` is POSIX (bash, zsh, dash, Git Bash): it finds a program on PATH or checks
+    # a path; without one the shell's status is 0 and nothing is printed
+    return f"command -v {shlex.quote(cmd[0])} >/dev/null 2>&1 || exit 0; exec {line}"
 
 
 def settings_entry(command: str) -> dict[str, Any]:
@@ -331,12 +389,28 @@ def _is_ours(group: Any) -> bool:
 
 def _runs_us(command: str) -> bool:
     """`command` starts repomem's `claude-hook` (`/path/to/repomem claude-hook`, `python -m
-    repomem claude-hook`), not another tool's subcommand of the same name."""
+    repomem claude-hook`, the shared form's `...; exec repomem claude-hook`), not another
+    tool's subcommand of the same name."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
     try:
-        words = shlex.split(command)
+        words = list(lexer)
     except ValueError:  # unbalanced quotes: someone else's command
         return False
-    if SUBCOMMAND not in words[1:]:
-        return False
-    program = words[: words.index(SUBCOMMAND, 1)]
-    return any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in program)
+    # the simple command that names the subcommand (`;`, `&&`, `||`, `|` and `&` end one),
+    # so a guard that merely mentions repomem does not make another tool's hook ours
+    simple: list[str] = []
+    for word in [*words, ";"]:
+        if word not in _SEPARATORS:
+            simple.append(word)
+            continue
+        program = simple[1:] if simple[:1] == ["exec"] else simple
+        if SUBCOMMAND in program[1:]:
+            before = program[: program.index(SUBCOMMAND, 1)]
+            if any("repomem" in re.split(r"[\\/]", w)[-1].lower() for w in before):
+                return True
+        simple = []
+    return False
+
+
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&", ";;"})

@@ -252,6 +252,9 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert status == 0 and "Added repomem's hooks to .claude/settings.local.json" in out
     written = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
     assert written == data
+    status, out, _ = run("-C", str(code.root), "claude-hooks", "--shared")
+    shared = json.loads(out)["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    assert status == 0 and shared.endswith("; exec repomem claude-hook")  # no path of ours
     status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
     assert status == 1 and "fix its quotes" in err
 

@@ -41,3 +41,15 @@ def make_project(repo: Repo) -> None:
         "def test_tax():\n    assert apply_tax(10) == 12\n",
     )
     repo.commit()
+
+
+EMOJI = "\U0001f389\U0001f680\U00020000"  # beyond U+FFFF: two UTF-16 code units each
+
+
+def emoji_project(repo: Repo) -> str:
+    """A repository whose code is mostly characters beyond U+FFFF; the task to pack for it."""
+    repo.write("banners.py", "".join(
+        f'def banner_{n}():\n    return "{EMOJI * 20}"\n\n\n' for n in range(40)
+    ))  # fmt: skip
+    repo.commit("banners")
+    return "banner_1 and the other banner functions show the wrong emoji"

@@ -9,7 +9,7 @@ from repomem.errors import BudgetError, InputError
 from repomem.index import indexer
 from repomem.pack import builder, render, tokens
 from tests.conftest import Repo
-from tests.pack.project import BILLING, make_project
+from tests.pack.project import BILLING, EMOJI, emoji_project, make_project
 
 
 def test_the_pack_puts_the_relevant_code_first(repo: Repo) -> None:
@@ -42,6 +42,8 @@ def test_a_character_ceiling_is_kept_in_every_format(repo: Repo) -> None:
         for fmt in ("md", "json", "xml"):
             pack = builder.build(repo.config(), task, budget=3000, fmt=fmt, max_chars=limit)
             assert len(pack.render(fmt)) <= limit
+            if fmt != "md":  # Markdown says how long ago the index was updated: it may tick
+                assert pack.rendered == pack.render(fmt)  # the text measured, for the caller
     half = builder.build(repo.config(), task, budget=3000, max_chars=len(whole) // 2)
     assert half.items and half.budget < 3000  # packed again within less, not emptied
     # a ceiling the whole pack fits under changes nothing
@@ -49,6 +51,16 @@ def test_a_character_ceiling_is_kept_in_every_format(repo: Repo) -> None:
     assert same.budget == 3000 and len(same.render("md")) > len(whole) // 2
     with pytest.raises(BudgetError, match="300 characters"):
         builder.build(repo.config(), task, budget=3000, max_chars=300)
+
+
+def test_a_character_ceiling_counts_as_javascript_does(repo: Repo) -> None:
+    task = emoji_project(repo)
+    for fmt in ("md", "json", "xml"):
+        pack = builder.build(repo.config(), task, budget=3000, fmt=fmt, max_chars=2000)
+        text = pack.render(fmt)
+        assert EMOJI in text and render.utf16_len(text) <= 2000, fmt
+    assert render.utf16_len("a\u00e9\u4e2d\U0001f389") == 5
+    assert render.utf16_len("\ud800") == 1  # a lone surrogate: one unit, as in JavaScript
 
 
 @pytest.mark.parametrize("body", ["def f():\n    pass\n", "def f(): pass\n"])

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shlex
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,6 +83,39 @@ def test_the_character_ceiling_is_kept(code: Repo) -> None:
     assert out.startswith(hooks.PREAMBLE) and len(out) <= 1200
 
 
+def test_the_character_ceiling_counts_an_emoji_twice_as_claude_code_does(repo: Repo) -> None:
+    from repomem.index import indexer
+    from repomem.pack.render import utf16_len
+    from tests.pack.project import EMOJI, emoji_project
+
+    task = emoji_project(repo)
+    indexer.run(repo.config())
+    out = hooks.context_for(repo.config(), prompt(task), max_chars=2500)
+    assert EMOJI in out and utf16_len(out) <= 2500
+
+
+def test_the_hook_prints_the_pack_it_measured_without_rendering_it_again(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repomem.pack import builder
+
+    build, built, renders = builder.build, [], []
+
+    def build_and_watch(*args: Any, **kwargs: Any) -> Any:
+        pack = build(*args, **kwargs)
+        render = pack.render
+        # a second rendering could differ from the one measured (`updated 9 s ago` turns
+        # into `10 s ago`), and costs as much as the first
+        pack.render = lambda fmt="md": renders.append(fmt) or render(fmt)
+        built.append(pack)
+        return pack
+
+    monkeypatch.setattr(builder, "build", build_and_watch)
+    out = hooks.context_for(code.config(), prompt("Calculator.total adds one value too many"))
+    assert renders == [] and out == hooks.PREAMBLE + built[0].rendered
+    assert "calc.py" in out
+
+
 def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) -> None:
     repo.write("a.py", "def f():\n    return 1\n")
     repo.commit("one")
@@ -86,6 +124,53 @@ def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) 
     with pytest.raises(InputError, match="no repomem index yet.*repomem init"):
         hooks.context_for(repo.config(), prompt("f returns the wrong value"))
     assert not indexer.reader(repo.config()).exists()
+
+
+def test_the_hint_to_index_is_said_once_a_session_and_again_after_a_new_start(
+    repo: Repo,
+) -> None:
+    repo.write("a.py", "def f():\n    return 1\n")
+    repo.commit("one")
+    cfg = repo.config()
+    task = "f returns the wrong value"
+
+    def hinted(hook: hooks.HookInput) -> bool:
+        try:
+            assert hooks.context_for(cfg, hook) == ""
+        except InputError as exc:
+            assert "repomem init" in str(exc)
+            return True
+        return False
+
+    assert [hinted(prompt(task)), hinted(prompt(task)), hinted(prompt(task, "s2"))] == [
+        True,
+        False,
+        True,
+    ]
+    assert not hinted(hooks.HookInput("SessionStart", "s1", source="resume"))
+    assert not hinted(prompt(task))  # a resumed conversation holds the hint
+    assert not hinted(hooks.HookInput("SessionStart", "s1", source="clear"))
+    assert hinted(prompt(task)) and not hinted(prompt(task))
+    assert hinted(prompt(task, "")) and hinted(prompt(task, ""))  # no session to count on
+    from repomem.index import indexer
+
+    indexer.run(cfg)  # indexed at last: a session told to do it gets its pack
+    assert hooks.context_for(cfg, prompt(task)).startswith(hooks.PREAMBLE)
+
+
+def test_a_sessions_record_of_the_first_version_still_counts(code: Repo) -> None:
+    import time
+
+    from repomem.index import indexer
+
+    cfg = code.config()
+    record = indexer.state_dir(cfg) / hooks.SESSIONS_FILE
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps({"s1": time.time()}), encoding="utf-8")
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many")) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many", "s2"))
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["version"] == hooks.SESSIONS_VERSION and sorted(data["packed"]) == ["s1", "s2"]
 
 
 def test_the_input_is_read_or_refused_in_one_line() -> None:
@@ -109,7 +194,7 @@ def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
     record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text("{not json", encoding="utf-8")
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
-    assert list(json.loads(record.read_text(encoding="utf-8"))) == ["s1"]
+    assert list(json.loads(record.read_text(encoding="utf-8"))["packed"]) == ["s1"]
 
 
 def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
@@ -138,6 +223,55 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
     assert repo.git("status", "--porcelain", "--untracked-files=all") == ""
     hooks.write_settings(cfg, line, shared=True)
     assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
+
+
+def test_shared_settings_name_no_path_of_this_machine_and_replace_one_that_did(
+    repo: Repo,
+) -> None:
+    path = repo.root / ".claude" / "settings.json"
+    path.parent.mkdir()
+    old = {"type": "command", "command": "/home/me/venv/bin/repomem claude-hook"}
+    path.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [old]}]}}), "utf-8")
+    line = hooks.hook_command(shared=True)
+    assert line == "command -v repomem >/dev/null 2>&1 || exit 0; exec repomem claude-hook"
+    assert hooks.hook_command(["/opt/my tools/repomem"], shared=True, every_prompt=True) == (
+        "command -v '/opt/my tools/repomem' >/dev/null 2>&1 || exit 0; "
+        "exec '/opt/my tools/repomem' claude-hook --every-prompt"
+    )
+    for _ in range(2):  # written again: replaced, not repeated
+        _, replaced = hooks.write_settings(repo.config(), line, shared=True)
+        assert replaced
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert [[h["command"] for h in g["hooks"]] for g in data["hooks"]["SessionStart"]] == [
+            [line]
+        ]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="Claude Code runs hooks with bash")
+def test_the_shared_hook_runs_the_repomem_on_path_and_is_silent_without_one(
+    code: Repo, tmp_path: Path
+) -> None:
+    line = hooks.hook_command(shared=True)
+    ask = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "t",
+                      "prompt": "Calculator.total adds one value too many"})  # fmt: skip
+    bare, tools = tmp_path / "bare", tmp_path / "tools"
+    bare.mkdir()
+    tools.mkdir()
+    program = tools / "repomem"  # as a teammate's install puts it on PATH
+    program.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m repomem "$@"\n', "utf-8")
+    program.chmod(0o755)
+
+    def run(path: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(shutil.which("bash")), "-c", line], input=ask, cwd=code.root,
+            capture_output=True, text=True, timeout=60, env={**os.environ, "PATH": path},
+        )  # fmt: skip
+
+    without = run(str(bare))  # a teammate without repomem: no notice on every prompt
+    assert (without.returncode, without.stdout, without.stderr) == (0, "", "")
+    found = run(f"{tools}{os.pathsep}{os.environ['PATH']}")  # git too
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.startswith(hooks.PREAMBLE) and "calc.py" in found.stdout
 
 
 @pytest.mark.parametrize(
@@ -185,14 +319,18 @@ def test_another_tools_hook_of_the_same_subcommand_name_is_kept(repo: Repo) -> N
     path = repo.root / ".claude" / "settings.local.json"
     path.parent.mkdir()
     theirs = {"type": "command", "command": "entire claude-hook user-prompt-submit"}
+    # a guard naming repomem does not make the command it guards ours
+    guarded = {"type": "command", "command": "command -v repomem >/dev/null && entire claude-hook"}
     ours = {"type": "command", "command": "'/home/a/.venv/bin/repomem' claude-hook"}
     module = {"type": "command", "command": "python3 -m repomem claude-hook --every-prompt"}
-    groups = [{"hooks": [theirs]}, {"hooks": [ours]}, {"hooks": [module]}]
+    shared = {"type": "command", "command": hooks.hook_command(shared=True)}
+    groups = [{"hooks": [h]} for h in (theirs, guarded, ours, module, shared)]
     path.write_text(json.dumps({"hooks": {"UserPromptSubmit": groups}}), encoding="utf-8")
     _, replaced = hooks.write_settings(repo.config(), hooks.hook_command(["/opt/r"]))
     submit = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
     assert replaced and [g["hooks"][0]["command"] for g in submit] == [
         theirs["command"],
+        guarded["command"],
         "/opt/r claude-hook",
     ]
 
@@ -216,7 +354,7 @@ def test_hooks_of_two_sessions_at_once_both_keep_their_record(
     both_read = threading.Barrier(2, timeout=1.0)
     read = hooks._read
 
-    def read_then_wait(path: Path) -> dict[str, float]:
+    def read_then_wait(path: Path) -> hooks.Sessions:
         data = read(path)
         with contextlib.suppress(threading.BrokenBarrierError):
             both_read.wait()  # without the lock, each would write what it read: one is lost
@@ -228,10 +366,8 @@ def test_hooks_of_two_sessions_at_once_both_keep_their_record(
         t.start()
     for t in threads:
         t.join(timeout=30)
-    assert sorted(json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))) == [
-        "a",
-        "b",
-    ]
+    record = json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))
+    assert sorted(record["packed"]) == ["a", "b"]
 
 
 def test_the_repository_is_looked_for_where_claude_works_within_the_project(
