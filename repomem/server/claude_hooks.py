@@ -20,7 +20,9 @@ context. `repomem claude-hook` is such a command:
   compaction summarises the earlier one away).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
-A repository without an index gets a one-line hint instead of a pack (once a session, and
+A worktree without an index starts from a copy of a sibling worktree's (`claude --worktree`
+sessions: see `repomem.index.indexer.seed`), refreshed like a stale one. A repository without
+an index gets a one-line hint instead of a pack (once a session, and
 again after a start that counts it as not packed: Claude Code shows it as an error notice,
 which on every prompt would be noise): building the index inside a hook could outlast the
 hook's time limit. For the same reason a stale index is refreshed first only when few files
@@ -174,8 +176,10 @@ def context_for(
         return ""
     if not every_prompt and hook.session and _packed(state, hook.session):
         return ""
-    if not indexer.reader(cfg).exists():
-        # said once a session: Claude Code shows it as an error notice
+    if not indexer.reader(cfg).exists() and indexer.seed_from_sibling(cfg) is None:
+        # A worktree (`claude --worktree`) starts from a sibling's index, which the pack then
+        # refreshes as any stale one. Else the hint, said once a session: Claude Code shows
+        # it as an error notice
         if hook.session and not _remember(state, hook.session, HINTED):
             return ""
         raise InputError(

@@ -126,6 +126,21 @@ def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) 
     assert not indexer.reader(repo.config()).exists()
 
 
+def test_a_new_worktree_gets_its_first_pack_from_a_siblings_index(code: Repo) -> None:
+    from repomem.index import indexer
+
+    path = code.root.parent / "wt"
+    code.git("worktree", "add", "-q", "-b", "wt", str(path))
+    wt = Repo(path, git=False)
+    calc = (wt.root / "calc.py").read_text(encoding="utf-8")
+    wt.write("calc.py", calc + "\n\ndef subtract_twice(a, b):\n    return a - b - b\n")
+    out = hooks.context_for(wt.config(), prompt("subtract_twice gives the wrong sign"))
+    assert out.startswith(hooks.PREAMBLE)
+    assert "def subtract_twice" in out and "stale" not in out
+    assert indexer.open_store(wt.config()).symbols_named("subtract_twice")
+    assert not indexer.open_store(code.config()).symbols_named("subtract_twice")
+
+
 def test_the_hint_to_index_is_said_once_a_session_and_again_after_a_new_start(
     repo: Repo,
 ) -> None:

@@ -69,6 +69,7 @@ __all__ = [
     "reader",
     "really_changed",
     "run",
+    "seed_from_sibling",
     "state_dir",
     "store_absent",
     "store_uri",
@@ -77,6 +78,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+seed_from_sibling = seed.from_sibling  # a worktree's first index: see `repomem.index.indexer.seed`
 
 
 # Compaction rewrites every table smaller than a million rows, and old versions stay on disk for
