@@ -8,14 +8,17 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from repomem.config import Config
 from repomem.index import indexer
 from repomem.index.store import Store
+from repomem.types import IndexReport
 from tests.conftest import Repo
 
 MODULE = '''"""Module {n}."""
@@ -123,3 +126,24 @@ def rebuilding(journal: Path) -> bool:
         return "*" in json.loads(journal.read_text())["paths"]
     except (OSError, ValueError, KeyError):
         return False
+
+
+def runs_at_once(cfg: Config, n: int = 2) -> list[IndexReport]:
+    """`n` index runs started together in threads; their reports (none may fail or hang)."""
+    reports: list[IndexReport] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            reports.append(indexer.run(cfg))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "an index run hung"
+    assert not errors, errors
+    return reports

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from tests.index.indexer.cases import (
     build_and_kill,
     fresh_snapshot,
     populate,
+    runs_at_once,
     snapshot,
 )
 
@@ -49,21 +49,7 @@ def test_full_rebuild_gives_the_same_store(repo: Repo) -> None:
 def test_two_concurrent_runs_do_not_corrupt_the_store(repo: Repo) -> None:
     populate(repo, 30)
     repo.commit()
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            indexer.run(repo.config(**{"index.workers": 1}))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, daemon=True) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not any(t.is_alive() for t in threads), "an index run hung"
-    assert not errors
+    runs_at_once(repo.config(**{"index.workers": 1}))
     store = indexer.open_store(repo.config())
     assert store.count("files") == 30
     assert snapshot(store) == fresh_snapshot(repo)

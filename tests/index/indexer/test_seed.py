@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from repomem.index.indexer import seed
 from repomem.index.store.guard import WriteLock
 from repomem.llm import notes
 from tests.conftest import Repo
-from tests.index.indexer.cases import fresh_snapshot, populate, snapshot
+from tests.index.indexer.cases import fresh_snapshot, populate, runs_at_once, snapshot
 
 
 def _worktree(repo: Repo, name: str = "wt", rev: str = "HEAD") -> Repo:
@@ -117,28 +116,15 @@ def test_a_busy_donor_is_not_waited_for_long(repo: Repo, monkeypatch: pytest.Mon
     with WriteLock(repo.root / ".git" / "repomem" / "index.lock", 1.0):
         report = indexer.run(wt.config())
     assert report.seeded_from == "" and report.parsed == 3
-    assert not list((wt.root.parent / ".git").glob("worktrees/wt/repomem/.lance.seed.*"))
+    state = repo.root / ".git" / "worktrees" / "wt" / "repomem"
+    assert state.is_dir() and not list(state.glob(".lance.seed.*"))
 
 
 def test_two_first_runs_at_once_seed_once_and_agree(repo: Repo) -> None:
     _indexed_main(repo, 8)
     wt = _worktree(repo)
-    reports: list[object] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            reports.append(indexer.run(wt.config(**{"index.workers": 1})))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, daemon=True) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert not errors
-    assert sum(bool(getattr(r, "seeded_from", "")) for r in reports) == 1
+    reports = runs_at_once(wt.config(**{"index.workers": 1}))
+    assert sum(bool(r.seeded_from) for r in reports) == 1
     assert snapshot(indexer.open_store(wt.config())) == fresh_snapshot(wt)
 
 
