@@ -310,3 +310,22 @@ def test_start_refresh_in_a_folder_without_git_runs_the_refresh_too(folder: Repo
     for proc in hooks._STARTED:  # a child of this process: reaped here, not at exit
         proc.wait(timeout=60)
     assert query.status(cfg)["files"] == 1
+
+
+def test_a_worktree_added_gets_its_index_from_the_main_one_in_the_background(
+    repo: Repo,
+) -> None:
+    from repomem.index import indexer
+
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.commit()
+    indexer.run(repo.config())
+    hooks.install(repo.config())
+    path = repo.root.parent / "wt"
+    repo.git("worktree", "add", "-q", "-b", "wt", str(path))
+    wt = Repo(path, git=False)
+    log = hooks.log_path(wt.config())
+    wait_until(lambda: log.exists() and "Indexed" in log.read_text(), "the worktree's index")
+    assert "post-checkout: repomem index" in log.read_text()
+    assert f"Started from the index of the worktree at {repo.root.resolve()}" in log.read_text()
+    assert query.status(wt.config())["fresh"]
