@@ -259,6 +259,23 @@ def config_set(root: Path, key: str, value: str) -> None:
         repo.git.config("--local", key, value)
 
 
+def config_unset(root: Path, key: str) -> None:
+    """Remove a key from `.git/config`, and its section when that is left empty (nothing
+    happens when it was not set)."""
+    repo = _repo(root)
+    if repo is None:
+        return
+    try:
+        repo.git.config("--local", "--unset-all", key)
+    except git_error():
+        return
+    section = key.rsplit(".", 1)[0]
+    try:
+        repo.git.config("--local", "--get-regexp", "^" + re.escape(section) + r"\.")
+    except git_error():  # nothing left in it (git may already have dropped the header)
+        config_remove_section(root, section)
+
+
 def config_remove_section(root: Path, section: str) -> bool:
     """Remove a section from `.git/config`; False when it was not there."""
     repo = _repo(root)

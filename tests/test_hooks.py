@@ -108,6 +108,31 @@ def test_core_hooks_path_is_respected(repo: Repo) -> None:
     assert (repo.root / ".githooks" / "post-checkout").read_text() == OLD_HOOK
 
 
+def test_uninstall_removes_the_hooks_folder_install_created_and_forgets_it(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", "tools/githooks")
+    hooks.install(repo.config(), python=TRUE)
+    hooks.install(repo.config(), python=TRUE)  # the folder exists now: still repomem's
+    assert (repo.root / "tools" / "githooks" / "post-commit").exists()
+    hooks.uninstall(repo.config())
+    assert not (repo.root / "tools").exists()
+    assert "repomem" not in (repo.root / ".git" / "config").read_text()
+    assert repo.git("config", "core.hooksPath").strip() == "tools/githooks"  # the user's
+
+
+def test_uninstall_keeps_a_hooks_folder_the_user_made_or_added_to(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", ".githooks")
+    (repo.root / ".githooks").mkdir()
+    hooks.install(repo.config(), python=TRUE)
+    hooks.uninstall(repo.config())
+    assert list((repo.root / ".githooks").iterdir()) == []  # empty, but made by the user
+    (repo.root / ".githooks").rmdir()
+    hooks.install(repo.config(), python=TRUE)
+    write_hook(repo.root / ".githooks" / "pre-push", OLD_HOOK)
+    hooks.uninstall(repo.config())
+    assert [p.name for p in (repo.root / ".githooks").iterdir()] == ["pre-push"]
+    assert "repomem" not in (repo.root / ".git" / "config").read_text()
+
+
 @pytest.mark.parametrize("existing", ["npx lint-staged\n", "npx lint-staged"])
 def test_husky_hooks_get_a_marked_block_that_uninstall_removes(repo: Repo, existing: str) -> None:
     repo.git("config", "core.hooksPath", ".husky/_")
