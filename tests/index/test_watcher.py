@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -165,6 +166,34 @@ def test_git_internals_and_an_in_tree_store_are_ignored(repo: Repo) -> None:
         rec.wait_for(lambda: any("pkg/mod_0.py" in b.paths for b in rec.batches), "the marker edit")
     seen = {p for b in rec.batches for p in b.paths}
     assert seen == {"pkg/mod_0.py"}
+
+
+def test_a_submodules_edits_are_path_updates_and_its_commits_move_no_head(
+    superproject: Repo, tmp_path: Path
+) -> None:
+    # a submodule added where a clone was already: its git files are in its own folder
+    own = superproject.root / "libs/own"
+    subprocess.run(["git", "clone", "-q", str(tmp_path / "lib"), str(own)], check=True)
+    superproject.git("submodule", "add", "-q", str(tmp_path / "lib"), "libs/own")
+    superproject.commit("own")
+    assert (own / ".git").is_dir()
+    rec = Recorder()
+    cfg = superproject.config(**{"index.workers": 1})
+    sub = Repo(own, git=False)
+    with Watcher(cfg, on_batch=rec.on_batch, on_error=rec.on_error, debounce_ms=50):
+        rec.wait_for(lambda: len(rec.batches) >= 1, "the catch-up batch")
+        assert "core_helper" in names(superproject)
+        sub.write("pkg/core.py", "def edited_in_the_submodule():\n    return 1\n")
+        rec.wait_for(lambda: "edited_in_the_submodule" in names(superproject), "the edit")
+        mark = rec.mark()
+        sub.commit("in the submodule")  # its index, objects and refs: none of the superproject's
+        superproject.write("main.py", "def marker():\n    pass\n")
+        rec.wait_for(lambda: "marker" in names(superproject), "the marker edit")
+    batches = rec.batches[1:]
+    assert all(b.reason == "paths" for b in batches), batches
+    assert {p for b in rec.since(mark) for p in b.paths} == {"main.py"}
+    assert not rec.errors
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(superproject)
 
 
 def test_a_commit_moves_head_and_the_index_follows(

@@ -258,3 +258,31 @@ def test_compaction_keeps_versions_younger_than_the_cleanup_window_read_when_it_
     with store.writing():
         store.publish(indexer.compact(store))
     assert versions() < kept
+
+
+def test_a_superprojects_index_holds_its_submodules_files_and_follows_their_changes(
+    superproject: Repo,
+) -> None:
+    cfg = superproject.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    assert {"core_helper", "deep_helper"} <= set(store.column("symbols", ["name"])["name"])
+    superproject.write("libs/core/pkg/core.py", "def core_helper_changed():\n    return 3\n")
+    superproject.write("libs/core/pkg/added.py", "def added_helper():\n    return 4\n")
+    (superproject.root / "libs/core/pkg/old.py").unlink()
+    report = indexer.update(
+        cfg, ["libs/core/pkg/core.py", "libs/core/pkg/added.py", "libs/core/pkg/old.py"]
+    )
+    assert report.modified == ["libs/core/pkg/core.py"]
+    assert report.added == ["libs/core/pkg/added.py"]
+    assert report.deleted == ["libs/core/pkg/old.py"]
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(superproject)
+    # a commit made in the submodule is not one of the superproject: nothing to index again
+    sub = Repo(superproject.root / "libs/core", git=False)
+    sub.commit("in the submodule")
+    assert query.status(cfg)["fresh"]
+    assert indexer.run(cfg).changed == 0
+    off = indexer.run(superproject.config(**{"index.submodules": False}))
+    assert "libs/core/pkg/core.py" in off.deleted
+    paths = indexer.open_store(cfg).column("files", ["path"])["path"]
+    assert not [p for p in paths if p.startswith("libs/core/")]
