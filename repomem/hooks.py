@@ -433,6 +433,7 @@ def refresh(cfg: Config, marker: Path | None = None) -> Any:
                 with contextlib.suppress(FileNotFoundError):
                     marker.unlink()
     report = indexer.run(cfg)
+    indexer.optimize_if_due(cfg, idle=True)  # in the background: rankings as a fresh build's
     _warm(cfg)
     return report
 

@@ -10,7 +10,7 @@ import pytest
 
 from repomem import hooks
 from repomem.errors import HookError
-from repomem.index import query
+from repomem.index import indexer, query
 from tests.conftest import Repo
 
 OLD_HOOK = '#!/bin/sh\necho "old $@" >> "$(git rev-parse --git-dir)/old-hook.out"\ncat >> "$(git rev-parse --git-dir)/old-hook.stdin"\nexit 0\n'  # noqa: E501
@@ -252,6 +252,18 @@ def cache_files(repo: Repo) -> dict[str, tuple[int, int]]:
         for p in (state / "graph.pickle", state / "history.json")
         if p.exists()
     }
+
+
+def test_a_refresh_folds_rows_the_fulltext_index_lacks_into_it(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("a.py", "def second():\n    pass\n")
+    indexer.update(cfg, ["a.py"], optimize=False)  # a watcher's save, say
+    assert indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
+    hooks.refresh(cfg)
+    assert not indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
 
 
 def test_a_refresh_prepares_what_the_next_pack_reads(repo: Repo) -> None:

@@ -407,7 +407,7 @@ class Watcher:
         """Compaction when due, the no-change manifest, then `on_idle`, out of the way of
         saves."""
         try:
-            if indexer.optimize_if_due(self.cfg):
+            if indexer.optimize_if_due(self.cfg, idle=True):
                 log.info("compacted the store")
             indexer.write_manifest(self.cfg)
         except (RepomemError, OSError) as exc:

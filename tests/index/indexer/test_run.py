@@ -223,6 +223,25 @@ def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
     assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"
 
 
+def test_an_idle_moment_folds_in_any_row_the_fulltext_index_lacks_once_per_window(
+    repo: Repo,
+) -> None:
+    populate(repo, 3)
+    repo.commit()
+    cfg = repo.config()  # optimize_every is far off
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def edited():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"], optimize=False)
+    store = indexer.open_store(cfg)
+    assert store.indexes_lagging(share=0.0, floor=0) and not store.indexes_lagging()
+    assert not indexer.optimize_if_due(cfg)  # someone waits for it: a few rows can wait
+    assert indexer.optimize_if_due(cfg, idle=True)
+    assert not indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
+    repo.write("pkg/mod_1.py", "def edited_again():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_1.py"], optimize=False)
+    assert not indexer.optimize_if_due(cfg, idle=True)  # once per cleanup window
+
+
 def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(repo: Repo) -> None:
     populate(repo, 2)
     repo.commit()
