@@ -73,6 +73,7 @@ class IndexSection:
     vendor_dirs: list[str] = field(default_factory=lambda: list(DEFAULT_VENDOR_DIRS))
     exclude: list[str] = field(default_factory=list)
     include_untracked: bool = True
+    submodules: bool = True
     index_text_files: bool = True
     workers: int = 0
     follow_symlinks: bool = True

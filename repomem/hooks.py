@@ -17,7 +17,9 @@ Where the hooks go:
 
 An existing hook is preserved: it is renamed `<hook>.repomem-orig` and our script runs it first,
 with the same arguments and standard input, and exits with its status. `uninstall` moves it back
-byte for byte; a husky block is removed exactly as it was added.
+byte for byte; a husky block is removed exactly as it was added. A hooks folder that install
+had to create (a `core.hooksPath` not made yet) is noted in git config and removed again when
+it is left empty; a folder that was there before stays.
 """
 
 from __future__ import annotations
@@ -253,7 +255,7 @@ def install(
     folder, manager = location(cfg)
     py = python or sys.executable
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _make_folder(cfg, folder)
         for name in HOOKS:
             path = folder / name
             if manager == "husky":
@@ -267,6 +269,42 @@ def install(
     if merge_driver:
         register_merge_driver(cfg, MERGE_DRIVER, f"{_quote(py)} -m repomem memory merge %O %A %B")
     return status(cfg)
+
+
+_CREATED_FOLDER = "repomem.createdhooksfolder"  # git config: the hooks folder install made
+
+
+def _make_folder(cfg: Config, folder: Path) -> None:
+    """Create the hooks folder (and missing parents), remembering in git config the topmost
+    folder made, so that `uninstall` removes what it made and nothing else."""
+    top = None
+    for parent in (folder, *folder.parents):
+        if parent.exists() or parent.is_symlink():
+            break
+        top = parent
+    folder.mkdir(parents=True, exist_ok=True)
+    if top is not None:
+        vcs.config_set(cfg.root, _CREATED_FOLDER, str(top))
+
+
+def _remove_folder(cfg: Config, folder: Path) -> None:
+    """Remove the folders `_make_folder` created, from `folder` up, while they are empty (a
+    file someone put there since keeps them); then forget them."""
+    top = vcs.config_get(cfg.root, _CREATED_FOLDER)
+    if top is None:
+        return
+    made = Path(top)
+    if folder == made or made in folder.parents:
+        for parent in (folder, *folder.parents):
+            try:
+                parent.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:  # not empty: it holds something repomem did not put there
+                break
+            if parent == made:
+                break
+    vcs.config_unset(cfg.root, _CREATED_FOLDER)
 
 
 def _install_script(path: Path, name: str, py: str) -> None:
@@ -332,6 +370,7 @@ def uninstall(cfg: Config, *, merge_driver: bool = True) -> list[HookState]:
                 _uninstall_block(path)
             else:
                 _uninstall_script(path, name)
+        _remove_folder(cfg, folder)
     except OSError as exc:
         raise HookError(
             f"Cannot change git hooks in `{folder}` ({exc.strerror or exc}); check its permissions."
@@ -394,6 +433,7 @@ def refresh(cfg: Config, marker: Path | None = None) -> Any:
                 with contextlib.suppress(FileNotFoundError):
                     marker.unlink()
     report = indexer.run(cfg)
+    indexer.optimize_if_due(cfg, idle=True)  # in the background: rankings as a fresh build's
     _warm(cfg)
     return report
 

@@ -182,12 +182,19 @@ def git_error() -> type[Exception]:
 
 
 def list_files(
-    root: Path, *, untracked: bool = True, paths: Sequence[str] | None = None
+    root: Path,
+    *,
+    untracked: bool = True,
+    paths: Sequence[str] | None = None,
+    submodules: bool = False,
 ) -> list[str]:
     """Tracked files plus (by default) untracked files that .gitignore does not exclude.
 
     Paths are repo-relative with '/'. Files deleted from the work tree but still tracked are
     left out. With `paths`, only those paths (files or folders, taken literally) are listed.
+    With `submodules`, each initialised submodule (checked out, as `git submodule update
+    --init` leaves it) stands for its files, listed by its own repository in the same way
+    (nested ones too); a submodule not checked out stays one entry, its folder.
     """
     repo = _repo(root)
     if repo is None:
@@ -195,21 +202,84 @@ def list_files(
     if paths is not None:
         seen_some: dict[str, None] = {}
         for start in range(0, len(paths), 500):
-            specs = [f":(literal){p}" for p in paths[start : start + 500]]
-            for path in _ls(repo, untracked, specs):
+            batch = list(paths[start : start + 500])
+            for path in _list_tree(repo, root, "", untracked, batch, submodules, 0):
                 seen_some.setdefault(path, None)
         return list(seen_some)
-    return _ls(repo, untracked, [])
+    return _list_tree(repo, root, "", untracked, None, submodules, 0)
 
 
-def _ls(repo: Any, untracked: bool, specs: list[str]) -> list[str]:
+MAX_SUBMODULE_DEPTH = 8  # submodules within submodules, at most this deep
+
+
+def _list_tree(
+    repo: Any, root: Path, where: str, untracked: bool, paths: list[str] | None,
+    submodules: bool, depth: int,
+) -> list[str]:  # fmt: skip
+    """The files of the work tree at `where` ("" for the repository, else a submodule's
+    folder), relative to `root`; with `paths` (relative to `where`), only those."""
+    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    inner: dict[str, list[str] | None] = {}  # submodule -> its paths (None: all)
+    own: list[str] = []
+    for path in paths or []:
+        sub = next((s for s in subs if path == s or path.startswith(s + "/")), None)
+        if sub is None:
+            own.append(path)
+        elif path == sub:
+            inner[sub] = None
+        else:
+            wanted = inner.setdefault(sub, [])
+            if wanted is not None:
+                wanted.append(path[len(sub) + 1 :])
+    listed: list[str] = []
+    if paths is None or own:
+        listed = _ls(repo, untracked, [f":(literal){p}" for p in own], where)
+    if paths is None:  # a submodule counts once its superproject tracks it (a gitlink)
+        tracked = set(listed)
+        inner = {s: None for s in subs if s in tracked}
+    prefix = f"{where}/" if where else ""
+    out = [prefix + p for p in listed if p not in inner]
+    for sub, sub_paths in inner.items():
+        out += _list_tree(repo, root, prefix + sub, untracked, sub_paths, submodules, depth + 1)
+    return out
+
+
+def _submodules_at(repo: Any, root: Path, where: str) -> list[str]:
+    """The checked-out submodules of the work tree at `where`, relative to it: the paths its
+    `.gitmodules` names whose folder holds a repository (`<path>/.git`)."""
+    base = root / where
+    gitmodules = base / ".gitmodules"
+    if not gitmodules.is_file():
+        return []
+    try:
+        out: str = repo.git.execute(
+            ["git", "config", "-z", "--file", str(gitmodules), "--get-regexp",
+             r"^submodule\..*\.path$"]
+        )  # fmt: skip
+    except git_error():  # none named (status 1), or a file git cannot read
+        return []
+    found: list[str] = []
+    for entry in out.split("\0"):
+        _, _, value = entry.partition("\n")
+        rel = value.strip().strip("/")
+        parts = rel.split("/")
+        if not rel or ".." in parts or "." in parts or "" in parts or "\\" in rel:
+            continue  # never a folder outside this work tree
+        folder = base / rel
+        if folder.is_dir() and not folder.is_symlink() and os.path.lexists(folder / ".git"):
+            found.append(rel)
+    return found
+
+
+def _ls(repo: Any, untracked: bool, specs: list[str], where: str = "") -> list[str]:
     # One git call: with -t each entry is tagged, and files deleted from the work tree come
     # twice, as tracked ("H", or "S"/"M" for skip-worktree and unmerged) and as removed ("R").
     args = ["-z", "-t", "--cached", "--deleted"]
     if untracked:
         args += ["--others", "--exclude-standard"]
     tail = ["--", *specs] if specs else []
-    out: str = repo.git.ls_files(*args, *tail)
+    git = ["git", "-C", where] if where else ["git"]
+    out: str = repo.git.execute([*git, "ls-files", *args, *tail])
     entries = [e for e in out.split("\0") if len(e) > 2]
     gone = {e[2:] for e in entries if e[0] == "R"}
     seen: dict[str, None] = {}
@@ -226,16 +296,22 @@ def head(root: Path) -> str | None:
     return info.head if info else None
 
 
-def dirty_paths(root: Path) -> list[str]:
+def dirty_paths(root: Path, *, submodules: bool = False) -> list[str]:
     """Paths with uncommitted changes (modified, staged, untracked-not-ignored, deleted; a
-    rename's source counts as deleted)."""
+    rename's source counts as deleted). With `submodules`, a checked-out submodule with
+    changes stands for its own changed paths (as `list_files` lists its files)."""
     repo = _repo(root)
     if repo is None:
         return []
+    return _dirty(repo, root, "", submodules, 0)
+
+
+def _dirty(repo: Any, root: Path, where: str, submodules: bool, depth: int) -> list[str]:
     # Without optional locks: git status otherwise rewrites the index to refresh its stat
     # data, and a `git commit` made meanwhile fails on the lock (a pack runs beside the user).
+    git = ["git", "-C", where] if where else ["git"]
     out: str = repo.git.execute(
-        ["git", "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all"]
+        [*git, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all"]
     )
     paths: list[str] = []
     entries = out.split("\0")
@@ -252,7 +328,15 @@ def dirty_paths(root: Path) -> list[str]:
             if "R" in status and i < len(entries) and entries[i]:
                 paths.append(entries[i])
             i += 1
-    return paths
+    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    prefix = f"{where}/" if where else ""
+    out_paths: list[str] = []
+    for path in paths:
+        if path.rstrip("/") in subs:
+            out_paths += _dirty(repo, root, prefix + path.rstrip("/"), submodules, depth + 1)
+        else:
+            out_paths.append(prefix + path)
+    return out_paths
 
 
 def hooks_dir(root: Path) -> Path | None:
@@ -282,6 +366,23 @@ def config_set(root: Path, key: str, value: str) -> None:
     repo = _repo(root)
     if repo is not None:
         repo.git.config("--local", key, value)
+
+
+def config_unset(root: Path, key: str) -> None:
+    """Remove a key from `.git/config`, and its section when that is left empty (nothing
+    happens when it was not set)."""
+    repo = _repo(root)
+    if repo is None:
+        return
+    try:
+        repo.git.config("--local", "--unset-all", key)
+    except git_error():
+        return
+    section = key.rsplit(".", 1)[0]
+    try:
+        repo.git.config("--local", "--get-regexp", "^" + re.escape(section) + r"\.")
+    except git_error():  # nothing left in it (git may already have dropped the header)
+        config_remove_section(root, section)
 
 
 def config_remove_section(root: Path, section: str) -> bool:

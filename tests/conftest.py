@@ -71,3 +71,32 @@ def folder(tmp_path: Path) -> Iterator[Repo]:
     root = tmp_path / "folder"
     root.mkdir()
     yield Repo(root, git=False)
+
+
+LOCAL_CLONES = ("-c", "protocol.file.allow=always")  # git refuses file:// submodules otherwise
+
+
+@pytest.fixture
+def superproject(tmp_path: Path) -> Repo:
+    """A repository whose library is a checked-out submodule at `libs/core` (with a nested
+    submodule at `libs/core/deep`), as `git submodule update --init --recursive` leaves it."""
+    deep = Repo(_made(tmp_path / "deep"))
+    deep.write("deep.py", "def deep_helper():\n    return 2\n")
+    deep.commit("deep")
+    lib = Repo(_made(tmp_path / "lib"))
+    lib.write("pkg/core.py", "def core_helper():\n    return 1\n")
+    lib.write("pkg/old.py", "def old_helper():\n    return 0\n")
+    lib.write(".gitignore", "*.log\n")
+    lib.git(*LOCAL_CLONES, "submodule", "add", "-q", str(deep.root), "deep")
+    lib.commit("lib")
+    sup = Repo(_made(tmp_path / "super"))
+    sup.write("main.py", "from core import core_helper\n")
+    sup.git(*LOCAL_CLONES, "submodule", "add", "-q", str(lib.root), "libs/core")
+    sup.git(*LOCAL_CLONES, "submodule", "update", "-q", "--init", "--recursive")
+    sup.commit("init")
+    return sup
+
+
+def _made(path: Path) -> Path:
+    path.mkdir()
+    return path

@@ -10,7 +10,7 @@ import pytest
 
 from repomem import hooks
 from repomem.errors import HookError
-from repomem.index import query
+from repomem.index import indexer, query
 from tests.conftest import Repo
 
 OLD_HOOK = '#!/bin/sh\necho "old $@" >> "$(git rev-parse --git-dir)/old-hook.out"\ncat >> "$(git rev-parse --git-dir)/old-hook.stdin"\nexit 0\n'  # noqa: E501
@@ -106,6 +106,31 @@ def test_core_hooks_path_is_respected(repo: Repo) -> None:
     hooks.uninstall(repo.config())
     assert sorted(p.name for p in (repo.root / ".githooks").iterdir()) == ["post-checkout"]
     assert (repo.root / ".githooks" / "post-checkout").read_text() == OLD_HOOK
+
+
+def test_uninstall_removes_the_hooks_folder_install_created_and_forgets_it(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", "tools/githooks")
+    hooks.install(repo.config(), python=TRUE)
+    hooks.install(repo.config(), python=TRUE)  # the folder exists now: still repomem's
+    assert (repo.root / "tools" / "githooks" / "post-commit").exists()
+    hooks.uninstall(repo.config())
+    assert not (repo.root / "tools").exists()
+    assert "repomem" not in (repo.root / ".git" / "config").read_text()
+    assert repo.git("config", "core.hooksPath").strip() == "tools/githooks"  # the user's
+
+
+def test_uninstall_keeps_a_hooks_folder_the_user_made_or_added_to(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", ".githooks")
+    (repo.root / ".githooks").mkdir()
+    hooks.install(repo.config(), python=TRUE)
+    hooks.uninstall(repo.config())
+    assert list((repo.root / ".githooks").iterdir()) == []  # empty, but made by the user
+    (repo.root / ".githooks").rmdir()
+    hooks.install(repo.config(), python=TRUE)
+    write_hook(repo.root / ".githooks" / "pre-push", OLD_HOOK)
+    hooks.uninstall(repo.config())
+    assert [p.name for p in (repo.root / ".githooks").iterdir()] == ["pre-push"]
+    assert "repomem" not in (repo.root / ".git" / "config").read_text()
 
 
 @pytest.mark.parametrize("existing", ["npx lint-staged\n", "npx lint-staged"])
@@ -227,6 +252,18 @@ def cache_files(repo: Repo) -> dict[str, tuple[int, int]]:
         for p in (state / "graph.pickle", state / "history.json")
         if p.exists()
     }
+
+
+def test_a_refresh_folds_rows_the_fulltext_index_lacks_into_it(repo: Repo) -> None:
+    repo.write("a.py", "def first():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("a.py", "def second():\n    pass\n")
+    indexer.update(cfg, ["a.py"], optimize=False)  # a watcher's save, say
+    assert indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
+    hooks.refresh(cfg)
+    assert not indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
 
 
 def test_a_refresh_prepares_what_the_next_pack_reads(repo: Repo) -> None:

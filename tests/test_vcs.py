@@ -228,3 +228,34 @@ def test_ignore_locally_adds_a_path_once_and_never_one_already_ignored(repo: Rep
 def test_ignore_locally_without_git_does_nothing(folder: Repo) -> None:
     assert not vcs.ignore_locally(folder.root, "a.json")
     assert not (folder.root / ".git").exists()
+
+
+def test_checked_out_submodules_are_listed_file_by_file_nested_ones_too(
+    superproject: Repo,
+) -> None:
+    root = superproject.root
+    superproject.write("libs/core/new.py", "x = 1\n")  # untracked in the submodule
+    superproject.write("libs/core/debug.log", "ignored by the submodule's .gitignore\n")
+    (root / "libs/core/pkg/old.py").unlink()
+    listed = vcs.list_files(root, submodules=True)
+    assert sorted(listed) == [
+        ".gitmodules", "libs/core/.gitignore", "libs/core/.gitmodules", "libs/core/deep/deep.py",
+        "libs/core/new.py", "libs/core/pkg/core.py", "main.py",
+    ]  # fmt: skip
+    assert sorted(vcs.list_files(root)) == [".gitmodules", "libs/core", "main.py"]
+    some = ["main.py", "libs/core/pkg/core.py", "libs/core/pkg/old.py", "libs/core/deep"]
+    assert sorted(vcs.list_files(root, submodules=True, paths=some)) == [
+        "libs/core/deep/deep.py", "libs/core/pkg/core.py", "main.py",
+    ]  # fmt: skip
+    assert sorted(vcs.dirty_paths(root, submodules=True)) == [
+        "libs/core/new.py", "libs/core/pkg/old.py",
+    ]  # fmt: skip
+    assert vcs.dirty_paths(root) == ["libs/core"]
+
+
+def test_a_submodule_not_checked_out_stays_one_entry(superproject: Repo, tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(superproject.root), str(clone)], check=True)
+    assert (clone / "libs/core").is_dir()  # empty: never initialised
+    assert sorted(vcs.list_files(clone, submodules=True)) == [".gitmodules", "libs/core", "main.py"]
+    assert vcs.dirty_paths(clone, submodules=True) == []

@@ -62,6 +62,9 @@ def serve(
     try:
         cfg = load_config()
         mcp.serve(cfg, http=http, host=host, port=port, read_only=read_only, announce=announce)
+        # The server has stopped and its requests are answered; tearing the interpreter
+        # down (LanceDB's runtime and all) would take most of a second more.
+        state.hard_exit = http
     except RepomemError as exc:
         raise fail(exc) from None
     except KeyboardInterrupt:

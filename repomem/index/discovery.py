@@ -480,6 +480,26 @@ def stat_file(
     return st
 
 
+def work_tree_hash(cfg: Config, rel: str, known: tuple[int, int, str]) -> str | None:
+    """The content hash `rel` has in the work tree now, as an index run would store it.
+
+    `known` is the index's (size, mtime_ns, hash) of the file, trusted while size and mtime
+    agree (the file is read otherwise). None when the file is gone or could not be indexed as
+    it stands (unreadable, too large, a symlink out of the repository).
+    """
+    try:
+        st = stat_file(cfg, rel)
+    except Skip:
+        return None
+    if (st.st_size, st.st_mtime_ns) == known[:2]:
+        return known[2]
+    try:
+        with open(os.path.join(cfg.root, rel), "rb") as fh:
+            return content_hash(fh.read(cfg.index.max_file_size + 1))
+    except OSError:
+        return None
+
+
 def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileData:
     """Read and classify one candidate file.
 

@@ -11,7 +11,9 @@ i.e. `<git dir>/index.lock` is absent) hands them to the indexer as one batch:
 
 An editor's atomic save (write a temporary file, rename it over the original) is one change of
 the original: the temporary path is gone by then and was never indexed. Events inside `.git/`
-are dropped except those that may move HEAD; events in the store's own folder, in vendored
+are dropped except those that may move HEAD (a submodule's git files always: a commit made in
+a submodule moves its HEAD, not this repository's; its files' edits are path updates as any
+other); events in the store's own folder, in vendored
 folders and for paths the discovery filter rejects are dropped too. An error in one batch
 (a locked store, an unreadable file) is reported through `on_error` and the batch is retried
 after a pause; it never stops the watcher. `stop()` lets the batch in progress finish (the
@@ -308,8 +310,8 @@ class Watcher:
             rel = path.relative_to(self.root).as_posix()
         except ValueError:
             return
-        if rel in (".", "") or rel.split("/", 1)[0] == ".git":
-            return
+        if rel in (".", "") or ".git" in rel.split("/"):
+            return  # git's own files: this repository's, or a submodule's (`sub/.git`)
         if event.is_directory:
             top = "/" not in rel
             if isinstance(event, DirCreatedEvent) or (
@@ -405,7 +407,7 @@ class Watcher:
         """Compaction when due, the no-change manifest, then `on_idle`, out of the way of
         saves."""
         try:
-            if indexer.optimize_if_due(self.cfg):
+            if indexer.optimize_if_due(self.cfg, idle=True):
                 log.info("compacted the store")
             indexer.write_manifest(self.cfg)
         except (RepomemError, OSError) as exc:

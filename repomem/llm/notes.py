@@ -9,7 +9,8 @@ Notes live in the store's `notes` table; the `source` column says who wrote each
                          symbols (entry points) and TODO/FIXME markers
 
 A path has at most one generated note. Every note stores the content hash of the file it
-describes, so it is *stale* once the file's hash changes.
+describes, so it is *stale* once the file's hash in the work tree differs (an edit is seen
+before the next index run).
 
 This module reads notes and stores people's notes; `repomem.llm.generation` plans and runs the
 generated ones.
@@ -76,22 +77,27 @@ def read_rows(store: Any, paths: Sequence[str] | None = None) -> list[dict[str, 
     return [dict(zip(cols, values, strict=True)) for values in zip(*cols.values(), strict=True)]
 
 
-def _indexed(store: Any, paths: Sequence[str] | None = None) -> dict[str, tuple[str, str]]:
-    """{path: (hash, language)} of every indexed (not skipped) file, or of these paths only."""
-    cols = store.column("files", ["path", "hash", "language", "skip"], paths)
+def _current(cfg: Config, store: Any, paths: Sequence[str] | None = None) -> dict[str, str | None]:
+    """{path: the content hash it has in the work tree now} of every indexed (not skipped)
+    file, or of these paths only; None for a file gone since. The work tree's, not the
+    index's: a file edited since the last index run has a stale note already."""
+    from repomem.index import discovery
+
+    cols = store.column("files", ["path", "size", "mtime_ns", "hash", "skip"], paths)
     return {
-        p: (h, lang)
-        for p, h, lang, skip in zip(
-            cols["path"], cols["hash"], cols["language"], cols["skip"], strict=True
+        p: discovery.work_tree_hash(cfg, p, (size, mtime, h))
+        for p, size, mtime, h, skip in zip(
+            cols["path"], cols["size"], cols["mtime_ns"], cols["hash"], cols["skip"],
+            strict=True,
         )
         if not skip and h
-    }
+    }  # fmt: skip
 
 
-def _to_note(row: dict[str, Any], current: dict[str, tuple[str, str]]) -> Note:
+def _to_note(row: dict[str, Any], current: dict[str, str | None]) -> Note:
     now = current.get(row["path"])
-    stale = now is None or now[0] != row["file_hash"]
-    if now is None and row["source"] in WRITTEN and not row["file_hash"]:
+    stale = now is None or now != row["file_hash"]
+    if row["path"] not in current and row["source"] in WRITTEN and not row["file_hash"]:
         stale = False  # a note on a folder or unindexed file has nothing to go stale against
     text = row["text"]
     if len(text) > MAX_NOTE_CHARS:  # stored before the limit: shown cut, as a new one would be
@@ -118,7 +124,7 @@ def list_notes(
     if store is None:
         store = query.require_store(cfg)
     rows = read_rows(store, paths)
-    current = _indexed(store, paths)
+    current = _current(cfg, store, paths)
     return sorted((_to_note(r, current) for r in rows), key=_order)
 
 
@@ -181,9 +187,9 @@ def write_note(
     body, redacted = secrets.redact(
         body, config_like=True, extra_patterns=cfg.secrets.extra_patterns
     )
-    # The indexed hash only: staleness compares with the index, so a hash of a file it skips
-    # would mark the note stale at once. (file_states reads three small columns, not the text.)
-    file_hash = store.file_states([rel]).get(rel, (0, 0, ""))[2]
+    # The file as it is now (the index may be behind), and only a file the index has: a
+    # note on a file it skips has nothing to go stale against.
+    file_hash = _current(cfg, store, [rel]).get(rel) or ""
     note = Note(rel, source, body, file_hash, time.time())
     with store.writing():
         if replace:

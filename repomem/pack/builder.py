@@ -89,7 +89,8 @@ def build(
             f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
         )
     refresh = cfg.pack.refresh if refresh is None else refresh
-    dirty = _POOL.submit(vcs.dirty_paths, cfg.root)  # git works while the store is read
+    # git works while the store is read
+    dirty = _POOL.submit(vcs.dirty_paths, cfg.root, submodules=cfg.index.submodules)
     store = indexer.reader(cfg)
     measured: tuple[int, str | None] | None = None  # (files changed, HEAD), counted once
     if refresh and refresh_at_most is not None and store.exists():

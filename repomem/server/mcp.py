@@ -11,6 +11,7 @@ threads, so a long pack or refresh never blocks other calls.
 # and those of the nested tool functions name local values (the config's budgets).
 
 from collections.abc import Callable
+from types import FrameType
 from typing import Annotated, Any, Literal
 
 import anyio.to_thread
@@ -410,9 +411,37 @@ def serve(
         _check_listen(bind, number)
         if announce is not None:
             announce(bind, f"http://{bind}:{number}/mcp")
-        server.run("streamable-http", host=bind, port=number)
+        _serve_http(server, bind, number)
     else:
         server.run("stdio")
+
+
+SHUTDOWN_GRACE = 10  # seconds a stopped HTTP server gives the requests in progress
+
+
+def _serve_http(server: MCPServer, host: str, port: int) -> None:
+    """Serve streamable HTTP until SIGINT or SIGTERM: the first stops taking connections and
+    lets the requests in progress finish (for `SHUTDOWN_GRACE` seconds at most), a second
+    stops at once.
+
+    Responses are plain JSON, not an event stream per request: the SDK's event streams end
+    the moment the server is told to stop, so a tool call in progress lost its answer (a
+    write went through, unanswered). Unlike uvicorn's own handler, a signal is not raised
+    again once the server has stopped, so SIGTERM ends the command with status 0, as Ctrl-C
+    does.
+    """
+    import uvicorn
+
+    class Stoppable(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            self.force_exit = self.should_exit
+            self.should_exit = True
+
+    app = server.streamable_http_app(host=host, json_response=True)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE
+    )
+    Stoppable(config).run()
 
 
 def _check_listen(host: str, port: int) -> None:

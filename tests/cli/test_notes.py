@@ -55,6 +55,24 @@ def test_offline_notes_are_written_and_shown(shop: Repo) -> None:
     assert "shop/tax.py" not in out
 
 
+def test_show_marks_a_note_stale_once_its_file_is_edited_before_any_index_run(
+    shop: Repo,
+) -> None:
+    run("-C", str(shop.root), "notes")
+    _, out, _ = run("-C", str(shop.root), "notes", "--show", "shop/cart.py")
+    assert "[generated-offline]" in out
+    before = (shop.root / "shop/cart.py").read_text()
+    shop.write("shop/cart.py", before.replace("sum(items)", "sum(items) * 2"))
+    _, out, _ = run("-C", str(shop.root), "notes", "--show", "shop/cart.py")
+    assert "[generated-offline, stale]" in out
+    shop.write("shop/cart.py", before)  # the same text again, a newer mtime
+    _, out, _ = run("-C", str(shop.root), "notes", "--show", "--json", "shop/cart.py")
+    assert [n["stale"] for n in json.loads(out)] == [False]
+    (shop.root / "shop/cart.py").unlink()
+    _, out, _ = run("-C", str(shop.root), "notes", "--show", "shop/cart.py")
+    assert "[generated-offline, stale]" in out
+
+
 def test_dry_run_lists_files_tokens_and_cost_without_a_key(shop: Repo) -> None:
     code, out, err = run("-C", str(shop.root), "index", "-q")
     code, out, err = run("-C", str(shop.root), "notes", "--llm", "--dry-run")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from repomem.fsutil import FileLock
+from repomem.index import indexer
 from repomem.memory import access
 from tests.cli.test_index import run
 from tests.conftest import Repo
@@ -100,6 +104,14 @@ def test_server_and_cli_writing_at_the_same_moment_lose_nothing(code: Repo) -> N
     assert got == sorted(written + cli_facts)
 
 
+def http_server(repo: Repo, port: int, stdout: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "serve", "--http",
+         "--port", str(port)],
+        stdout=stdout, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -131,11 +143,7 @@ def _listening_addresses(port: int) -> set[str]:
 
 def test_the_http_server_answers_on_localhost(code: Repo) -> None:
     port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(code.root), "serve", "--http",
-         "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    proc = http_server(code, port, subprocess.PIPE)
     try:
         _wait_listening(port, proc)
 
@@ -157,6 +165,65 @@ def test_the_http_server_answers_on_localhost(code: Repo) -> None:
     assert not wrote.is_error
     assert [f.text for f in access.load(code.config()).facts()] == ["Written over HTTP."]
     assert f"http://127.0.0.1:{port}/mcp" in err
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_http_server_answers_the_call_in_progress_then_exits_0(
+    code: Repo, stop: signal.Signals
+) -> None:
+    port = _free_port()
+    proc = http_server(code, port, subprocess.DEVNULL)
+    err: list[str] = []
+    waiting = threading.Event()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            err.append(line)
+            if "waiting for another repomem process" in line:
+                waiting.set()
+
+    reader = threading.Thread(target=read_err, daemon=True)
+    reader.start()
+    answer: list[Any] = []
+
+    async def remember() -> None:
+        async with Client(f"http://127.0.0.1:{port}/mcp") as c:
+            await c.list_tools()  # the client checks answers against these, asked once
+            answer.append(await c.call_tool("remember", {"fact": "Written while stopping."}))
+
+    caller = threading.Thread(target=lambda: anyio.run(remember))
+    try:
+        _wait_listening(port, proc)
+        # the memory's lock, held here, keeps the call in progress until the server stops
+        with FileLock(indexer.state_dir(code.config()) / "memory.lock", DEADLINE):
+            caller.start()
+            assert waiting.wait(DEADLINE), "".join(err)
+            proc.send_signal(stop)
+            _wait_closed(port)
+        caller.join(DEADLINE)
+        assert proc.wait(DEADLINE) == 0, "".join(err)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reader.join(DEADLINE)
+        assert proc.stderr is not None
+        proc.stderr.close()
+    assert answer and not answer[0].is_error, "".join(err)
+    assert [f.text for f in access.load(code.config()).facts()] == ["Written while stopping."]
+    assert "Traceback" not in "".join(err)
+
+
+def _wait_closed(port: int) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except OSError:
+            return
+        time.sleep(0.05)  # polling a condition, bounded by the deadline
+    raise AssertionError(f"the HTTP server still listens on {port} after {DEADLINE}s")
 
 
 INSPECTOR = os.environ.get("MCP_INSPECTOR_DIR", "")

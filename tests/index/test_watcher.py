@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -167,6 +168,34 @@ def test_git_internals_and_an_in_tree_store_are_ignored(repo: Repo) -> None:
     assert seen == {"pkg/mod_0.py"}
 
 
+def test_a_submodules_edits_are_path_updates_and_its_commits_move_no_head(
+    superproject: Repo, tmp_path: Path
+) -> None:
+    # a submodule added where a clone was already: its git files are in its own folder
+    own = superproject.root / "libs/own"
+    subprocess.run(["git", "clone", "-q", str(tmp_path / "lib"), str(own)], check=True)
+    superproject.git("submodule", "add", "-q", str(tmp_path / "lib"), "libs/own")
+    superproject.commit("own")
+    assert (own / ".git").is_dir()
+    rec = Recorder()
+    cfg = superproject.config(**{"index.workers": 1})
+    sub = Repo(own, git=False)
+    with Watcher(cfg, on_batch=rec.on_batch, on_error=rec.on_error, debounce_ms=50):
+        rec.wait_for(lambda: len(rec.batches) >= 1, "the catch-up batch")
+        assert "core_helper" in names(superproject)
+        sub.write("pkg/core.py", "def edited_in_the_submodule():\n    return 1\n")
+        rec.wait_for(lambda: "edited_in_the_submodule" in names(superproject), "the edit")
+        mark = rec.mark()
+        sub.commit("in the submodule")  # its index, objects and refs: none of the superproject's
+        superproject.write("main.py", "def marker():\n    pass\n")
+        rec.wait_for(lambda: "marker" in names(superproject), "the marker edit")
+    batches = rec.batches[1:]
+    assert all(b.reason == "paths" for b in batches), batches
+    assert {p for b in rec.since(mark) for p in b.paths} == {"main.py"}
+    assert not rec.errors
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(superproject)
+
+
 def test_a_commit_moves_head_and_the_index_follows(
     watched: tuple[Repo, Recorder, Watcher],
 ) -> None:
@@ -257,10 +286,12 @@ def test_stop_finishes_cleanly_and_leaves_a_consistent_store(repo: Repo) -> None
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
 
 
-def test_compaction_waits_for_an_idle_moment(repo: Repo) -> None:
+# With optimize_every far off (the default), the rows the full-text index lacks make it due.
+@pytest.mark.parametrize("every", [1, 20])
+def test_compaction_waits_for_an_idle_moment(repo: Repo, every: int) -> None:
     populate(repo, 2)
     repo.commit()
-    cfg = repo.config(**{"store.optimize_every": 1})
+    cfg = repo.config(**{"store.optimize_every": every})
     rec = Recorder()
     with Watcher(cfg, on_batch=rec.on_batch, debounce_ms=20, idle_seconds=0.2):
         rec.wait_for(lambda: len(rec.batches) >= 1, "the catch-up batch")
@@ -272,6 +303,7 @@ def test_compaction_waits_for_an_idle_moment(repo: Repo) -> None:
         )
     store = indexer.open_store(cfg)
     assert store.get_meta("runs_since_optimize") == "0"
+    assert not store.indexes_lagging(share=0.0, floor=0)
     assert snapshot(store) == fresh_snapshot(repo)
 
 

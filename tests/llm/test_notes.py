@@ -54,6 +54,17 @@ def test_a_note_goes_stale_when_its_file_changes(repo: Repo) -> None:
     assert notes.best_notes(cfg, ["app/cart.py"])["app/cart.py"].stale
 
 
+def test_a_note_written_before_the_index_catches_up_describes_the_file_as_it_is(
+    repo: Repo,
+) -> None:
+    cfg = setup_repo(repo)
+    repo.write("app/cart.py", '"""Shopping cart."""\n\n\ndef total(cart):\n    return 2\n')
+    notes.write_note(cfg, "app/cart.py", "Totals are doubled.")
+    assert not notes.best_notes(cfg, ["app/cart.py"])["app/cart.py"].stale
+    indexer.run(cfg)
+    assert not notes.best_notes(cfg, ["app/cart.py"])["app/cart.py"].stale
+
+
 def test_a_note_on_a_file_the_index_skips_is_not_stale(repo: Repo) -> None:
     repo.write(".gitignore", "build/\n")
     repo.write("build/out.txt", "generated output\n")

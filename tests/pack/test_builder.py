@@ -218,6 +218,15 @@ def test_a_file_named_by_an_absolute_path_in_a_compiler_error_ranks_first(repo: 
     assert data["ranking"][0]["path"] == "errors.go", data["ranking"][:3]
 
 
+def test_the_work_in_progress_inside_a_submodule_is_named_by_its_files(
+    superproject: Repo,
+) -> None:
+    superproject.write("libs/core/pkg/core.py", "def core_helper():\n    return 5\n")
+    pack = builder.build(superproject.config(), "core_helper returns the wrong number")
+    assert pack.uncommitted == ["libs/core/pkg/core.py"]
+    assert pack.ranking[0][0] == "libs/core/pkg/core.py"
+
+
 def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     make_project(repo)
     task = "Invoice.total applies tax twice when items are empty"

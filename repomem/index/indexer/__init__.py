@@ -88,15 +88,27 @@ CLEANUP_SECONDS = 300.0
 OPTIMIZE_MIN_INTERVAL = 300.0
 
 
-def _optimize_due(cfg: Config, store: Any, runs: int, optimized_at: str | None) -> bool:
+def _optimize_due(
+    cfg: Config, store: Any, runs: int, optimized_at: str | None, *, idle: bool = False
+) -> bool:
     """The compaction policy: after `store.optimize_every` changing runs, at most once per
     cleanup window; or at once when many rows are missing from the full-text indexes (LanceDB
-    searches those by brute force)."""
+    searches those by brute force).
+
+    With `idle` (nobody waits: a watcher's quiet moment, a git hook's background refresh), any
+    row missing from a full-text index makes it due, once per cleanup window: such rows, and
+    the deleted ones the index still counts, are scored by other statistics than a fresh
+    build's, so rankings drift from the first update on (a tenth of 70 searches ranked
+    otherwise after one path update of 5 files, two thirds after 30; see `bench/fts_drift.py`).
+    """
     try:
         last = float(optimized_at or 0)
     except ValueError:
         last = 0.0
-    if runs >= max(1, cfg.store.optimize_every) and time.time() - last >= OPTIMIZE_MIN_INTERVAL:
+    if time.time() - last >= OPTIMIZE_MIN_INTERVAL and (
+        runs >= max(1, cfg.store.optimize_every)
+        or (idle and store.indexes_lagging(share=0.0, floor=0))
+    ):
         return True
     return bool(store.indexes_lagging())
 
@@ -309,9 +321,10 @@ def _finish_update(cfg: Config, store: Any, meta: dict[str, str], optimize: bool
     _drop_manifest(cfg)
 
 
-def optimize_if_due(cfg: Config) -> bool:
+def optimize_if_due(cfg: Config, *, idle: bool = False) -> bool:
     """Compact the store if the compaction policy (`_optimize_due`) says so; True when it
-    compacted.
+    compacted. `idle`: nobody waits for it, so rows missing from the full-text indexes are
+    folded in too (once per cleanup window).
 
     Raises:
         StoreError: if the store is locked too long.
@@ -323,7 +336,7 @@ def optimize_if_due(cfg: Config) -> bool:
         except StoreError:
             return False
         runs = int(meta.get("runs_since_optimize") or 0)
-        if not _optimize_due(cfg, store, runs, meta.get("optimized_at")):
+        if not _optimize_due(cfg, store, runs, meta.get("optimized_at"), idle=idle):
             return False
         store.publish(compact(store))
     return True

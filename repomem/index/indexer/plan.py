@@ -51,8 +51,9 @@ def make_plan(
         # half of a plan: 0.2 s apiece for 12,000 files)
         with ThreadPoolExecutor(max_workers=1) as pool:
             listed = pool.submit(
-                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only
-            )
+                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only,
+                submodules=cfg.index.submodules,
+            )  # fmt: skip
             known = _lstat_all(cfg.root, states)
             git_files = listed.result()
     if only is not None:

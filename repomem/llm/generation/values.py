@@ -82,7 +82,7 @@ class NotesReport:
 class _Snapshot:
     """What a run reads from the store once: the indexed files and every note."""
 
-    current: dict[str, tuple[str, str]]  # {path: (hash, language)}, as `_indexed`
+    current: dict[str, tuple[str, str]]  # {path: (hash, language)} of every indexed file
     empty: set[str]  # indexed files with no content (nothing for a model to say)
     notes: list[dict[str, Any]]
 

@@ -209,6 +209,25 @@ def test_a_path_update_can_leave_compaction_for_later(repo: Repo) -> None:
     assert indexer.open_store(cfg).get_meta("runs_since_optimize") == "0"
 
 
+def test_an_idle_moment_folds_in_any_row_the_fulltext_index_lacks_once_per_window(
+    repo: Repo,
+) -> None:
+    populate(repo, 3)
+    repo.commit()
+    cfg = repo.config()  # optimize_every is far off
+    indexer.run(cfg)
+    repo.write("pkg/mod_0.py", "def edited():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_0.py"], optimize=False)
+    store = indexer.open_store(cfg)
+    assert store.indexes_lagging(share=0.0, floor=0) and not store.indexes_lagging()
+    assert not indexer.optimize_if_due(cfg)  # someone waits for it: a few rows can wait
+    assert indexer.optimize_if_due(cfg, idle=True)
+    assert not indexer.open_store(cfg).indexes_lagging(share=0.0, floor=0)
+    repo.write("pkg/mod_1.py", "def edited_again():\n    pass\n")
+    indexer.update(cfg, ["pkg/mod_1.py"], optimize=False)
+    assert not indexer.optimize_if_due(cfg, idle=True)  # once per cleanup window
+
+
 def test_a_path_update_that_adds_many_rows_folds_them_into_the_fulltext_index(repo: Repo) -> None:
     populate(repo, 2)
     repo.commit()
@@ -244,3 +263,31 @@ def test_compaction_keeps_versions_younger_than_the_cleanup_window_read_when_it_
     with store.writing():
         store.publish(indexer.compact(store))
     assert versions() < kept
+
+
+def test_a_superprojects_index_holds_its_submodules_files_and_follows_their_changes(
+    superproject: Repo,
+) -> None:
+    cfg = superproject.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    assert {"core_helper", "deep_helper"} <= set(store.column("symbols", ["name"])["name"])
+    superproject.write("libs/core/pkg/core.py", "def core_helper_changed():\n    return 3\n")
+    superproject.write("libs/core/pkg/added.py", "def added_helper():\n    return 4\n")
+    (superproject.root / "libs/core/pkg/old.py").unlink()
+    report = indexer.update(
+        cfg, ["libs/core/pkg/core.py", "libs/core/pkg/added.py", "libs/core/pkg/old.py"]
+    )
+    assert report.modified == ["libs/core/pkg/core.py"]
+    assert report.added == ["libs/core/pkg/added.py"]
+    assert report.deleted == ["libs/core/pkg/old.py"]
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(superproject)
+    # a commit made in the submodule is not one of the superproject: nothing to index again
+    sub = Repo(superproject.root / "libs/core", git=False)
+    sub.commit("in the submodule")
+    assert query.status(cfg)["fresh"]
+    assert indexer.run(cfg).changed == 0
+    off = indexer.run(superproject.config(**{"index.submodules": False}))
+    assert "libs/core/pkg/core.py" in off.deleted
+    paths = indexer.open_store(cfg).column("files", ["path"])["path"]
+    assert not [p for p in paths if p.startswith("libs/core/")]
