@@ -39,8 +39,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import queue
 import re
 import shlex
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -96,6 +99,47 @@ class HookInput:
     prompt: str = ""
     cwd: str = ""
     source: str = ""  # SessionStart: startup, resume, clear, compact or fork
+
+
+# Claude Code has left a hook's stdin open after writing its input (a `SessionEnd` on `/clear`:
+# anthropics/claude-code#79508; on Windows, #78756): a read to the end of the stream then waits
+# until the hook is killed. So the input ends with its JSON object, or after this many seconds
+# of silence (a slow pipe still gets its whole input).
+QUIET_SECONDS = 3.0
+
+
+def read_input(fd: int, quiet: float = QUIET_SECONDS) -> str:
+    """The hook's input read from `fd`: up to the end of the first JSON value, the end of the
+    stream, or `quiet` seconds without a byte, whichever comes first."""
+    chunks: queue.Queue[bytes] = queue.Queue()
+
+    def pump() -> None:  # a thread, so that waiting has a limit on every platform
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            chunks.put(data)
+            if not data:
+                return
+
+    threading.Thread(target=pump, daemon=True, name="hook-stdin").start()
+    got = b""
+    decoder = json.JSONDecoder()
+    while True:
+        try:
+            data = chunks.get(timeout=quiet)
+        except queue.Empty:
+            break
+        if not data:
+            break
+        got += data
+        try:
+            decoder.raw_decode(got.decode("utf-8", "replace").lstrip())
+        except ValueError:
+            continue  # not whole yet
+        break
+    return got.decode("utf-8", "replace")
 
 
 def parse(raw: str) -> HookInput:

@@ -243,6 +243,28 @@ def test_claude_hook_runs_as_claude_code_starts_it(code: Repo, tmp_path: Path) -
     assert "Traceback" not in bad.stderr
 
 
+def test_claude_hook_does_not_wait_for_a_stdin_claude_code_keeps_open(code: Repo) -> None:
+    from repomem.memory import ops
+
+    ops.remember(code.config(), "Never print from library code.", kind="convention")
+    start = {"hook_event_name": "SessionStart", "session_id": "o", "source": "clear",
+             "cwd": str(code.root)}  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-m", "repomem", "claude-hook"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ),
+    ) as hook:  # fmt: skip
+        assert hook.stdin is not None
+        hook.stdin.write(json.dumps(start).encode())
+        hook.stdin.flush()  # and left open, as Claude Code has on `/clear`
+        try:
+            status = hook.wait(timeout=DEADLINE)  # a digest: far below a pipe's buffer
+        finally:
+            hook.stdin.close()
+        assert hook.stdout is not None and hook.stderr is not None
+        out, err = hook.stdout.read().decode(), hook.stderr.read().decode()
+    assert status == 0 and "Never print from library code." in out, err
+
+
 def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     status, out, err = run("-C", str(code.root), "claude-hooks", "--command", "/opt/r")
     assert status == 0 and "settings.local.json" in err

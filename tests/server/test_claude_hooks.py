@@ -201,6 +201,32 @@ def test_the_input_is_read_or_refused_in_one_line() -> None:
             hooks.parse(raw)
 
 
+def test_the_input_ends_with_its_json_object_though_the_pipe_stays_open() -> None:
+    import time
+
+    payload = '{"hook_event_name": "SessionEnd", "session_id": "s", "reason": "clear"}'
+
+    def read_from(*parts: bytes, close: bool = False, quiet: float = 30) -> str:
+        read, write = os.pipe()
+        try:
+            for part in parts:
+                os.write(write, part)
+            if close:
+                os.close(write)
+            return hooks.read_input(read, quiet=quiet)
+        finally:
+            if not close:
+                os.close(write)  # the reading thread sees the end and stops
+            os.close(read)
+
+    began = time.monotonic()
+    # no end of the stream, as Claude Code has left it
+    assert read_from(payload[:20].encode(), payload[20:].encode()) == payload
+    assert time.monotonic() - began < 10  # did not wait for 30 s of silence
+    assert read_from(payload[:20].encode(), quiet=0.2) == payload[:20]  # cut short, silent
+    assert read_from(b"{oops", close=True) == "{oops"  # the end of the stream: what came
+
+
 def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
     from repomem.index import indexer
 
