@@ -281,6 +281,47 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert status == 1 and "fix its quotes" in err
 
 
+def test_claude_hooks_record_a_session_with_the_settings_they_write(
+    code: Repo, tmp_path: Path
+) -> None:
+    status, out, _ = run("-C", str(code.root), "claude-hooks", "--write", "--record-sessions",
+                         "--command", f"{sys.executable} -m repomem")  # fmt: skip
+    assert status == 0, out
+    settings = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
+    line = settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    assert line.endswith(" -m repomem claude-hook --record-sessions")
+    assert [settings["hooks"][e][0]["hooks"][0]["command"] for e in ("SessionStart",
+            "UserPromptSubmit")] == [line, line]  # fmt: skip
+
+    def hook(**payload: str) -> None:  # as Claude Code runs it: through a shell, in the project
+        done = subprocess.run(
+            [str(shutil.which("bash") or "sh"), "-c", line], cwd=code.root,
+            input=json.dumps({"session_id": "c1", "cwd": str(code.root), **payload}),
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    hook(hook_event_name="SessionStart", source="startup")
+    hook(hook_event_name="UserPromptSubmit", prompt="Calculator.total adds one too many")
+    code.write("calc.py", (code.root / "calc.py").read_text("utf-8").replace("add(0, i)", "i"))
+    code.commit("Sum the items themselves")
+    said = {"type": "text", "text": "Calculator.total sums the items now."}
+    talk = tmp_path / "c1.jsonl"
+    talk.write_text(json.dumps({"type": "assistant", "message": {"content": [said]}}), "utf-8")
+    hook(hook_event_name="SessionEnd", reason="prompt_input_exit", transcript_path=str(talk))
+    from repomem import hooks as git_hooks
+
+    log = git_hooks.log_path(code.config())  # where the background process reports
+    deadline = time.monotonic() + DEADLINE
+    while not log.exists() or "claude-hook: recorded" not in log.read_text("utf-8"):
+        assert time.monotonic() < deadline, "the session was not recorded in the background"
+        time.sleep(0.05)
+    (entry,) = access.load(code.config()).sessions()
+    assert entry.summary == "Calculator.total sums the items now."
+    assert entry.title == "Calculator.total adds one too many" and entry.agent == "claude-code"
+    assert [c.split(" ", 1)[1] for c in entry.commits] == ["Sum the items themselves"]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX terminal")
 def test_claude_hook_run_by_hand_says_what_it_is_instead_of_waiting(code: Repo) -> None:
     import pty
