@@ -83,6 +83,13 @@ def start(cfg: Config, title: str = "", *, agent: str = "", owner: str = "") -> 
         InputError: when one is already open (end or discard it first).
     """
     current = open_session(cfg)
+    if current is not None and current.get("owner"):
+        # opened by a client's hooks: a model told to start a session should not drop it
+        raise InputError(
+            f"Session `{current['id']}` is open already, recording {current.get('agent') or 'a'}"
+            f" session `{current['owner']}` until it ends; work on, no other session is needed "
+            f"(`session end` with a summary ends it now)."
+        )
     if current is not None:
         raise InputError(
             f"Session `{current['id']}` ({current.get('title') or 'untitled'}, started "

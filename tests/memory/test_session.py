@@ -126,6 +126,9 @@ def test_a_session_set_aside_frees_the_slot_and_is_ended_later(code: Repo) -> No
     cfg = code.config()
     rec = session.start(cfg, agent="claude-code", owner="claude-1")
     assert rec["owner"] == "claude-1"
+    # the model, told to start a session, hears that one records it (not to drop it)
+    with pytest.raises(InputError, match="recording claude-code session `claude-1`.*no other"):
+        session.start(cfg, "mine")
     assert session.retitle(cfg, "Rework app")["title"] == "Rework app"
     code.write("app.py", BASE.replace("return 2", "return 20"))
     code.commit("Change change")

@@ -281,6 +281,9 @@ def test_recording_sessions_adds_session_end_and_writing_again_repeats_nothing(
     path.write_text(json.dumps({"hooks": {"SessionEnd": [{"hooks": [theirs]}]}}), "utf-8")
     line = hooks.hook_command(["/opt/repomem"], record_sessions=True)
     assert line == "/opt/repomem claude-hook --record-sessions"
+    assert hooks.hook_command(shared=True, every_prompt=True, record_sessions=True).endswith(
+        "; exec repomem claude-hook --every-prompt --record-sessions"
+    )
 
     def commands() -> dict[str, list[list[str]]]:
         data = json.loads(path.read_text(encoding="utf-8"))["hooks"]
