@@ -10,7 +10,8 @@
     ├── MemoryFileError    the project memory file is malformed
     ├── BudgetError        a token budget too small for what must fit
     ├── InputError         a bad argument (an empty task, an unreadable task file)
-    ├── HookError          git hooks or the merge driver cannot be installed or removed
+    ├── HookError          git hooks or the merge driver cannot be installed or removed, or a
+    │                      hook's background work cannot start
     └── LLMError           the Anthropic API failed or is misconfigured
 
 Every message is one sentence saying what happened and what to do.
@@ -70,7 +71,8 @@ class LLMError(RepomemError):
 
 
 class HookError(RepomemError):
-    """Git hooks or the merge driver cannot be installed or removed."""
+    """Git hooks or the merge driver cannot be installed or removed, or what a hook starts in
+    the background cannot start."""
 
 
 class GitError(RepomemError):

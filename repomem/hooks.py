@@ -457,6 +457,18 @@ def start_refresh(cfg: Config, name: str = "repomem") -> None:
         if done.returncode:
             raise OSError(f"could not start a background refresh: {done.stderr.strip()}")
         return
+    start_background(cfg, ["hooks", "run"], f"{name}: repomem index")
+
+
+def start_background(cfg: Config, args: list[str], what: str) -> None:
+    """Start `repomem -C <root> *args` with this Python, detached: in a session of its own (a
+    process group on Windows), so it outlives the hook that starts it, whoever kills that;
+    the log gets a line saying `what` started, then the command's output.
+
+    Raises:
+        OSError: when the log cannot be written or the process cannot start.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in vcs.LOCATION_VARS}
     log_file = log_path(cfg)
     log_file.parent.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -466,10 +478,10 @@ def start_refresh(cfg: Config, name: str = "repomem") -> None:
               | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
     )  # fmt: skip
     with log_file.open("ab") as out:
-        out.write(f"{stamp} {name}: repomem index\n".encode())
+        out.write(f"{stamp} {what}\n".encode())
         out.flush()
         _STARTED.append(subprocess.Popen(
-            [sys.executable, "-m", "repomem", "-C", str(cfg.root), "hooks", "run"],
+            [sys.executable, "-m", "repomem", "-C", str(cfg.root), *args],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
             cwd=str(cfg.root), **detach,
         ))  # fmt: skip

@@ -24,6 +24,15 @@ EveryPromptOption = Annotated[
     bool,
     typer.Option("--every-prompt", help="A pack for every prompt, not each session's first."),
 ]
+RecordSessionsOption = Annotated[
+    bool,
+    typer.Option(
+        "--record-sessions",
+        help="Record each Claude Code session that changes something in the project memory "
+        "(its commits, files and symbols, titled by its first task, summarised by the "
+        "assistant's last message).",
+    ),
+]
 
 
 @app.command()
@@ -140,15 +149,21 @@ def claude_hooks(
     ] = False,
     command: CommandOption = None,
     every_prompt: EveryPromptOption = False,
+    record_sessions: RecordSessionsOption = False,
 ) -> None:
     """Print (or write) the Claude Code hooks that add a pack to each session's first task."""
     from repomem.server import claude_hooks as hooks
 
     try:
         cfg = load_config()
-        line = hooks.hook_command(_command_words(command), every_prompt=every_prompt, shared=shared)
+        line = hooks.hook_command(
+            _command_words(command), every_prompt=every_prompt, shared=shared,
+            record_sessions=record_sessions,
+        )  # fmt: skip
         if write:
-            path, replaced = hooks.write_settings(cfg, line, shared=shared)
+            path, replaced = hooks.write_settings(
+                cfg, line, shared=shared, record_sessions=record_sessions
+            )
             verb = "Updated repomem's hooks in" if replaced else "Added repomem's hooks to"
             typer.echo(f"{verb} {path.relative_to(cfg.root)}; they apply to new sessions.")
             return
@@ -156,7 +171,8 @@ def claude_hooks(
         raise fail(exc) from None
     name = hooks.SETTINGS_FILES[shared]
     typer.echo(f"Put this in {name} (or run with --write):", err=True)
-    typer.echo(json.dumps({"hooks": hooks.settings_entry(line)}, indent=2, ensure_ascii=False))
+    entry = hooks.settings_entry(line, record_sessions=record_sessions)
+    typer.echo(json.dumps({"hooks": entry}, indent=2, ensure_ascii=False))
 
 
 # options a later repomem adds (settings shared with the team) are ignored, not an error
@@ -166,6 +182,7 @@ def claude_hooks(
 )
 def claude_hook(
     every_prompt: EveryPromptOption = False,
+    record_sessions: RecordSessionsOption = False,
     max_chars: Annotated[
         int | None,
         typer.Option(
@@ -175,6 +192,14 @@ def claude_hook(
             "is two; default 9,500).",
         ),
     ] = None,
+    finish_sessions: Annotated[
+        bool,
+        typer.Option(
+            "--finish-sessions",
+            hidden=True,
+            help="Record the sessions a SessionEnd set aside (what it starts in the background).",
+        ),
+    ] = False,
 ) -> None:
     """Run as a Claude Code hook (JSON on stdin): print a pack for a session's first task.
 
@@ -186,6 +211,9 @@ def claude_hook(
     from repomem import config
     from repomem.server import claude_hooks as hooks
 
+    if finish_sessions:
+        _finish_sessions()
+        return
     if sys.stdin.isatty():
         typer.echo(
             "repomem: claude-hook reads a Claude Code hook's JSON on stdin; Claude Code runs it "
@@ -196,13 +224,36 @@ def claude_hook(
     try:
         # Claude Code writes and reads UTF-8, whatever the locale (a Windows console's code
         # page would garble the prompt and fail on the first character outside it)
-        hook = hooks.parse(sys.stdin.buffer.read().decode("utf-8", "replace"))
+        hook = hooks.parse(hooks.read_input(sys.stdin.fileno()))
         cfg = config.load(state.repo or hooks.start_dir(hook, os.environ))
         text = hooks.context_for(
-            cfg, hook, every_prompt=every_prompt, max_chars=max_chars or hooks.MAX_CHARS
-        )
+            cfg, hook, every_prompt=every_prompt, max_chars=max_chars or hooks.MAX_CHARS,
+            record_sessions=record_sessions,
+        )  # fmt: skip
     except RepomemError as exc:
         typer.echo(f"repomem: {exc}", err=True)
         raise typer.Exit(1) from None
     sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.flush()
+
+
+def _finish_sessions() -> None:
+    """Record the Claude sessions set aside; what happened goes to the hooks' log."""
+    from repomem.memory import compact
+    from repomem.server import claude_sessions
+
+    try:
+        cfg = load_config()
+        done = claude_sessions.finish(cfg, summarizer=compact.default_summarizer(cfg))
+    except RepomemError as exc:
+        raise fail(exc) from None
+    for item in done:
+        if item.entry is None:
+            typer.echo(f"claude-hook: {item.id} changed nothing; not recorded.")
+            continue
+        s = item.entry
+        files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
+        typer.echo(
+            f"claude-hook: recorded {s.id} ({len(s.commits)} commit(s), {files} file(s)): "
+            f"{s.title or 'untitled'}."
+        )

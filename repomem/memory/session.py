@@ -6,6 +6,11 @@ snapshot through git and the parser: commits made, files added/modified/deleted/
 symbols added, removed or changed; then appends one entry to the memory file with the summary
 and the learned facts. A session left open (a crash, a closed terminal) is reported and can be
 ended or discarded.
+
+A session opened for a client (a Claude Code session, see `repomem.server.claude_sessions`)
+names it in its record's `owner`, so only that client ends it; one opened by hand has none. The
+client may `set_aside` the record when its own session ends, which frees the slot for the next
+session at once, and `end(record=...)` it later.
 """
 
 from __future__ import annotations
@@ -71,13 +76,20 @@ def _hash_now(files: Resolver, rel: str) -> str | None:
     return digest(f.lines) if f is not None else None
 
 
-def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
-    """Open a session.
+def start(cfg: Config, title: str = "", *, agent: str = "", owner: str = "") -> dict[str, Any]:
+    """Open a session (`owner`: the client's session it is kept for, see the module's doc).
 
     Raises:
         InputError: when one is already open (end or discard it first).
     """
     current = open_session(cfg)
+    if current is not None and current.get("owner"):
+        # opened by a client's hooks: a model told to start a session should not drop it
+        raise InputError(
+            f"Session `{current['id']}` is open already, recording {current.get('agent') or 'a'}"
+            f" session `{current['owner']}` until it ends; work on, no other session is needed "
+            f"(`session end` with a summary ends it now)."
+        )
     if current is not None:
         raise InputError(
             f"Session `{current['id']}` ({current.get('title') or 'untitled'}, started "
@@ -101,6 +113,7 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
         "branch": (info.branch or "") if info else "",
         "dirty": dirty,
         "pid": os.getpid(),
+        **({"owner": owner} if owner else {}),
     }
     path = _state_path(cfg)
     try:
@@ -108,6 +121,40 @@ def start(cfg: Config, title: str = "", *, agent: str = "") -> dict[str, Any]:
     except OSError as exc:
         raise cannot_write(path.parent, exc) from exc
     atomic_write(path, json.dumps(record, indent=1))
+    return record
+
+
+def retitle(cfg: Config, title: str) -> dict[str, Any]:
+    """Give the open session `title`.
+
+    Raises:
+        InputError: when none is open (or its record is unreadable), or `title` holds a secret.
+    """
+    record = open_session(cfg)
+    if record is None or record.get("corrupt"):
+        raise InputError("No session is open; start one with `repomem session start`.")
+    record["title"] = ops.entry_text(cfg, title, "The title")
+    atomic_write(_state_path(cfg), json.dumps(record, indent=1))
+    return record
+
+
+def set_aside(cfg: Config, dest: Path, **fields: Any) -> dict[str, Any]:
+    """Move the open session's record to `dest`, with `fields` added: no session is open
+    then, and `end(cfg, record=...)` records this one later.
+
+    Raises:
+        InputError: when none is open (or its record is unreadable).
+    """
+    record = open_session(cfg)
+    if record is None or record.get("corrupt"):
+        raise InputError("No session is open; nothing to set aside.")
+    record.update(fields)
+    path = _state_path(cfg)
+    atomic_write(path, json.dumps(record, indent=1))  # then moved whole: never half of it
+    try:
+        os.replace(path, dest)
+    except OSError as exc:
+        raise cannot_write(dest, exc) from exc
     return record
 
 
@@ -133,6 +180,11 @@ class Changes:
     deleted: list[str] = field(default_factory=list)
     renamed: list[str] = field(default_factory=list)
     symbols: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """No commit made and no file changed (symbols change only with files)."""
+        return not (self.commits or self.added or self.modified or self.deleted or self.renamed)
 
 
 def changes(cfg: Config, record: dict[str, Any]) -> Changes:
@@ -329,20 +381,24 @@ def end(
     learned: list[str] | None = None,
     next_steps: list[str] | None = None,
     summarizer: compact.Summarizer | None = None,
+    record: dict[str, Any] | None = None,
+    changed: Changes | None = None,
 ) -> EndResult:
-    """Close the open session: compute its changes, add its entry and learned facts, compact
-    older sessions when the log is over its size threshold.
+    """Close the open session (or `record`, one `set_aside`, which leaves the open one
+    alone): compute its changes (unless `changed` gives them), add its entry and learned
+    facts, compact older sessions when the log is over its size threshold.
 
     Raises:
         InputError: when no session is open, or a learned fact holds a secret.
     """
-    record = open_session(cfg)
+    set_aside_record = record is not None
+    record = record if record is not None else open_session(cfg)
     if record is None:
         raise InputError("No session is open; start one with `repomem session start`.")
     summary = ops.entry_text(cfg, summary, "The summary")
     texts = [ops.entry_text(cfg, t) for t in (learned or []) if t.strip()]
     steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
-    ch = changes(cfg, record) if not record.get("corrupt") else Changes()
+    ch = changed or (changes(cfg, record) if not record.get("corrupt") else Changes())
     info = vcs.open_repo(cfg.root)
     sess = Session(
         id=record["id"],
@@ -377,8 +433,9 @@ def end(
                 ops.merge_step(current, text)
             doc.set_next_steps(current)
         compacted = compact.maybe_compact(cfg, doc, summarizer)
-    with contextlib.suppress(FileNotFoundError):
-        _state_path(cfg).unlink()
+    if not set_aside_record:
+        with contextlib.suppress(FileNotFoundError):
+            _state_path(cfg).unlink()
     return EndResult(session=sess, learned=outcomes, compacted=compacted, version=doc.version)
 
 

@@ -18,6 +18,8 @@ context. `repomem claude-hook` is such a command:
   characters; nothing when the memory is empty), so "go on where we stopped" works without a
   tool call; and the session counts as not packed, so its next task gets a pack again (a
   compaction summarises the earlier one away).
+- `SessionEnd`, and the two above, with `record_sessions` (`--record-sessions`): each Claude Code
+  session is recorded as a repomem session in the project memory (`claude_sessions`).
 
 The sessions packed are kept in the index's state folder (`claude-sessions.json`, a week).
 A worktree without an index starts from a copy of a sibling worktree's (`claude --worktree`
@@ -29,7 +31,7 @@ hook's time limit. For the same reason a stale index is refreshed first only whe
 changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
 background.
 
-`settings_entry` and `write_settings` put the two hooks into `.claude/settings.local.json`
+`settings_entry` and `write_settings` put the hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
 ignores it already) or `.claude/settings.json` (shared with the team: `hook_command` then
 runs the repomem on each one's PATH, and nothing where there is none).
@@ -39,8 +41,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import queue
 import re
 import shlex
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,13 +54,14 @@ from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
-from repomem.errors import InputError, RepomemError
+from repomem.errors import HookError, InputError, RepomemError
 from repomem.fsutil import FileLock, atomic_write
 from repomem.server.clients import default_command, edit_object, section
 
 log = logging.getLogger(__name__)
 
-EVENTS = ("SessionStart", "UserPromptSubmit")
+EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd")
+PACK_EVENTS = EVENTS[:2]  # installed always; SessionEnd only to record sessions
 # Claude Code shows a hook's first ~10,000 characters, a preview beyond; it is JavaScript, whose
 # strings count UTF-16 code units (an emoji is two), so the pack's characters are counted so
 MAX_CHARS = 9_500
@@ -96,6 +102,49 @@ class HookInput:
     prompt: str = ""
     cwd: str = ""
     source: str = ""  # SessionStart: startup, resume, clear, compact or fork
+    transcript: str = ""  # the conversation's JSON Lines file (`transcript_path`)
+    reason: str = ""  # SessionEnd: clear, logout, prompt_input_exit, other, ...
+
+
+# Claude Code has left a hook's stdin open after writing its input (a `SessionEnd` on `/clear`:
+# anthropics/claude-code#79508; on Windows, #78756): a read to the end of the stream then waits
+# until the hook is killed. So the input ends with its JSON object, or after this many seconds
+# of silence (a slow pipe still gets its whole input).
+QUIET_SECONDS = 3.0
+
+
+def read_input(fd: int, quiet: float = QUIET_SECONDS) -> str:
+    """The hook's input read from `fd`: up to the end of the first JSON value, the end of the
+    stream, or `quiet` seconds without a byte, whichever comes first."""
+    chunks: queue.Queue[bytes] = queue.Queue()
+
+    def pump() -> None:  # a thread, so that waiting has a limit on every platform
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            chunks.put(data)
+            if not data:
+                return
+
+    threading.Thread(target=pump, daemon=True, name="hook-stdin").start()
+    got = b""
+    decoder = json.JSONDecoder()
+    while True:
+        try:
+            data = chunks.get(timeout=quiet)
+        except queue.Empty:
+            break
+        if not data:
+            break
+        got += data
+        try:
+            decoder.raw_decode(got.decode("utf-8", "replace").lstrip())
+        except ValueError:
+            continue  # not whole yet
+        break
+    return got.decode("utf-8", "replace")
 
 
 def parse(raw: str) -> HookInput:
@@ -116,7 +165,7 @@ def parse(raw: str) -> HookInput:
     if event not in EVENTS:
         raise InputError(
             f"Unsupported hook event `{event}`; install `repomem claude-hook` for "
-            f"{' and '.join(EVENTS)} only (`repomem claude-hooks --write`)."
+            f"{', '.join(EVENTS[:-1])} and {EVENTS[-1]} only (`repomem claude-hooks --write`)."
         )
 
     def text(key: str) -> str:
@@ -124,7 +173,10 @@ def parse(raw: str) -> HookInput:
         # a lone surrogate (`"\\ud800"`, half an emoji) cannot be printed as UTF-8
         return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else ""
 
-    return HookInput(event, text("session_id"), text("prompt"), text("cwd"), text("source"))
+    return HookInput(
+        event, text("session_id"), text("prompt"), text("cwd"), text("source"),
+        text("transcript_path"), text("reason"),
+    )  # fmt: skip
 
 
 def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
@@ -157,15 +209,30 @@ def reads_like_a_task(prompt: str) -> bool:
 
 
 def context_for(
-    cfg: Config, hook: HookInput, *, every_prompt: bool = False, max_chars: int = MAX_CHARS
+    cfg: Config,
+    hook: HookInput,
+    *,
+    every_prompt: bool = False,
+    max_chars: int = MAX_CHARS,
+    record_sessions: bool = False,
+    background: bool = True,
 ) -> str:
-    """The text the hook prints ("" for nothing) and the sessions' record updated.
+    """The text the hook prints ("" for nothing) and the sessions' record updated; with
+    `record_sessions`, the Claude session recorded too (`claude_sessions`; a session that
+    ends is finished in a process of its own unless `background` is false).
 
     Raises:
-        RepomemError: when the index cannot be read or the pack not built.
+        RepomemError: when the index cannot be read or the pack not built, or a session that
+        ends cannot be set aside.
     """
     from repomem.index import indexer
 
+    if hook.event == "SessionEnd":
+        if record_sessions:
+            _end_session(cfg, hook, background)
+        return ""
+    if record_sessions:
+        _record(cfg, hook, background)
     state = indexer.state_dir(cfg)
     if hook.event == "SessionStart":
         if hook.source in KEPT_CONVERSATION:
@@ -198,6 +265,43 @@ def context_for(
     if hook.session:
         _remember(state, hook.session)
     return PREAMBLE + pack.rendered  # the text measured against `room`
+
+
+def _end_session(cfg: Config, hook: HookInput, background: bool) -> None:
+    from repomem.server import claude_sessions
+
+    if claude_sessions.ended(cfg, hook) is None:
+        return
+    if not background:
+        claude_sessions.finish(cfg)
+        return
+    try:
+        claude_sessions.finish_later(cfg)
+    except OSError as exc:
+        raise HookError(
+            f"The session that ended could not be recorded in the background ({exc}); the "
+            "next Claude Code session's start records it."
+        ) from exc
+
+
+def _record(cfg: Config, hook: HookInput, background: bool) -> None:
+    """Open (or title) the repomem session of this Claude session; a failure is logged, and
+    costs the session's record, not the digest or the pack."""
+    from repomem.server import claude_sessions
+
+    try:
+        if hook.event == "SessionStart":
+            claude_sessions.started(cfg, hook)
+            # sessions set aside by a process that died (not one finishing them now)
+            if claude_sessions.pending(cfg, older_than=claude_sessions.RETRY_SECONDS):
+                if background:
+                    claude_sessions.finish_later(cfg)
+                else:
+                    claude_sessions.finish(cfg)
+        elif reads_like_a_task(hook.prompt):
+            claude_sessions.prompted(cfg, hook, task_text(hook.prompt))
+    except (RepomemError, OSError) as exc:
+        log.warning("this Claude session is not recorded: %s", exc)
 
 
 def _refresh_later(cfg: Config) -> None:
@@ -321,7 +425,11 @@ def _update(state: Path, change: Callable[[Sessions], bool]) -> None:
 
 
 def hook_command(
-    command: Sequence[str] | None = None, *, every_prompt: bool = False, shared: bool = False
+    command: Sequence[str] | None = None,
+    *,
+    every_prompt: bool = False,
+    shared: bool = False,
+    record_sessions: bool = False,
 ) -> str:
     """The shell command Claude Code runs (it runs hooks through a shell: bash, Git Bash on
     Windows).
@@ -337,7 +445,11 @@ def hook_command(
     cmd = list(command or (["repomem"] if shared else default_command()))
     if not cmd or not cmd[0]:
         raise InputError("The command is empty; give the program that runs repomem.")
-    line = shlex.join([*cmd, SUBCOMMAND, *(["--every-prompt"] if every_prompt else [])])
+    options = [
+        *(["--every-prompt"] if every_prompt else []),
+        *(["--record-sessions"] if record_sessions else []),
+    ]
+    line = shlex.join([*cmd, SUBCOMMAND, *options])
     if not shared:
         return line
     # `command -v` is POSIX (bash, zsh, dash, Git Bash): it finds a program on PATH or checks
@@ -345,35 +457,43 @@ def hook_command(
     return f"command -v {shlex.quote(cmd[0])} >/dev/null 2>&1 || exit 0; exec {line}"
 
 
-def settings_entry(command: str) -> dict[str, Any]:
-    """The `hooks` object with repomem's two hooks."""
+def settings_entry(command: str, *, record_sessions: bool = False) -> dict[str, Any]:
+    """The `hooks` object with repomem's hooks (`SessionEnd` too, to record sessions)."""
     hook = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
-    return {event: [{"hooks": [dict(hook)]}] for event in EVENTS}
+    events = EVENTS if record_sessions else PACK_EVENTS
+    return {event: [{"hooks": [dict(hook)]}] for event in events}
 
 
 def settings_path(cfg: Config, *, shared: bool) -> Path:
     return cfg.root / SETTINGS_FILES[shared]
 
 
-def write_settings(cfg: Config, command: str, *, shared: bool = False) -> tuple[Path, bool]:
+def write_settings(
+    cfg: Config, command: str, *, shared: bool = False, record_sessions: bool = False
+) -> tuple[Path, bool]:
     """Merge repomem's hooks into the settings file (other hooks and settings kept; an earlier
-    repomem hook replaced); returns the path and whether one was replaced.
+    repomem hook replaced, and dropped from an event it is no longer installed for); returns
+    the path and whether one was replaced.
 
     Raises:
         InputError: when the existing file is not a JSON object or its `hooks` are malformed.
     """
-    entries = settings_entry(command)
+    entries = settings_entry(command, record_sessions=record_sessions)
 
     def put(data: dict[str, Any], path: Path) -> bool:
         hooks = section(data, "hooks", path)
         replaced = False
-        for event, groups in entries.items():
+        for event in EVENTS:
+            if event not in entries and event not in hooks:
+                continue
             existing = hooks.setdefault(event, [])
             if not isinstance(existing, list):
                 raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
             kept = [g for g in existing if not _is_ours(g)]
             replaced = replaced or len(kept) != len(existing)
-            hooks[event] = [*kept, *groups]
+            hooks[event] = [*kept, *entries.get(event, [])]
+            if not hooks[event] and existing:
+                del hooks[event]  # only ours was there
         return replaced
 
     by_hand = f"add under `hooks`: {json.dumps(entries)}"

@@ -310,6 +310,28 @@ def test_claude_hook_runs_as_claude_code_starts_it(code: Repo, tmp_path: Path) -
     assert "Traceback" not in bad.stderr
 
 
+def test_claude_hook_does_not_wait_for_a_stdin_claude_code_keeps_open(code: Repo) -> None:
+    from repomem.memory import ops
+
+    ops.remember(code.config(), "Never print from library code.", kind="convention")
+    start = {"hook_event_name": "SessionStart", "session_id": "o", "source": "clear",
+             "cwd": str(code.root)}  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-m", "repomem", "claude-hook"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ),
+    ) as hook:  # fmt: skip
+        assert hook.stdin is not None
+        hook.stdin.write(json.dumps(start).encode())
+        hook.stdin.flush()  # and left open, as Claude Code has on `/clear`
+        try:
+            status = hook.wait(timeout=DEADLINE)  # a digest: far below a pipe's buffer
+        finally:
+            hook.stdin.close()
+        assert hook.stdout is not None and hook.stderr is not None
+        out, err = hook.stdout.read().decode(), hook.stderr.read().decode()
+    assert status == 0 and "Never print from library code." in out, err
+
+
 def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     status, out, err = run("-C", str(code.root), "claude-hooks", "--command", "/opt/r")
     assert status == 0 and "settings.local.json" in err
@@ -324,6 +346,47 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert status == 0 and shared.endswith("; exec repomem claude-hook")  # no path of ours
     status, _, err = run("-C", str(code.root), "claude-hooks", "--command", "'unclosed")
     assert status == 1 and "fix its quotes" in err
+
+
+def test_claude_hooks_record_a_session_with_the_settings_they_write(
+    code: Repo, tmp_path: Path
+) -> None:
+    status, out, _ = run("-C", str(code.root), "claude-hooks", "--write", "--record-sessions",
+                         "--command", f"{sys.executable} -m repomem")  # fmt: skip
+    assert status == 0, out
+    settings = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
+    line = settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    assert line.endswith(" -m repomem claude-hook --record-sessions")
+    assert [settings["hooks"][e][0]["hooks"][0]["command"] for e in ("SessionStart",
+            "UserPromptSubmit")] == [line, line]  # fmt: skip
+
+    def hook(**payload: str) -> None:  # as Claude Code runs it: through a shell, in the project
+        done = subprocess.run(
+            [str(shutil.which("bash") or "sh"), "-c", line], cwd=code.root,
+            input=json.dumps({"session_id": "c1", "cwd": str(code.root), **payload}),
+            capture_output=True, text=True, timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    hook(hook_event_name="SessionStart", source="startup")
+    hook(hook_event_name="UserPromptSubmit", prompt="Calculator.total adds one too many")
+    code.write("calc.py", (code.root / "calc.py").read_text("utf-8").replace("add(0, i)", "i"))
+    code.commit("Sum the items themselves")
+    said = {"type": "text", "text": "Calculator.total sums the items now."}
+    talk = tmp_path / "c1.jsonl"
+    talk.write_text(json.dumps({"type": "assistant", "message": {"content": [said]}}), "utf-8")
+    hook(hook_event_name="SessionEnd", reason="prompt_input_exit", transcript_path=str(talk))
+    from repomem import hooks as git_hooks
+
+    log = git_hooks.log_path(code.config())  # where the background process reports
+    deadline = time.monotonic() + DEADLINE
+    while not log.exists() or "claude-hook: recorded" not in log.read_text("utf-8"):
+        assert time.monotonic() < deadline, "the session was not recorded in the background"
+        time.sleep(0.05)
+    (entry,) = access.load(code.config()).sessions()
+    assert entry.summary == "Calculator.total sums the items now."
+    assert entry.title == "Calculator.total adds one too many" and entry.agent == "claude-code"
+    assert [c.split(" ", 1)[1] for c in entry.commits] == ["Sum the items themselves"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX terminal")

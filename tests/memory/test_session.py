@@ -122,6 +122,45 @@ def test_a_session_left_open_is_reported_and_can_be_discarded(code: Repo) -> Non
         session.discard(cfg)
 
 
+def test_a_session_set_aside_frees_the_slot_and_is_ended_later(code: Repo) -> None:
+    cfg = code.config()
+    rec = session.start(cfg, agent="claude-code", owner="claude-1")
+    assert rec["owner"] == "claude-1"
+    # the model, told to start a session, hears that one records it (not to drop it)
+    with pytest.raises(InputError, match="recording claude-code session `claude-1`.*no other"):
+        session.start(cfg, "mine")
+    assert session.retitle(cfg, "Rework app")["title"] == "Rework app"
+    code.write("app.py", BASE.replace("return 2", "return 20"))
+    code.commit("Change change")
+    aside = session._state_path(cfg).parent / "aside.json"
+    kept = session.set_aside(cfg, aside, transcript="/t.jsonl")
+    assert session.open_session(cfg) is None and kept["transcript"] == "/t.jsonl"
+    nxt = session.start(cfg, "next")  # the slot is free at once
+    code.write("app.py", BASE)  # not the set-aside session's work: it ended before
+    ch = session.changes(cfg, kept)
+    assert not ch.empty and [c.split(" ", 1)[1] for c in ch.commits] == ["Change change"]
+    s = session.end(cfg, record=kept, changed=ch, summary="Changed change().").session
+    assert (s.id, s.title, s.summary, s.agent) == (rec["id"], "Rework app", "Changed change().",
+                                                   "claude-code")  # fmt: skip
+    assert session.open_session(cfg)["id"] == nxt["id"]  # the open one is left alone
+    assert [x.id for x in access.load(cfg).sessions()] == [rec["id"]]
+
+
+def test_changes_are_empty_without_commits_or_files(code: Repo) -> None:
+    cfg = code.config()
+    code.write("wip.py", "def wip():\n    return 'dirty before'\n")
+    rec = session.start(cfg)
+    assert session.changes(cfg, rec).empty  # dirty before, untouched since
+    code.write("wip.py", "def wip():\n    return 'and during'\n")
+    assert not session.changes(cfg, rec).empty
+    assert "owner" not in rec  # opened by hand
+    session.discard(cfg)
+    with pytest.raises(InputError, match="No session is open"):
+        session.retitle(cfg, "x")
+    with pytest.raises(InputError, match="nothing to set aside"):
+        session.set_aside(cfg, code.root / "x.json")
+
+
 def test_a_torn_session_record_can_still_be_ended(code: Repo) -> None:
     cfg = code.config()
     session.start(cfg, "x")

@@ -194,11 +194,42 @@ def test_the_input_is_read_or_refused_in_one_line() -> None:
     assert hook == hooks.HookInput("UserPromptSubmit", "a", "fix it now", "/x")
     odd = hooks.parse('{"hook_event_name": "SessionStart", "session_id": 3, "prompt": null}')
     assert odd == hooks.HookInput("SessionStart", "", "", "")
+    ended = hooks.parse(json.dumps({"hook_event_name": "SessionEnd", "session_id": "a",
+                                    "transcript_path": "/t.jsonl", "cwd": "/x",
+                                    "reason": "clear"}))  # fmt: skip
+    assert ended == hooks.HookInput("SessionEnd", "a", cwd="/x", transcript="/t.jsonl",
+                                    reason="clear")  # fmt: skip
     refused = [("not json", "not JSON"), ("[1]", "not a JSON object"),
                ('{"hook_event_name": "Stop"}', "Unsupported hook event `Stop`")]  # fmt: skip
     for raw, message in refused:
         with pytest.raises(InputError, match=message):
             hooks.parse(raw)
+
+
+def test_the_input_ends_with_its_json_object_though_the_pipe_stays_open() -> None:
+    import time
+
+    payload = '{"hook_event_name": "SessionEnd", "session_id": "s", "reason": "clear"}'
+
+    def read_from(*parts: bytes, close: bool = False, quiet: float = 30) -> str:
+        read, write = os.pipe()
+        try:
+            for part in parts:
+                os.write(write, part)
+            if close:
+                os.close(write)
+            return hooks.read_input(read, quiet=quiet)
+        finally:
+            if not close:
+                os.close(write)  # the reading thread sees the end and stops
+            os.close(read)
+
+    began = time.monotonic()
+    # no end of the stream, as Claude Code has left it
+    assert read_from(payload[:20].encode(), payload[20:].encode()) == payload
+    assert time.monotonic() - began < 10  # did not wait for 30 s of silence
+    assert read_from(payload[:20].encode(), quiet=0.2) == payload[:20]  # cut short, silent
+    assert read_from(b"{oops", close=True) == "{oops"  # the end of the stream: what came
 
 
 def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
@@ -238,6 +269,58 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
     assert repo.git("status", "--porcelain", "--untracked-files=all") == ""
     hooks.write_settings(cfg, line, shared=True)
     assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
+
+
+def test_recording_sessions_adds_session_end_and_writing_again_repeats_nothing(
+    repo: Repo,
+) -> None:
+    cfg = repo.config()
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    theirs = {"type": "command", "command": "other-tool save-transcript"}
+    path.write_text(json.dumps({"hooks": {"SessionEnd": [{"hooks": [theirs]}]}}), "utf-8")
+    line = hooks.hook_command(["/opt/repomem"], record_sessions=True)
+    assert line == "/opt/repomem claude-hook --record-sessions"
+    assert hooks.hook_command(shared=True, every_prompt=True, record_sessions=True).endswith(
+        "; exec repomem claude-hook --every-prompt --record-sessions"
+    )
+
+    def commands() -> dict[str, list[list[str]]]:
+        data = json.loads(path.read_text(encoding="utf-8"))["hooks"]
+        return {e: [[h["command"] for h in g["hooks"]] for g in gs] for e, gs in data.items()}
+
+    for _ in range(2):
+        hooks.write_settings(cfg, line, record_sessions=True)
+        assert commands() == {
+            "SessionEnd": [[theirs["command"]], [line]],
+            "SessionStart": [[line]],
+            "UserPromptSubmit": [[line]],
+        }
+    _, replaced = hooks.write_settings(cfg, "/opt/repomem claude-hook")  # recording turned off
+    assert replaced and commands() == {
+        "SessionEnd": [[theirs["command"]]],
+        "SessionStart": [["/opt/repomem claude-hook"]],
+        "UserPromptSubmit": [["/opt/repomem claude-hook"]],
+    }
+    path.write_text(json.dumps({"hooks": {}}), "utf-8")
+    hooks.write_settings(cfg, line, record_sessions=True)
+    hooks.write_settings(cfg, "/opt/repomem claude-hook")
+    assert "SessionEnd" not in commands()  # none left behind, not even an empty list
+
+
+def test_hooks_installed_without_recording_record_nothing(code: Repo, tmp_path: Path) -> None:
+    from repomem.memory import session
+
+    cfg = code.config()
+    # the settings an earlier repomem wrote: no SessionEnd, no --record-sessions
+    assert hooks.context_for(cfg, hooks.HookInput("SessionStart", "s1", source="startup")) == ""
+    assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    assert session.open_session(cfg) is None
+    code.write("calc.py", "x = 1\n")
+    code.commit("change")
+    ended = hooks.HookInput("SessionEnd", "s1", transcript=str(tmp_path / "t.jsonl"))
+    assert hooks.context_for(cfg, ended) == ""  # SessionEnd installed by hand: nothing
+    assert not (code.root / "REPOMEM.md").exists()
 
 
 def test_shared_settings_name_no_path_of_this_machine_and_replace_one_that_did(

@@ -1,0 +1,326 @@
+"""Claude Code sessions recorded in the project memory (`repomem claude-hook --record-sessions`).
+
+A repomem session (`repomem.memory.session`) records what one stretch of work changed; these
+hooks open and close one for each Claude Code session, so that no one has to call `repomem
+session start/end`:
+
+- `SessionStart` after a start, `/clear` or a compaction (not a resume or fork): when no session
+  is open in this work tree, one is opened with agent `claude-code`, its record naming the
+  Claude session (`owner`). A session open already, opened by hand or for another Claude session
+  (two in one work tree), is left alone: only its owner ends it.
+- A prompt that reads like a task: the session this Claude session owns gets its title from the
+  prompt if it has none; and when none is open (the other Claude session has ended since, a
+  resumed conversation, a session ended by hand), one is opened for this Claude session.
+- `SessionEnd` (an exit, `/clear`, a logout): the session this Claude session owns is set aside
+  at once (so the `SessionStart` of `/clear`, which follows, opens the next one) and `finish`ed
+  in the background: Claude Code gives `SessionEnd` hooks 1.5 s unless configured otherwise,
+  and has exited without waiting for them. A session that changed nothing (no commit, no file,
+  no fact credited to it) is dropped; else its entry is added to the memory file, summarised by
+  the last message the assistant wrote (`summary_from`, redacted) or, failing that, by its
+  commits and files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from repomem import fsutil, secrets
+from repomem.config import Config
+from repomem.fsutil import FileLock
+from repomem.memory import compact, session
+from repomem.memory.model import Session
+
+if TYPE_CHECKING:
+    from repomem.server.claude_hooks import HookInput
+
+log = logging.getLogger(__name__)
+
+AGENT = "claude-code"
+# SessionStart sources that open a session (a resume or fork continues a conversation)
+OPENING = ("startup", "clear", "compact", "")
+ENDED_PREFIX = "claude-ended-"  # <state dir>/claude-ended-<session id>.json: set aside, to finish
+LOCK = "claude-record.lock"  # the open session's record read, changed and written by the hooks
+FINISH_LOCK = "claude-finish.lock"
+LOCK_SECONDS = 5.0
+FINISH_LOCK_SECONDS = 120.0
+# a set-aside session older than this was not finished (its process died): the next start
+# finishes it (a younger one is likely still being finished)
+RETRY_SECONDS = 120.0
+TITLE_CHARS = 80
+SUMMARY_CHARS = 800
+TAIL_BYTES = 4 << 20  # of the transcript, where its last messages are
+# of a prompt, redacted for its title (a secret's end may be needed to find it: a PEM block)
+TASK_CHARS = 20_000
+
+
+def _state(cfg: Config) -> Path:
+    from repomem.index.indexer import state_dir
+
+    return state_dir(cfg)
+
+
+def _owned(record: dict[str, Any] | None, claude: str) -> bool:
+    return bool(claude) and record is not None and record.get("owner") == claude
+
+
+def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
+    """At `SessionStart`: the session opened for this Claude session, or None (a resume, or
+    one open already: left alone).
+
+    Raises:
+        RepomemError: when the record cannot be written or its lock is held too long.
+    """
+    if hook.source not in OPENING:
+        return None
+    return _open_if_none(cfg, hook.session, "")
+
+
+def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
+    """At a prompt that reads like a task (`task`, its text): the session this Claude session
+    owns, titled from it if untitled, or opened with that title when none is open; None when
+    another owns the open one.
+
+    Raises:
+        RepomemError: when the record cannot be written or its lock is held too long.
+    """
+    if not hook.session:
+        return None
+    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+        record = session.open_session(cfg)
+        if record is None:
+            return _open(cfg, hook.session, title_from(cfg, task))
+        if not _owned(record, hook.session):
+            return None
+        title = "" if record.get("title") else title_from(cfg, task)
+        return session.retitle(cfg, title) if title else record
+
+
+def _open_if_none(cfg: Config, claude: str, title: str) -> dict[str, Any] | None:
+    if not claude:
+        return None
+    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+        record = session.open_session(cfg)
+        if record is not None:
+            return record if _owned(record, claude) else None
+        return _open(cfg, claude, title)
+
+
+def _open(cfg: Config, claude: str, title: str) -> dict[str, Any]:
+    record = session.start(cfg, title, agent=AGENT, owner=claude)
+    log.info("opened session %s for Claude session %s", record["id"], claude)
+    return record
+
+
+def ended(cfg: Config, hook: HookInput) -> Path | None:
+    """At `SessionEnd`: set the session this Claude session owns aside, to be `finish`ed;
+    where it was put, or None (none owned).
+
+    Raises:
+        RepomemError: when the record cannot be moved or its lock is held too long.
+    """
+    if not hook.session:
+        return None
+    state = _state(cfg)
+    with FileLock(state / LOCK, LOCK_SECONDS):
+        record = session.open_session(cfg)
+        if not _owned(record, hook.session):
+            return None
+        assert record is not None
+        dest = state / f"{ENDED_PREFIX}{record['id']}.json"
+        session.set_aside(cfg, dest, transcript=hook.transcript, end_reason=hook.reason)
+    return dest
+
+
+def pending(cfg: Config, older_than: float = 0.0) -> list[Path]:
+    """The sessions set aside and not finished yet (those older than `older_than` seconds)."""
+    now = time.time()
+    out = []
+    for path in sorted(_state(cfg).glob(f"{ENDED_PREFIX}*.json")):
+        try:
+            if now - path.stat().st_mtime >= older_than:
+                out.append(path)
+        except OSError:
+            continue  # finished meanwhile
+    return out
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One set-aside session finished: recorded (`entry`), or dropped (None)."""
+
+    id: str
+    entry: Session | None
+
+
+def finish(cfg: Config, summarizer: compact.Summarizer | None = None) -> list[Finished]:
+    """Record the sessions set aside (one that changed nothing is dropped), oldest first.
+
+    Raises:
+        RepomemError: when the memory file cannot be written (what is left stays set aside,
+        for the next start to finish).
+    """
+    from repomem.memory import access
+
+    out: list[Finished] = []
+    with FileLock(_state(cfg) / FINISH_LOCK, FINISH_LOCK_SECONDS):
+        for path in pending(cfg):
+            try:
+                record = json.loads(path.read_text(encoding="utf-8"))
+                if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+                    raise ValueError("not a session record")
+            except FileNotFoundError:
+                continue  # finished by another
+            except (OSError, ValueError) as exc:
+                log.warning("dropped the unreadable session record `%s`: %s", path, exc)
+                path.unlink(missing_ok=True)
+                continue
+            changed = session.changes(cfg, record)
+            source = f"session {record['id']}"
+            learned = any(f.source == source for f in access.load(cfg).facts())
+            if changed.empty and not learned:
+                path.unlink(missing_ok=True)
+                out.append(Finished(record["id"], None))
+                continue
+            summary = summary_from(cfg, Path(record.get("transcript") or ""))
+            res = session.end(
+                cfg, record=record, changed=changed, summary=summary, summarizer=summarizer
+            )
+            path.unlink(missing_ok=True)
+            out.append(Finished(record["id"], res.session))
+    return out
+
+
+def finish_later(cfg: Config) -> None:
+    """Start `finish` in a process of its own, which outlives the hook (Claude Code kills a
+    `SessionEnd` hook that runs long, and may exit first); its output goes to the hooks' log.
+
+    Raises:
+        OSError: when the process cannot start or the log cannot be written.
+    """
+    from repomem import hooks
+
+    what = "claude-hook: recording the sessions that ended"
+    hooks.start_background(cfg, ["claude-hook", "--finish-sessions"], what)
+
+
+# ------------------------------------------------------------------- titles and summaries
+
+
+def _redacted(cfg: Config, text: str) -> str:
+    """`text` with credentials and personal data redacted (its lines kept): a prompt or a
+    model's message is prose that may quote code, a command or a configuration."""
+    extra = cfg.secrets.extra_patterns
+    text = secrets.redact(text, config_like=True, prose=True, extra_patterns=extra)[0]
+    return secrets.redact_personal(text)[0]
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` (one line) within `limit` characters, cut at a word, `…` marking the cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    if space > limit // 2:
+        head = head[:space]
+    return head.rstrip(" ,;:-") + "…"
+
+
+def title_from(cfg: Config, task: str) -> str:
+    """A session's title from its task: one line, redacted, within `TITLE_CHARS`."""
+    return _cut(fsutil.one_line(_redacted(cfg, task[:TASK_CHARS])), TITLE_CHARS)
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+_END = re.compile(r"(?<=[.!?])\s|\n")  # where a sentence or a line ends
+
+
+def summary_from(cfg: Config, transcript: Path) -> str:
+    """The last message the assistant wrote in `transcript`, redacted, its code blocks and the
+    marks of its Markdown headings left out, within `SUMMARY_CHARS` (cut where a sentence or
+    line ends); "" when there is none."""
+    lines: list[str] = []
+    fenced = False
+    for line in _redacted(cfg, last_message(transcript)).splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and line.strip():
+            lines.append(_HEADING.sub("", line))
+    text = "\n".join(lines).strip()
+    if len(text) > SUMMARY_CHARS:
+        ends = [m.start() for m in _END.finditer(text, 0, SUMMARY_CHARS)]
+        cut = max((e for e in ends if e >= SUMMARY_CHARS // 3), default=0)
+        text = text[: cut + 1] if cut else _cut(fsutil.one_line(text), SUMMARY_CHARS)
+    return fsutil.one_line(text)
+
+
+def last_message(transcript: Path) -> str:
+    """The text of the last message the assistant wrote in a Claude Code transcript ("" when
+    there is none or it cannot be read).
+
+    The transcript is JSON Lines; an assistant message is a line `{"type": "assistant",
+    "message": {"id": ..., "content": [{"type": "text", "text": ...}, ...]}}` (its content blocks
+    may come one a line, with one `message.id`). Left out: a subagent's (`isSidechain`), an API
+    error (`isApiErrorMessage`) and what Claude Code writes itself (model `<synthetic>`).
+    """
+    try:
+        with transcript.open("rb") as f:
+            size = f.seek(0, 2)
+            f.seek(max(0, size - TAIL_BYTES))
+            tail = f.read()
+    except (OSError, ValueError):
+        return ""
+    lines = tail.split(b"\n")
+    if len(tail) < size:
+        lines = lines[1:]  # the first is cut
+    parts: list[str] = []
+    wanted: object = None  # the id of the message whose blocks are gathered
+    for raw in reversed(lines):
+        message = _assistant_message(raw)
+        if message is None:
+            if parts:
+                break
+            continue
+        if parts and message.get("id") != wanted:
+            break
+        text = _text_of(message.get("content"))
+        if text:
+            parts.append(text)
+            wanted = message.get("id")
+            if wanted is None:
+                break  # no id to gather more blocks by
+    return "\n".join(reversed(parts)).strip()
+
+
+def _assistant_message(raw: bytes) -> dict[str, Any] | None:
+    try:
+        entry = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or entry.get("type") != "assistant":
+        return None
+    if entry.get("isSidechain") or entry.get("isApiErrorMessage"):
+        return None
+    message = entry.get("message")
+    if not isinstance(message, dict) or message.get("model") == "<synthetic>":
+        return None
+    return message
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        return ""
+    texts = [
+        b["text"].strip()
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+    ]
+    return "\n".join(t for t in texts if t)

@@ -1,0 +1,266 @@
+"""Claude Code sessions recorded in the project memory by the hooks (`--record-sessions`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from repomem.memory import access, ops, session
+from repomem.server import claude_hooks as hooks
+from repomem.server import claude_sessions as recorder
+from tests.conftest import Repo
+from tests.server.conftest import CALC
+
+TASK = "Calculator.total adds one value too many, fix it please"
+SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def transcript(path: Path, *lines: object) -> Path:
+    """A Claude Code transcript: JSON Lines, as Claude Code writes it."""
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def said(text: str, msg: str = "msg_1", **extra: Any) -> dict[str, Any]:
+    """An assistant's text block, one a line as Claude Code writes them."""
+    block = {"type": "text", "text": text}
+    message = {"id": msg, "role": "assistant", "model": "claude-opus-4-5", "content": [block]}
+    return {"type": "assistant", "isSidechain": False, "message": message, **extra}
+
+
+def asked(text: str | list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "user", "message": {"role": "user", "content": text}}
+
+
+def written(msg: str, *content: dict[str, Any], model: str = "claude-opus-4-5") -> dict[str, Any]:
+    """An assistant's line of other blocks (thinking, a tool call)."""
+    message = {"id": msg, "role": "assistant", "model": model, "content": list(content)}
+    return {"type": "assistant", "message": message}
+
+
+def run(cfg: Any, event: str, claude: str = "c1", **fields: str) -> str:
+    hook = hooks.HookInput(event, claude, **fields)
+    return hooks.context_for(cfg, hook, record_sessions=True, background=False)
+
+
+def end(cfg: Any, claude: str = "c1", path: Path | None = None, reason: str = "other") -> str:
+    return run(cfg, "SessionEnd", claude, transcript=str(path or ""), reason=reason)
+
+
+def fix_calc(repo: Repo) -> str:
+    repo.write("calc.py", CALC.replace("add(0, i)", "i"))
+    return repo.commit("Sum the items themselves")
+
+
+def test_a_claude_session_that_commits_is_recorded_with_its_task_and_last_message(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    assert run(cfg, "SessionStart", source="startup") == ""  # an empty memory: no digest
+    opened = session.open_session(cfg)
+    assert opened is not None and opened["owner"] == "c1" and opened["agent"] == "claude-code"
+    assert run(cfg, "UserPromptSubmit", prompt=TASK).startswith(hooks.PREAMBLE)
+    run(cfg, "UserPromptSubmit", prompt="and keep the docstring as it is")  # a title once
+    sha = fix_calc(code)
+    last = "Fixed `Calculator.total`: it summed `add(0, i)`.\n\n- calc.py: sum the items"
+    path = transcript(
+        tmp_path / "c1.jsonl",
+        asked(TASK),
+        said("Let me look at calc.py first.", "msg_0"),
+        written("msg_0", {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}),
+        asked([{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]),
+        written("msg_2", {"type": "thinking", "thinking": "Done, now say so."}),
+        said(last.split("\n")[0], "msg_2"),  # blocks of one message, a line each
+        said(last.split("\n", 2)[2], "msg_2"),
+        said("A subagent's report", "msg_3", isSidechain=True),
+        written("msg_4", {"type": "text", "text": "No response requested."}, model="<synthetic>"),
+        {"type": "system", "subtype": "turn_duration"},
+        "a JSON string, not an entry",
+    )
+    assert end(cfg, path=path) == ""
+    assert session.open_session(cfg) is None and recorder.pending(cfg) == []
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == opened["id"] and entry.agent == "claude-code"
+    assert entry.title == "Calculator.total adds one value too many, fix it please"
+    assert entry.summary == (
+        "Fixed `Calculator.total`: it summed `add(0, i)`. - calc.py: sum the items"
+    )
+    assert entry.commits == [f"{sha[:7]} Sum the items themselves"]
+    assert entry.modified == ["calc.py"] and "~Calculator.total" in entry.symbols
+    text = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert entry.summary in text and "Sum the items themselves" in text
+
+
+def test_a_session_that_changed_nothing_leaves_no_entry_unless_it_learned_something(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c1"), "Explain Calculator.total")
+    path = transcript(tmp_path / "t.jsonl", said("It sums the items."))
+    end(cfg, path=path)
+    assert session.open_session(cfg) is None and recorder.pending(cfg) == []
+    assert access.load(cfg).sessions() == [] and not (code.root / "REPOMEM.md").exists()
+    run(cfg, "SessionStart", "c2", source="startup")
+    ops.remember(cfg, "Calculator.total sums through add().", cites=["calc.py:add"])
+    end(cfg, "c2", path)
+    (entry,) = access.load(cfg).sessions()  # no file changed, but a fact was learned
+    assert entry.summary == "It sums the items." and len(entry.learned) == 1
+
+
+def test_a_session_started_by_hand_is_never_ended_by_the_hooks(code: Repo, tmp_path: Path) -> None:
+    cfg = code.config()
+    mine = session.start(cfg, "By hand")
+    run(cfg, "SessionStart", source="startup")
+    recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c1"), TASK)
+    fix_calc(code)
+    end(cfg, path=transcript(tmp_path / "t.jsonl", said("Done.")))
+    kept = session.open_session(cfg)
+    assert kept == mine and kept["title"] == "By hand" and "owner" not in kept
+    assert access.load(cfg).sessions() == []
+
+
+def test_another_claude_sessions_events_leave_the_first_ones_session_alone(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    first = recorder.started(cfg, hooks.HookInput("SessionStart", "c1", source="startup"))
+    assert first is not None
+    assert run(cfg, "SessionStart", "c2", source="startup") == ""  # the same work tree
+    assert recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2"), TASK) is None
+    fix_calc(code)
+    end(cfg, "c2", transcript(tmp_path / "c2.jsonl", said("Not mine.")))
+    still = session.open_session(cfg)
+    assert still is not None and still["id"] == first["id"] and still["title"] == ""
+    end(cfg, "c1", transcript(tmp_path / "c1.jsonl", said("Mine.")))
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == first["id"] and entry.summary == "Mine."
+    # with the first one ended, the second records from its next task on
+    later = recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2"), "Now add tests")
+    assert later is not None and later["owner"] == "c2" and later["title"] == "Now add tests"
+
+
+def test_a_resumed_conversation_opens_no_session_at_its_start(code: Repo) -> None:
+    cfg = code.config()
+    for source in ("resume", "fork"):
+        run(cfg, "SessionStart", source=source)
+        assert session.open_session(cfg) is None
+    run(cfg, "SessionStart", source="compact")
+    assert session.open_session(cfg)["owner"] == "c1"
+    run(cfg, "SessionStart", source="compact")  # the same Claude session: the same one
+    assert session.open_session(cfg)["owner"] == "c1"
+
+
+def test_clear_ends_one_session_and_opens_the_next_before_the_first_is_recorded(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c1"), TASK)
+    sha = fix_calc(code)
+    # Claude Code's `/clear`: SessionEnd (reason clear) of the old id, SessionStart (source
+    # clear) of a new one; the first is finished in the background, maybe after the second
+    path = transcript(tmp_path / "c1.jsonl", said("Fixed it."))
+    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1", transcript=str(path),
+                                                reason="clear"))  # fmt: skip
+    assert aside is not None and recorder.pending(cfg) == [aside]
+    run(cfg, "SessionStart", "c2", source="clear")
+    nxt = session.open_session(cfg)
+    assert nxt is not None and nxt["owner"] == "c2"
+    code.write("app/new.py", "def new():\n    return 1\n")  # the next session's work
+    (done,) = recorder.finish(cfg)
+    assert done.entry is not None and done.entry.summary == "Fixed it."
+    assert done.entry.commits == [f"{sha[:7]} Sum the items themselves"]
+    assert session.open_session(cfg) == nxt and recorder.pending(cfg) == []
+
+
+def test_a_session_set_aside_by_a_process_that_died_is_finished_at_the_next_start(
+    code: Repo,
+) -> None:
+    import time
+
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    fix_calc(code)
+    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1"))
+    assert aside is not None
+    run(cfg, "SessionStart", "c2", source="startup")
+    assert recorder.pending(cfg) == [aside]  # maybe being finished now: left to that
+    old = time.time() - recorder.RETRY_SECONDS - 1
+    os.utime(aside, (old, old))
+    run(cfg, "SessionStart", "c3", source="startup")
+    assert recorder.pending(cfg) == []
+    (entry,) = access.load(cfg).sessions()
+    assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+
+
+def test_a_secret_in_the_task_or_transcript_never_reaches_the_memory_file(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    task = f"Use the token {SECRET} to fix Calculator.total"
+    recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c1"), task)
+    fix_calc(code)
+    leaked = f"Fixed it; I used `export GITHUB_TOKEN={SECRET}` and mailed joe@example.com."
+    end(cfg, path=transcript(tmp_path / "t.jsonl", said(leaked)))
+    (entry,) = access.load(cfg).sessions()
+    assert entry.title == "Use the token [REDACTED] to fix Calculator.total"
+    assert entry.summary == (
+        "Fixed it; I used `export GITHUB_TOKEN=[REDACTED]` and mailed [EMAIL]."
+    )
+    text = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert SECRET not in text and "joe@example.com" not in text
+
+
+def test_a_missing_or_unreadable_transcript_gives_the_summary_of_the_changes(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    fix_calc(code)
+    end(cfg, path=tmp_path / "gone.jsonl")
+    (entry,) = access.load(cfg).sessions()
+    assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+
+
+def test_the_last_message_is_read_defensively(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    assert recorder.last_message(path) == ""  # no file
+    assert recorder.last_message(tmp_path) == ""  # a folder
+    path.write_bytes(b'\xff\xfe not json\n{"type": "assistant", "message": 3}\n')
+    assert recorder.last_message(path) == ""
+    content_as_text = {"type": "assistant", "message": {"content": "Plain text."}}
+    transcript(path, said("Earlier."), content_as_text, asked("thanks"))
+    assert recorder.last_message(path) == "Plain text."
+    errored = {**said("API Error: 529 Overloaded", "e"), "isApiErrorMessage": True}
+    transcript(path, said("The answer."), errored)
+    assert recorder.last_message(path) == "The answer."
+
+
+def test_the_last_message_is_found_in_a_long_transcripts_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recorder, "TAIL_BYTES", 400)
+    path = transcript(tmp_path / "t.jsonl", said("x" * 1000, "m0"), said("The end.", "m1"))
+    assert recorder.last_message(path) == "The end."
+
+
+def test_titles_and_summaries_are_cut_at_a_word_or_a_sentence(repo: Repo) -> None:
+    cfg = repo.config()
+    title = recorder.title_from(cfg, "Make the\npack builder " + "really " * 20 + "fast")
+    assert len(title) <= recorder.TITLE_CHARS and title.endswith("really…")
+    assert "\n" not in title and title.startswith("Make the pack builder really")
+    path = repo.root / "t.jsonl"
+    sentence = "This sentence is about forty characters. "
+    transcript(path, said("## Summary\n```\ncode\n```\n" + sentence * 40))
+    summary = recorder.summary_from(cfg, path)
+    assert summary.startswith("Summary This sentence") and summary.endswith("characters.")
+    assert len(summary) <= recorder.SUMMARY_CHARS and "```" not in summary
+    transcript(path, said("word " * 400))  # no sentence: cut at a word
+    summary = recorder.summary_from(cfg, path)
+    assert len(summary) <= recorder.SUMMARY_CHARS and summary.endswith("word…")
