@@ -7,7 +7,6 @@ and keeps its traceback. Heavy libraries are imported inside commands so `--help
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from repomem import __version__
+from repomem.cli._state import configure_logging, state
 from repomem.errors import RepomemError
 
 app = typer.Typer(
@@ -24,17 +24,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-class State:
-    repo: Path | None = None
-    verbose: bool = False
-    # Leave without interpreter teardown: after `watch`, native threads (LanceDB's event loop,
-    # watchdog) may still sit in C++ code that aborts when Python tears threads down at exit.
-    hard_exit: bool = False
-
-
-state = State()
 
 
 def _version(value: bool) -> None:
@@ -62,10 +51,7 @@ def main_options(
     """Repository memory for coding assistants."""
     state.repo = repo
     state.verbose = verbose
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(verbose)
 
 
 def load_config(overrides: dict[str, Any] | None = None) -> Any:

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import Bar, app, fail, load_config, print_json, state
+from repomem.cli._app import Bar, app, fail, load_config, print_json
+from repomem.cli._state import state
 from repomem.errors import RepomemError
 from repomem.fsutil import cannot_write
 

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import app, fail, load_config, print_json, state
+from repomem.cli._app import app, fail, load_config, print_json
+from repomem.cli._state import state
 from repomem.errors import RepomemError
 from repomem.memory.model import Fact
 from repomem.secrets import redact_value

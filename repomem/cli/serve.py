@@ -4,12 +4,12 @@ clients' configuration and the Claude Code hook."""
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated
 
 import typer
 
-from repomem.cli._app import app, fail, load_config, state
+from repomem.cli._app import app, fail, load_config
+from repomem.cli._state import state
 from repomem.errors import RepomemError
 
 CommandOption = Annotated[
@@ -206,35 +206,18 @@ def claude_hook(
     Installed by `repomem claude-hooks --write`. A failure exits with status 1, which Claude
     Code shows without blocking the prompt.
     """
-    import os
-
-    from repomem import config
-    from repomem.server import claude_hooks as hooks
+    from repomem.cli import claude_hook as hook_cli
 
     if finish_sessions:
         _finish_sessions()
         return
-    if sys.stdin.isatty():
-        typer.echo(
-            "repomem: claude-hook reads a Claude Code hook's JSON on stdin; Claude Code runs it "
-            "(install it with `repomem claude-hooks --write`).",
-            err=True,
-        )
-        raise typer.Exit(1)
-    try:
-        # Claude Code writes and reads UTF-8, whatever the locale (a Windows console's code
-        # page would garble the prompt and fail on the first character outside it)
-        hook = hooks.parse(hooks.read_input(sys.stdin.fileno()))
-        cfg = config.load(state.repo or hooks.start_dir(hook, os.environ))
-        text = hooks.context_for(
-            cfg, hook, every_prompt=every_prompt, max_chars=max_chars or hooks.MAX_CHARS,
-            record_sessions=record_sessions,
-        )  # fmt: skip
-    except RepomemError as exc:
-        typer.echo(f"repomem: {exc}", err=True)
-        raise typer.Exit(1) from None
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.flush()
+    # the same hook `repomem.cli.main` runs without typer (`claude_hook.parse_args`)
+    status = hook_cli.run(
+        state.repo, every_prompt=every_prompt, record_sessions=record_sessions,
+        max_chars=max_chars, say=lambda message: typer.echo(message, err=True),
+    )  # fmt: skip
+    if status:
+        raise typer.Exit(status)
 
 
 def _finish_sessions() -> None:

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import app, fail, load_config, state
+from repomem.cli._app import app, fail, load_config
+from repomem.cli._state import state
 from repomem.cli.index import change_counts
 from repomem.errors import RepomemError
 

@@ -324,8 +324,8 @@ def test_importing_the_llm_modules_does_not_import_the_sdk() -> None:
     import sys
 
     code = (
-        "import sys, repomem.llm.client, repomem.llm.notes, repomem.llm.generation, repomem.cli; "
-        "print('anthropic' in sys.modules)"
+        "import sys, repomem.llm.client, repomem.llm.notes, repomem.llm.generation; "
+        "from repomem.cli import app; print('anthropic' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
