@@ -124,7 +124,7 @@ def _estimate(cfg: Config, text: str) -> float:
 
 def ledger_path(cfg: Config) -> Path:
     """Where today's spend is kept (in the repository's state directory)."""
-    from repomem.index.indexer import state_dir
+    from repomem.index.state import state_dir
 
     return state_dir(cfg) / LEDGER
 

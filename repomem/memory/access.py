@@ -50,7 +50,7 @@ def memory_path(cfg: Config) -> Path:
 
 
 def _lock(cfg: Config) -> FileLock:
-    from repomem.index.indexer import state_dir
+    from repomem.index.state import state_dir
 
     return FileLock(state_dir(cfg) / "memory.lock", cfg.index.lock_timeout)
 

@@ -37,7 +37,7 @@ MAX_FILES = 60
 
 
 def _state_path(cfg: Config) -> Path:
-    from repomem.index.indexer import state_dir
+    from repomem.index.state import state_dir
 
     return state_dir(cfg) / "session.json"
 

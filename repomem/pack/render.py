@@ -13,9 +13,8 @@ import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from repomem.index import languages, query
+from repomem.index import languages
 from repomem.pack.items import Item
 
 FORMATS = ("md", "json", "xml")
@@ -122,6 +121,8 @@ def _render_md(pack: Pack) -> str:
     first = pack.task.splitlines()[0][:120]
     state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
     if pack.indexed_at is not None:
+        from repomem.index import query
+
         state += f", updated {query.ago(time.time() - pack.indexed_at)}"
     out = [
         f"# Context pack: {first}",
@@ -179,11 +180,17 @@ _TICKS = re.compile(r"^ {0,3}(`{3,})", re.M)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+# (xml.sax.saxutils imports urllib.request, http.client, ssl and email: imported when needed,
+# as `query`, which imports the indexer: a session's memory digest needs neither)
 def _xml_text(text: str) -> str:
+    from xml.sax.saxutils import escape
+
     return escape(_NOT_XML.sub("\ufffd", text))
 
 
 def _xml_attr(text: str) -> str:
+    from xml.sax.saxutils import quoteattr
+
     return quoteattr(_NOT_XML.sub("\ufffd", text))
 
 

@@ -225,7 +225,9 @@ def context_for(
         RepomemError: when the index cannot be read or the pack not built, or a session that
         ends cannot be set aside.
     """
-    from repomem.index import indexer
+    # Most prompts need nothing: those return before the index, or the libraries a pack
+    # needs, are imported (the prompt waits for the hook)
+    from repomem.index.state import state_dir
 
     if hook.event == "SessionEnd":
         if record_sessions:
@@ -233,16 +235,18 @@ def context_for(
         return ""
     if record_sessions:
         _record(cfg, hook, background)
-    state = indexer.state_dir(cfg)
     if hook.event == "SessionStart":
         if hook.source in KEPT_CONVERSATION:
             return ""
-        _forget(state, hook.session)
+        _forget(state_dir(cfg), hook.session)
         return memory_digest(cfg)
     if not reads_like_a_task(hook.prompt):
         return ""
+    state = state_dir(cfg)
     if not every_prompt and hook.session and _packed(state, hook.session):
         return ""
+    from repomem.index import indexer
+
     if not indexer.reader(cfg).exists() and indexer.seed_from_sibling(cfg) is None:
         # A worktree (`claude --worktree`) starts from a sibling's index, which the pack then
         # refreshes as any stale one. Else the hint, said once a session: Claude Code shows
@@ -287,6 +291,8 @@ def _end_session(cfg: Config, hook: HookInput, background: bool) -> None:
 def _record(cfg: Config, hook: HookInput, background: bool) -> None:
     """Open (or title) the repomem session of this Claude session; a failure is logged, and
     costs the session's record, not the digest or the pack."""
+    if hook.event != "SessionStart" and not reads_like_a_task(hook.prompt):
+        return  # nothing to record: not worth importing what records
     from repomem.server import claude_sessions
 
     try:
@@ -298,7 +304,7 @@ def _record(cfg: Config, hook: HookInput, background: bool) -> None:
                     claude_sessions.finish_later(cfg)
                 else:
                     claude_sessions.finish(cfg)
-        elif reads_like_a_task(hook.prompt):
+        else:
             claude_sessions.prompted(cfg, hook, task_text(hook.prompt))
     except (RepomemError, OSError) as exc:
         log.warning("this Claude session is not recorded: %s", exc)

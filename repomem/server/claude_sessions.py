@@ -60,7 +60,7 @@ TASK_CHARS = 20_000
 
 
 def _state(cfg: Config) -> Path:
-    from repomem.index.indexer import state_dir
+    from repomem.index.state import state_dir
 
     return state_dir(cfg)
 

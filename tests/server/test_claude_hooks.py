@@ -511,3 +511,52 @@ def test_claude_codes_paste_markers_are_not_the_task(code: Repo) -> None:
     out = hooks.context_for(code.config(), prompt(pasted))
     assert "# Context pack: Traceback (most recent call last):" in out
     assert "pasted_content" not in out
+
+
+# hooks run in a process of their own: what they print, and every module imported by then
+IN_A_PROCESS = """
+import json, sys
+from repomem import config
+from repomem.server import claude_hooks as hooks
+
+cfg = config.load(sys.argv[1])
+out = [hooks.context_for(cfg, hooks.HookInput(**kwargs), record_sessions=record)
+       for kwargs, record in json.loads(sys.argv[2])]
+print(json.dumps([out, sorted(sys.modules)]))
+"""
+
+
+def in_a_process(code: Repo, *hooks_run: tuple[dict[str, str], bool]) -> tuple[list[str], set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", IN_A_PROCESS, str(code.root), json.dumps(hooks_run)],
+        capture_output=True, text=True, timeout=60, env=dict(os.environ),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out, names = json.loads(done.stdout)
+    return out, set(names)
+
+
+def test_a_prompt_that_needs_nothing_loads_neither_the_index_nor_the_secret_filter(
+    code: Repo,
+) -> None:
+    assert hooks.context_for(code.config(), prompt("Calculator.total adds one value too many"))
+    ask = {"event": "UserPromptSubmit", "session": "s1"}
+    out, names = in_a_process(
+        code,
+        ({**ask, "prompt": "and now fix the tests too"}, False),  # packed already
+        ({**ask, "prompt": "/compact"}, True),
+        ({**ask, "prompt": "yes please", "session": "new"}, True),
+        ({"event": "SessionStart", "session": "s1", "source": "resume"}, False),
+    )
+    assert out == ["", "", "", ""]
+    heavy = ("repomem.index.indexer", "repomem.secrets", "repomem.pack", "lancedb", "pyarrow")
+    assert not [n for n in names if n == heavy or n.startswith(heavy)], names
+
+
+def test_a_sessions_memory_digest_does_not_load_the_index(code: Repo) -> None:
+    ops.remember(code.config(), "Never print from library code.", kind="convention")
+    start = {"event": "SessionStart", "session": "d", "source": "startup"}
+    (digest,), names = in_a_process(code, (start, False))
+    assert "Never print from library code." in digest
+    heavy = ("repomem.index.indexer", "repomem.index.query", "lancedb", "urllib.request", "http")
+    assert not [n for n in names if n.startswith(heavy)], names

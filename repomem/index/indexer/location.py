@@ -1,8 +1,9 @@
 """Where a repository's index lives and how it is opened.
 
-The state directory (in the git directory, else under `REPOMEM_HOME`), the store's URI, the
-fingerprint of the settings its content was built under, and the Store for writing
-(`open_store`) or for reading, kept for the life of the process (`reader`).
+The state directory (in the git directory, else under `REPOMEM_HOME`; from
+`repomem.index.state`, which needs no indexer), the store's URI, the fingerprint of the settings
+its content was built under, and the Store for writing (`open_store`) or for reading, kept for
+the life of the process (`reader`).
 """
 
 from __future__ import annotations
@@ -10,35 +11,21 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from repomem import vcs
 from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.index import schema
+from repomem.index.state import home_dir, state_dir
+
+__all__ = [
+    "built_under_current_rules", "content_rules", "home_dir", "open_store", "reader", "state_dir",
+    "store_absent", "store_uri",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
-
-
-def home_dir() -> Path:
-    """Per-user state directory (`REPOMEM_HOME`, else the XDG cache dir)."""
-    env = os.environ.get("REPOMEM_HOME")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "repomem"
-
-
-def state_dir(cfg: Config) -> Path:
-    """Local directory for the store (by default), its lock and its journal."""
-    git_dir = vcs.git_dir(cfg.root)  # no git command: this is asked often
-    if git_dir is not None:
-        return git_dir / "repomem"
-    digest = hashlib.sha1(str(cfg.root.resolve()).encode()).hexdigest()[:12]
-    return home_dir() / "stores" / f"{cfg.root.name}-{digest}"
 
 
 def store_uri(cfg: Config) -> str:
