@@ -288,7 +288,7 @@ def repomem_run(
 def repomem_cli(root: Path, env: dict[str, str]) -> dict[str, Any]:
     """`repomem -C ROOT index`, timed as a whole process; parses its summary line."""
     exe = Path(sys.executable).with_name("repomem")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "repomem.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "repomem"]
     t = time.perf_counter()
     proc = subprocess.run(
         [*cmd, "-C", str(root), "index"], capture_output=True, text=True, env=env, cwd=root.parent
