@@ -164,6 +164,17 @@ _MATCHED_KEYWORDS = {
     "h": ("auth", 3),
 }
 
+# A quoted value's characters: an escaped pair or any character but the closing quote, at
+# most 4,096.  Read one at a time, they cost 0.1 us each (a long token three times the rest
+# of the tail); _QUOTED_RUNS reads a run of plain characters in one step, taken whole by a
+# look-ahead and its back-reference (no backtracking into it, so no other way to split the
+# run).  It reads as far or further, and stops where _QUOTED_CHARS stops (a quote that
+# closes, a line break, a backslash before one) within those 4,096: where its value is
+# longer, _tail reads it again the slow way (which finds no value there).
+_QUOTED_CHARS = r"(?:\\.|(?!(?P=q))[^\\NL]){0,4096}"
+_QUOTED_RUNS = r"""(?:(?=(?P<run>[^\\NL"'`]{1,4096}))(?P=run)|\\.|(?!(?P=q))["'`]){0,4096}"""
+_QUOTED_LIMIT = 4096
+
 # The rest of an assignment after the keyword: the rest of the name, an optional closing
 # quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
 # value.  "==" and "!=" are comparisons, not assignments.
@@ -195,21 +206,48 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
     (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
-    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
+    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>QUOTED)(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
       | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:
                                                 # “...”, German „...“, French «...»)
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
-    """.replace("NL", _NL)
-_ASSIGNMENT_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE, re.VERBOSE)
+    """
 # In comments and prose a colon is not a type annotation ("password: x1, then a = 1").
 _ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
       |"""
 assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
-_PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
+
+
+def _compile_tail(annotation: bool, quoted: str) -> re.Pattern[str]:
+    """The tail with a type annotation as an operator or not, its quoted values read by
+    ``quoted``."""
+    source = _ASSIGNMENT_TAIL_SOURCE
+    if not annotation:
+        source = source.replace(_ANNOTATION, "")
+    return re.compile(source.replace("QUOTED", quoted).replace("NL", _NL), re.VERBOSE)
+
+
+# (read by runs, read by characters) for code, and for comments and prose
+_ASSIGNMENT_TAILS = (_compile_tail(True, _QUOTED_RUNS), _compile_tail(True, _QUOTED_CHARS))
+_PROSE_TAILS = (_compile_tail(False, _QUOTED_RUNS), _compile_tail(False, _QUOTED_CHARS))
+
+
+def _tail(text: str, end: int, comment: bool) -> re.Match[str] | None:
+    """The assignment's tail after the keyword ending at ``end`` (see _ASSIGNMENT_TAIL_SOURCE),
+    read as in comments and prose when ``comment``."""
+    runs, chars = _PROSE_TAILS if comment else _ASSIGNMENT_TAILS
+    m = runs.match(text, end)
+    quoted = m.group("quoted") if m is not None else None
+    if quoted is not None and len(quoted) > _QUOTED_LIMIT:
+        return chars.match(text, end)
+    return m
+
+
+# What opens a call, a subscript or a literal: code, where a comment quotes it.
+_OPENING_BRACKETS = frozenset("([{")
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")
@@ -255,8 +293,11 @@ def _line_before(text: str, start: int) -> tuple[str, str]:
     i = start
     while i and (text[i - 1].isalnum() or text[i - 1] in "_.-"):
         i -= 1
-    before = text[max(0, i - 200) : i]
-    return before[max(before.rfind("\n"), before.rfind("\r")) + 1 :], text[i:start]
+    if not i or text[i - 1] in "\n\r":
+        return "", text[i:start]  # the name starts its line
+    floor = max(0, i - 200)
+    begin = max(text.rfind("\n", floor, i), text.rfind("\r", floor, i)) + 1
+    return text[begin or floor : i], text[i:start]
 
 
 def _in_command(line: str) -> bool:
@@ -305,8 +346,9 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
             return True
         words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
         return not (words and _typed(words[0]))
-    head = prefix.lower().replace("-", "_").rstrip("_")
-    return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
+    if word.lower() not in ("token", "key"):
+        return False
+    return prefix.lower().replace("-", "_").rstrip("_").endswith(_BOOKKEEPING_TOKENS)
 
 
 # The user given before a URL's short `p=`: ?user=admin&p=..., ?u=admin&p=...
@@ -328,15 +370,13 @@ def _short_password(value: str, line: str) -> bool:
     )
 
 
-def _is_namespaced(text: str, start: int) -> bool:
-    """True when the name holding the keyword at ``start`` follows "::".
+def _is_namespaced(line: str, prefix: str) -> bool:
+    """True when the name holding a keyword follows "::" (``line`` and ``prefix`` as
+    :func:`_line_before` returns them; a part after a dot follows the dot).
 
     "AWS::SecretsManager::Secret": "c85175a4" maps a type name to a schema hash.
     """
-    i = start
-    while i and (text[i - 1].isalnum() or text[i - 1] in "_-"):
-        i -= 1
-    return text.startswith("::", i - 2) if i >= 2 else False
+    return "." not in prefix and line.endswith("::")
 
 
 # How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
@@ -374,39 +414,43 @@ def _context(
     when its operator does not assign here: a call that is not a setter, ``>`` outside XML,
     ``||`` after a name that is not an environment variable, ``|`` outside a table (in
     config files and prose only), a Go type outside ``var``/``const``."""
-    op, close = m.group("op"), m.group("close")
+    op = m.group("op")
     start, end = span
-    name = prefix + text[start:end] + m.group("rest")
-    if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
-        setter = prefix.rpartition(".")[2]
-        if m.group("quoted") is None:
+    if op[0] != "=" and op != ":":  # (the shapes below have other operators: skip their tests)
+        close = m.group("close")
+        name = prefix + text[start:end] + m.group("rest")
+        if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
+            setter = prefix.rpartition(".")[2]
+            if m.group("quoted") is None:
+                return None
+            if m.group("rest") in _CREDENTIAL_CLASSES:
+                return ""  # PasswordAuthenticator("admin", "..."): a credential made of a pair
+            return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
+        if m.group("xml") is not None:
+            if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
+                return "xml"
             return None
-        if m.group("rest") in _CREDENTIAL_CLASSES:
-            return ""  # PasswordAuthenticator("admin", "..."): a credential made of a pair
-        return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
-    if m.group("xml") is not None:
-        if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
-            return "xml"
-        return None
-    if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
-        upper = name.rpartition(".")[2].isupper()
-        return "" if upper and m.group("quoted") is not None else None
-    if m.group("table") is not None:
-        return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
-    if m.group("gotype") is not None:  # var dbPassword string = "..."
-        return "" if line.rstrip().endswith(("var", "const")) else None
-    if op[0] in ",v":
-        # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
-        # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
-        # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
-        if not (close and close[0] in "\"'`" and line.endswith(close[0])):
-            return None
-        env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
-        if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
-            return None
-        return ""
-    if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
-        return "encoded"
+        if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
+            upper = name.rpartition(".")[2].isupper()
+            return "" if upper and m.group("quoted") is not None else None
+        if m.group("table") is not None:
+            return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
+        if m.group("gotype") is not None:  # var dbPassword string = "..."
+            return "" if line.rstrip().endswith(("var", "const")) else None
+        if op[0] in ",v":
+            # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
+            # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
+            # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
+            if not (close and close[0] in "\"'`" and line.endswith(close[0])):
+                return None
+            env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
+            if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
+                return None
+            return ""
+        if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
+            return "encoded"
+    if not line:
+        return ""  # the name starts its line: none of the shapes below
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):
@@ -414,7 +458,7 @@ def _context(
     if (
         not config_like
         and op == "="
-        and not close
+        and not m.group("close")
         and ('"' in line or "'" in line)  # (a quick test first: _IN_STRING searches)
         and _IN_STRING.search(line)
     ):
@@ -476,7 +520,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _is_comment(line))
-        m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
+        m = _tail(text, end, comment)
         context = None
         if m is not None:
             context = _context(text, m, line, prefix, (start, end), config_like, comment)
@@ -495,15 +539,19 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             comment = False  # "# First pass: ...": only a bare password-like value
         if comment and not context:
             context = "comment"
-        targets = _TUPLE_TARGETS.match(line) if m.group("op") == "=" and not close else None
+        targets = (
+            _TUPLE_TARGETS.match(line)
+            if "," in line and m.group("op") == "=" and not close
+            else None
+        )
         if targets is not None:  # user, password = "app", "..."
             span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
         else:
             span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
-        if span is None or _is_namespaced(text, start):
+        if span is None or _is_namespaced(line, prefix):
             continue
         value = text[span[0] : span[1]]
-        if keyword == "key" and not prefix and any(c in "/." for c in value):
+        if keyword == "key" and not prefix and ("/" in value or "." in value):
             continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
         if (
             keyword == "key"
@@ -519,7 +567,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             (value.isalpha() and value.isupper()) or text.startswith(":", span[1] + 1)
         ):
             continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
-        if comment and (not _looks_generated(value) or any(c in "([{" for c in value)):
+        if comment and (not _looks_generated(value) or not _OPENING_BRACKETS.isdisjoint(value)):
             continue  # "# token = self._get_param('Token')": code in a comment
         if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
             continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses

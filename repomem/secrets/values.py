@@ -94,6 +94,10 @@ _NAME_SUFFIXES = frozenset(
 # Bare values that are YAML/TOML structure or references rather than scalars.
 _BARE_NOT_VALUE = "{[&*!|>#"
 
+# The groups of the assignment tail's quoted values (its other values: bare, eol).
+_QUOTED_GROUPS = frozenset({"quoted", "equoted", "lua", "curly"})
+_SPACE = re.compile(r"\s")  # the characters str.isspace() is true for
+
 # AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
 # they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
@@ -185,29 +189,30 @@ def _secret_value(
     separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell).
     """
     name_rest = m.group("rest")
-    last = _LAST_WORD.search(name_rest)
+    group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
+    if group == "bare" and not (config_like or context) and len(name_rest) < 9:
+        return None  # password=password in code: bare, read below only as an AWS key's
+        # value (nine characters of name at least: _access_key) or in a context
+    last = _LAST_WORD.search(name_rest) if name_rest else None
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
-    if m.group("eol") is not None:
+    if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
-    group = next(
-        (g for g in ("quoted", "equoted", "lua", "curly") if m.group(g) is not None), "quoted"
-    )
-    quoted = m.group(group)
+    quoted = m.group(group) if group in _QUOTED_GROUPS else None
     if quoted is not None:
         value = quoted
         if config_like:
             value = value.strip()
             if len(value) < 6:
                 return None
-        elif len(value) < 6 or any(c.isspace() for c in value):
+        elif len(value) < 6 or _SPACE.search(value):
             return None
         start = m.start(group) + quoted.find(value)
     else:
         bare = m.group("bare")
         start = m.start("bare")
-        aws = _AWS_SECRET_NAME.search(keyword_name + name_rest.lower())
-        if aws is not None:
+        # (the name has "access" and "key" after the keyword: nine characters at least)
+        if len(name_rest) >= 9 and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
             key = _AWS_SECRET_VALUE.match(bare)
             if key is None:
                 return None
@@ -270,12 +275,15 @@ def _secret_value(
             # A config value runs to the end of its line, read within a bounded window: a
             # minified file's megabyte-long line has a keyword every few bytes, and reading
             # to its end for each made redaction quadratic.
-            window = text[start : start + _CONFIG_VALUE_CHARS]
-            eol = _LINE_END.search(window)
-            bare = window[: eol.start()] if eol is not None else window
-            if eol is None and start + len(window) < len(text):
+            limit = start + _CONFIG_VALUE_CHARS
+            newline = text.find("\n", start, limit)  # (a find first: the class is slow)
+            eol = _LINE_END.search(text, start, newline + 1 if newline >= 0 else limit)
+            bare = text[start : eol.start() if eol is not None else limit]
+            if eol is None and limit < len(text):
                 bare = bare.split(None, 1)[0]  # a line longer than the window: its first word
-            value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            if "#" in bare:
+                bare = _INLINE_COMMENT.sub("", bare)
+            value = bare.rstrip().rstrip(",")
             if m.group("op") == ":" and _is_prose(value):
                 return None  # "Password: must be 12 characters." (not "password = a b c")
             cut = value.find(REDACTED)

@@ -134,6 +134,30 @@ def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str
     assert redact(text) == (text, 0)
 
 
+# A quoted value's plain characters are read a run at a time; the value must end where the
+# tail's reading one character at a time ends, which reads 4,096 at most.
+LONGEST_READ = "Ab1" * 1365 + "x"
+QUOTED_READS = {
+    # (text, how many redacted)
+    "escaped_quote": ('password = "Ab1\\"cd2ef3"', 1),
+    "other_quotes_inside": ('password = "Ab1`cd\'2ef3"', 1),
+    "triple_quotes_with_quotes_inside": ('password = """Ab1""cd2ef3"""', 1),
+    "escaped_backslash_then_the_end": ('password = "Ab1\\\\"', 0),  # five characters
+    "backslash_before_a_line_break": ('password = "Ab1cd2ef3\\\r"', 0),
+    "longest_read": (f'password = "{LONGEST_READ}"', 1),
+    "longer_than_read": (f'password = "{LONGEST_READ}z"', 0),
+    "an_escape_counts_once": ('password = "' + 'A\\"' * 2048 + '"', 1),
+}
+
+
+@pytest.mark.parametrize(("text", "count"), QUOTED_READS.values(), ids=QUOTED_READS.keys())
+def test_a_quoted_value_ends_where_it_is_read_to_one_character_at_a_time(
+    text: str, count: int
+) -> None:
+    quote = '"""' if text.startswith('"""', 11) else text[11]
+    assert redact(text) == ((f"password = {quote}{REDACTED}{quote}", 1) if count else (text, 0))
+
+
 FULL_WIDTH = {
     # (text, config_like): typed with a CJK input method; the value is masked in place
     "equals": ('password＝"{v}"', False),
