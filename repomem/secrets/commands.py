@@ -20,10 +20,12 @@ db, "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentenc
 with admin / ...", "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and
 Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
 ``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
-and export tools' ``expdp user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman
-target sys/...@db catalog rman/...@rcat``), and a password echoed into a command that
-reads it (``echo ... | docker login --password-stdin``, ``echo ... | sudo -S``).  The "p"
-keyword scan of :mod:`.assign` finds the Data Pump tools, PDO, FTP and --password-stdin.
+and export tools' ``expdp user/...@db``, ``exp user/...@db`` and ``exp userid=user/...@db``,
+RMAN's ``rman target sys/...@db catalog rman/...@rcat``; without a database, ``sqlplus
+user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), and a password
+echoed into a command that reads it (``echo ... | docker login --password-stdin``, ``echo
+... | sudo -S``).  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export
+tools, PDO, FTP and --password-stdin.
 """
 
 from __future__ import annotations
@@ -213,14 +215,18 @@ _GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[
 # Data Pump and export tools, RMAN, SQL*Plus's CONNECT and in a JDBC thin URL): options,
 # RMAN's database (target, catalog, auxiliary), maybe a quote (escaped in a shell's
 # double quotes: expdp \"sys/...@db as sysdba\") and a tool's userid=, the user, the
-# password (at PASSWORD).  Looked ahead for in the scans of the lower-cased text, read in
-# the text by _ORACLE_LOGON.
+# password (at PASSWORD).  Without a database the logon is followed by a script
+# (sqlplus user/... @run.sql) or the tool's parameters (exp user/... file=x.dmp): there the
+# password must be typed like one (see _word_spans).  Looked ahead for in the scans of the
+# lower-cased text, read in the text by _ORACLE_LOGON.
 _ORACLE_USER = r"[\w$#]{1,30}/"
 _ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
 _ORACLE_SHAPE = (
     r"""(?:-\w+[ \t]+)*(?:(?:target|catalog|auxiliary)(?:[ \t]*=[ \t]*|[ \t]+))?"""
-    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
+    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+(?:as[ \t]+sys|@|[a-z_]+=))"
 )
+# After a logon without a database: a script or a parameter.
+_ORACLE_NO_DATABASE = re.compile(r"[ \t]+(?:@|[a-z_]+=)", re.IGNORECASE)
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
 # Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
 # often its first character occurs) and each branch with a literal, which the engine
@@ -281,13 +287,13 @@ _WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
-# own (each is looked ahead for like the words above): the Data Pump tools (expdp, impdp
-# user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's FTP(host, user, "...") and
-# FTP_TLS(; and, tried before the keywords, --password-stdin (docker login's, a password
-# piped in by echo).
+# own (each is looked ahead for like the words above): the Data Pump and export tools
+# (expdp, impdp, exp, imp user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's
+# FTP(host, user, "...") and FTP_TLS(; and, tried before the keywords, --password-stdin
+# (docker login's, a password piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
 _P_WORDS = (
-    rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"(?:dp[ \t](?<=expdp[ \t]|impdp[ \t])|[ \t](?<=exp[ \t]|imp[ \t]))[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
@@ -301,7 +307,7 @@ def _p_word(word: str) -> tuple[str, int]:
         return "call", 0 if word.startswith("pdo") else 2
     if word == "password-stdin":
         return "piped", 0
-    return "oracle", 2  # expdp, impdp at their first "p"
+    return "oracle", 2  # expdp, impdp at their first "p", exp and imp at theirs
 
 
 def _word_kind(word: str) -> tuple[str, int]:
@@ -412,6 +418,8 @@ def _word_spans(
         spans = []
         logon = _ORACLE_LOGON.match(text, word_end)
         while logon is not None and _oracle_password(logon.group("value")):
+            if _ORACLE_NO_DATABASE.match(text, logon.end()) and not _typed(logon.group("value")):
+                break  # "sqlplus app/setup @x.sql": a word, not a password
             spans.append(logon.span("value"))
             more = _RMAN_MORE.match(text, logon.end())  # rman target ... catalog user/...@
             logon = None if more is None else _ORACLE_LOGON.match(text, more.end())

@@ -91,6 +91,12 @@ GIVEN_TO_CALLS = {
     "expdp_escaped_sysdba": ("run.sh", 'expdp \\"sys/{p}@orcl as sysdba\\" directory=dp'),
     "exp_userid": ("run.sh", "exp userid=scott/{p}@orcl file=x.dmp"),
     "imp_userid": ("run.sh", "imp userid=scott/{p}@orcl file=x.dmp"),
+    "exp_positional": ("run.sh", "exp scott/{p}@orcl file=x.dmp"),
+    "imp_positional": ("run.sh", "imp system/{p}@xe fromuser=a touser=b"),
+    "exp_upper_case": ("run.bat", "EXP scott/{p}@orcl FILE=x.dmp"),
+    "exp_in_python": ("a.py", 'subprocess.run("exp scott/{p}@orcl file=x.dmp", shell=True)'),
+    "exp_without_database": ("run.sh", "exp scott/{p} file=x.dmp"),
+    "sqlplus_without_database": ("run.sh", "sqlplus scott/{p} @x.sql"),
     "rman_target": ("run.sh", "rman target sys/{p}@prod"),
     "rman_upper_case": ("run.sh", "RMAN TARGET sys/{p}@prod"),
     "rman_os_target_catalog": ("run.sh", "rman target / catalog rman/{p}@rcat"),
@@ -140,6 +146,11 @@ KEPT_CALLS = {
     "expdp_prompting": ("run.sh", "expdp system@orcl directory=dp"),
     "expdp_variables": ("run.sh", "expdp $DB_USER/$DB_PASS@orcl directory=dp"),
     "exp_math": ("a.py", "y = exp(a / b) @ m"),
+    "exp_prose": ("a.md", "The exp and imp tools read exp/imp parameter files."),
+    "exp_variables": ("run.sh", "exp $DB_USER/$DB_PASS@orcl file=x.dmp"),
+    "exp_in_a_word": ("a.py", "regexp scott/Qz7vLm2Rk9Tx@orcl"),
+    "sqlplus_word_without_database": ("run.sh", "sqlplus app/sqlscripts @x.sql"),
+    "sqlplus_dummy_without_database": ("run.sh", "sqlplus user/password @x.sql"),
     "rman_os_target": ("run.sh", "rman target / nocatalog"),
     "rman_prose": ("a.md", "Run rman as the oracle user."),
     "redis_no_password": ("a.py", "r = redis.Redis(host, port, db)"),
@@ -195,7 +206,7 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     "word",
     [
         *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
-        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S "),
+        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
     ],
 )
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
