@@ -80,10 +80,12 @@ _FOLD_FULL_WIDTH = str.maketrans(
 )
 # A text is folded when a keyword is followed by one (the scans' look-ahead takes the
 # full-width "=", ":" and quotes and the ideographic space), or when it holds a full-width
-# "p" (ＰＡＳＳＷＯＲＤ = "...").  Searching every non-ASCII text for the range cost 6% of
-# the standard library's time (its class is tested at every character), a find for each of
-# those characters 1%.
+# letter that every keyword of a scan has: "p" (ＰＡＳＳＷＯＲＤ = "..."), "k" (ＴＯＫＥＮ,
+# ａｐｉ＿ｋｅｙ), "s" (ＳＥＣＲＥＴ) or "h" (ＡＵＴＨ), in lower case in the lowered text.
+# Searching every non-ASCII text for the range cost 6% of the standard library's time (its
+# class is tested at every character), a find for each of those characters 1%.
 _FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
+_FULL_WIDTH_KEYWORD_LETTERS = ("\uff50", "\uff4b", "\uff53", "\uff48")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
@@ -484,7 +486,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             kind, back = _word_kind(hit.group())
             hits.append((hit.start() - back, kind, hit.end()))
     if not text.isascii() and (
-        "\uff50" in lowered or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
+        any(letter in lowered for letter in _FULL_WIDTH_KEYWORD_LETTERS)
+        or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
     ):
         folded = text.translate(_FOLD_FULL_WIDTH)
         if folded != text:

@@ -168,6 +168,12 @@ FULL_WIDTH = {
     "key_name": ('ＰＡＳＳＷＯＲＤ = "{v}"', False),
     "key_name_and_equals": ('ＤＢ＿ＰＡＳＳＷＯＲＤ＝"{v}"', False),
     "token_equals": ('api_token＝"{v}"', False),
+    "token_name": ('ＴＯＫＥＮ＝"{v}"', False),
+    "token_name_in_config": ("ＴＯＫＥＮ＝{v}", True),
+    "api_key_name": ('ＡＰＩ_ＫＥＹ="{v}"', False),
+    "secret_name_in_config": ("ｓｅｃｒｅｔ： {v}", True),
+    "secret_name_after_ascii": ('client_ｓｅｃｒｅｔ = "{v}"', False),
+    "auth_token_name": ('ＡＵＴＨ＿ＴＯＫＥＮ = "{v}"', False),
 }
 
 
@@ -185,6 +191,9 @@ FULL_WIDTH_KEPT = {
     "comparison": 'if password ＝＝ "hunter2hunter":',
     "prose": "ｐａｓｓｗｏｒｄ：ユーザーが入力します",
     "annotation": "ｐａｓｓｗｏｒｄ：ｓｔｒ",
+    "token_call": "ＴＯＫＥＮ＝get_token()",
+    "token_kind_word": 'ＴＯＫＥＮ＿ＴＹＰＥ = "keyword"',
+    "question": "ＴＯＫＥＮとは何ですか",
 }
 
 
