@@ -15,9 +15,11 @@ The package, by concern: :mod:`.files` (credential and config files by name),
 order :func:`redact` applies them), :mod:`.commands` (credentials given to commands,
 logins and connections, in headers and cookies), :mod:`.assign` (the keyword scans for
 assignments and the driver that reads them), :mod:`.values` (how a value after a
-credential name is read and judged), :mod:`.notebooks` (the strings of a Jupyter
-notebook, read unescaped) and :mod:`._common` (the line-preserving mask and the tests
-that tell a secret from a placeholder or a name).  This module holds the public API.
+credential name is read and judged), :mod:`.nonascii` (names and values written with
+characters outside ASCII: full-width forms, zero-width characters), :mod:`.notebooks` (the
+strings of a Jupyter notebook, read unescaped) and :mod:`._common` (the line-preserving
+mask and the tests that tell a secret from a placeholder or a name).  This module holds
+the public API.
 
 How :func:`redact` finds secrets, cheapest first
 ------------------------------------------------
@@ -100,6 +102,7 @@ from repomem.errors import ConfigError
 from repomem.secrets._common import REDACTED, _mask, _splice
 from repomem.secrets.assign import _assignment_spans
 from repomem.secrets.files import SECRET_FILE_REASON, is_config_like, is_secret_file
+from repomem.secrets.nonascii import _without_zero_width
 from repomem.secrets.notebooks import is_notebook, redact_notebook
 from repomem.secrets.tokens import _DETECTORS, _Handler
 
@@ -181,6 +184,17 @@ def _substitute(pattern: re.Pattern[str], handler: _Handler, text: str) -> tuple
 
 def _redact_text(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
     """:func:`redact` without the notebook strings and the extra patterns."""
+    found = _redact_read(text, config_like, prose)
+    bare = _without_zero_width(text)
+    if bare is not None:  # pass\u200bword = "...": read without them, where that finds more
+        found_bare = _redact_read(bare, config_like, prose)
+        if found_bare[1] > found[1]:
+            return found_bare
+    return found
+
+
+def _redact_read(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
+    """:func:`_redact_text` of the text as it is."""
     count = 0
     for gate, pattern, handler in _DETECTORS:
         if gate is not None and gate.search(text) is None:

@@ -8,7 +8,7 @@ statements and the like are dropped inside the regex engine.  The few remaining 
 checked in Python: the keyword must stand as a word of the name, and an anchored regex
 reads the operator and value (:mod:`.values` reads and judges the value).  Full-width
 forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
-as the ASCII characters they stand for.
+as the ASCII characters they stand for (see :mod:`.nonascii`).
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -60,6 +60,7 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
+from repomem.secrets.nonascii import _fold_full_width
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _secret_value,
@@ -72,20 +73,6 @@ from repomem.secrets.values import (
 # Lower-cases ASCII only, so positions in the copy match positions in the original even
 # when the text holds characters whose lower case is longer ("İ" -> "i̇").
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-# Full-width forms and the ideographic space, typed with a CJK input method
-# (password＝"...", ＤＢ＿ＰＡＳＳＷＯＲＤ：...), are read as the ASCII characters they stand
-# for: one character for one, so positions in the folded copy are positions in the text.
-_FOLD_FULL_WIDTH = str.maketrans(
-    {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
-)
-# A text is folded when a keyword is followed by one (the scans' look-ahead takes the
-# full-width "=", ":" and quotes and the ideographic space), or when it holds a full-width
-# letter that every keyword of a scan has: "p" (ＰＡＳＳＷＯＲＤ = "..."), "k" (ＴＯＫＥＮ,
-# ａｐｉ＿ｋｅｙ), "s" (ＳＥＣＲＥＴ) or "h" (ＡＵＴＨ), in lower case in the lowered text.
-# Searching every non-ASCII text for the range cost 6% of the standard library's time (its
-# class is tested at every character), a find for each of those characters 1%.
-_FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
-_FULL_WIDTH_KEYWORD_LETTERS = ("\uff50", "\uff4b", "\uff53", "\uff48")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
@@ -485,12 +472,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         for hit in pattern.finditer(lowered):
             kind, back = _word_kind(hit.group())
             hits.append((hit.start() - back, kind, hit.end()))
-    if not text.isascii() and (
-        any(letter in lowered for letter in _FULL_WIDTH_KEYWORD_LETTERS)
-        or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
-    ):
-        folded = text.translate(_FOLD_FULL_WIDTH)
-        if folded != text:
+    if not text.isascii():
+        folded = _fold_full_width(text, lowered, [end for _, _, end in hits])
+        if folded is not None:
             return _assignment_spans(folded, config_like, prose)
     if not hits:
         return []
