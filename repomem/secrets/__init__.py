@@ -16,10 +16,10 @@ order :func:`redact` applies them), :mod:`.commands` (credentials given to comma
 logins and connections, in headers and cookies), :mod:`.assign` (the keyword scans for
 assignments and the driver that reads them), :mod:`.values` (how a value after a
 credential name is read and judged), :mod:`.nonascii` (names and values written with
-characters outside ASCII: full-width forms, zero-width characters), :mod:`.notebooks` (the
-strings of a Jupyter notebook, read unescaped) and :mod:`._common` (the line-preserving
-mask and the tests that tell a secret from a placeholder or a name).  This module holds
-the public API.
+characters outside ASCII: full-width forms, zero-width characters, CJK names),
+:mod:`.notebooks` (the strings of a Jupyter notebook, read unescaped) and :mod:`._common`
+(the line-preserving mask and the tests that tell a secret from a placeholder or a name).
+This module holds the public API.
 
 How :func:`redact` finds secrets, cheapest first
 ------------------------------------------------

@@ -8,7 +8,8 @@ statements and the like are dropped inside the regex engine.  The few remaining 
 checked in Python: the keyword must stand as a word of the name, and an anchored regex
 reads the operator and value (:mod:`.values` reads and judges the value).  Full-width
 forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
-as the ASCII characters they stand for (see :mod:`.nonascii`).
+as the ASCII characters they stand for, and names written in Chinese, Japanese or Korean
+(``密码=...``) are found too (see :mod:`.nonascii`).
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -60,7 +61,7 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
-from repomem.secrets.nonascii import _fold_full_width
+from repomem.secrets.nonascii import _cjk_hits, _cjk_spans, _fold_full_width
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _secret_value,
@@ -476,6 +477,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         folded = _fold_full_width(text, lowered, [end for _, _, end in hits])
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
+        hits.extend(_cjk_hits(text))
     if not hits:
         return []
     hits.sort()
@@ -492,12 +494,13 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                     spans.append(header.span(group))
                     done = header.end()
             continue
-        if keyword in _WORD_KINDS or keyword == "cookie":
-            found = (
-                _cookie_spans(text, start)
-                if keyword == "cookie"
-                else _word_spans(text, lowered, start, keyword, word_end)
-            )
+        if keyword in _WORD_KINDS or keyword in ("cookie", "cjk"):
+            if keyword == "cookie":
+                found = _cookie_spans(text, start)
+            elif keyword == "cjk":
+                found = _cjk_spans(text, start)
+            else:
+                found = _word_spans(text, lowered, start, keyword, word_end)
             if found:
                 spans.extend(found)
                 done = found[-1][1]

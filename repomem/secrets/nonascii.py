@@ -9,6 +9,10 @@
   or a chat) hide it from every scan: :func:`_without_zero_width` is the text without them,
   which :func:`~repomem.secrets.redact` also reads, keeping that reading where it redacts
   more (its output then has no zero-width characters).
+* Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
+  ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
+  :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
 
 Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
 read as Latin letters: nobody types them by accident (a name spelt so does not work as a
@@ -22,6 +26,8 @@ texts: a character outside the text's range is not looked for.
 from __future__ import annotations
 
 import re
+
+from repomem.secrets._common import _has_digit_and_letter, _plain_secret, _typed
 
 # Full-width forms (U+FF01-U+FF5E) and the ideographic space, as ASCII.
 _FOLD_FULL_WIDTH = str.maketrans(
@@ -59,3 +65,41 @@ def _without_zero_width(text: str) -> str | None:
     if text.isascii() or not (any(c in text for c in _ZERO_WIDTH) or text.find("\ufeff", 1) >= 0):
         return None
     return text.translate(_DROP_ZERO_WIDTH)
+
+
+# Names of passwords in Chinese (simplified and traditional), Japanese and Korean, and of
+# tokens and keys; one find each for the text to hold one ("密" begins four of them).
+_CJK_PASSWORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번")
+_CJK_TOKENS = ("令牌", "トークン", "토큰", "密钥", "密鑰", "秘钥", "秘鑰", "APIキー")
+_CJK_FINDS = ("密", *(w for w in _CJK_PASSWORDS + _CJK_TOKENS if not w.startswith("密")))
+# The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
+# and the value: an ASCII word, maybe quoted.
+_CJK_NAME = re.compile(
+    f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
+    r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
+    r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
+)
+
+
+def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
+    """The CJK names of credentials with a value in ``text``: (start, "cjk", end of the
+    match), as the keyword scans report theirs."""
+    if text.isascii() or not any(word in text for word in _CJK_FINDS):
+        return []
+    return [(m.start(), "cjk", m.end()) for m in _CJK_NAME.finditer(text)]
+
+
+def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """The span of the value after the CJK name at ``start``, if a secret: typed like a
+    password after a password's name, generated after a token's or a key's."""
+    m = _CJK_NAME.match(text, start)
+    if m is None:
+        return []
+    value = m.group("value")
+    if not m.group("q"):
+        value = value.rstrip(".:)!?")  # the end of a sentence
+    if m.group("name") in _CJK_PASSWORDS:
+        secret = _typed(value) and _plain_secret(value)
+    else:
+        secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)
+    return [(m.start("value"), m.start("value") + len(value))] if secret else []

@@ -92,3 +92,51 @@ def test_zero_width_characters_that_hide_nothing_are_kept(text: str) -> None:
 def test_zero_width_characters_elsewhere_are_kept_when_nothing_is_hidden() -> None:
     text = f'# a\u200bb\npassword = "{PW}"\n'
     assert redact(text) == (text.replace(PW, REDACTED), 1)
+
+
+CJK = {
+    # (path, text, secret): names in Chinese, Japanese and Korean, with their value
+    "chinese": ("NOTES.md", "密码={p}", PW),
+    "chinese_full_width_colon": ("NOTES.md", "密码：{p}", PW),
+    "chinese_in_a_comment": ("a.py", "# 数据库密码: {p}", PW),
+    "chinese_traditional": ("NOTES.md", "密碼: {p}", PW),
+    "chinese_sentence": ("NOTES.md", "测试环境的密码是 {p}。", PW),
+    "chinese_json_key": ("zh.json", '{{"密码": "{p}"}}', PW),
+    "japanese": ("NOTES.md", "パスワード: {p}", PW),
+    "japanese_topic": ("NOTES.md", "パスワードは {p} です", PW),
+    "korean": ("NOTES.md", "비밀번호: {p}", PW),
+    "korean_topic_attached": ("NOTES.md", "비밀번호는 {p}입니다", PW),
+    "chinese_token": ("NOTES.md", "令牌：{t}", TOKEN),
+    "chinese_key": ("a.yaml", "密钥: {t}", TOKEN),
+    "japanese_token": ("NOTES.md", "トークン: {t}", TOKEN),
+    "korean_token": ("NOTES.md", "토큰: {t}", TOKEN),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secret"), CJK.values(), ids=CJK.keys())
+def test_cjk_names_of_credentials_have_their_value_redacted(
+    path: str, text: str, secret: str
+) -> None:
+    text = text.format(p=PW, t=TOKEN)
+    assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
+
+
+CJK_KEPT = {
+    "a_prompt": ("a.md", "请输入密码。"),
+    "a_label": ("a.py", 'label = "密码："'),
+    "a_table_header": ("a.md", "| 密码 | 必填 |"),
+    "a_hint": ("a.py", 'placeholder="パスワード: 8文字以上"'),
+    "a_mask": ("a.md", "密码: ******"),
+    "a_variable": ("a.md", "密码: ${DB_PASSWORD}"),
+    "korean_words": ("a.md", "비밀번호: 8자 이상 입력하세요"),
+    "chinese_words": ("a.md", "密码：请联系管理员"),
+    "a_word_after_a_password": ("a.md", "密码: changeme"),
+    "an_untyped_word": ("a.md", "パスワード: sesame"),
+    "a_strength_setting": ("a.md", "密码强度: strong1"),
+    "a_numeric_token": ("a.md", "令牌: 1234567890123"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), CJK_KEPT.values(), ids=CJK_KEPT.keys())
+def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
+    assert redact(text, config_like=is_config_like(path)) == (text, 0)
