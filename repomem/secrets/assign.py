@@ -57,6 +57,7 @@ from repomem.secrets.commands import (
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
+    _net_hits,
     _p_word,
     _word_kind,
     _word_spans,
@@ -478,6 +479,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
         hits.extend(_cjk_hits(text))
+    hits.extend(_net_hits(lowered))
     if not hits:
         return []
     hits.sort()

@@ -22,9 +22,10 @@ Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
 ``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
 and export tools' ``expdp user/...@db``, ``exp user/...@db`` and ``exp userid=user/...@db``,
 RMAN's ``rman target sys/...@db catalog rman/...@rcat``; without a database, ``sqlplus
-user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), and a password
-echoed into a command that reads it (``echo ... | docker login --password-stdin``, ``echo
-... | sudo -S``).  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export
+user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), a password echoed
+into a command that reads it (``echo ... | docker login --password-stdin``, ``echo ... |
+sudo -S``) and Windows' ``net use \\\\server\\share ... /user:domain\\name ...`` and ``net
+user name ... /add``.  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export
 tools, PDO, FTP and --password-stdin.
 """
 
@@ -283,7 +284,7 @@ _WORDS = {
     "qu": ("call", 2),
     "ql": ("call", 3),
 }
-_WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
+_WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "net"})
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
@@ -377,11 +378,72 @@ def _oracle_password(value: str) -> bool:
     return value[0] not in "$&%{<" and _plain_secret(value)
 
 
+# Windows' net use and net user: net use [X:] \\\\server\\share [password] [/user:dom\\name]
+# [password], net user name password [/add].  Their words are read up to the end of the
+# line, a shell's operator or a quote (the command may be a string in code).  A scan of the
+# lowered text for "net use" (a literal: a fast scan, see _WORD_SCANS) looks ahead for a
+# word of six characters where the password goes (after the share, or the user's name,
+# maybe after options), so a megabyte of "net use " costs no Python work.
+_NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
+# (options, prompts and variables, then a word: its first character and five more)
+_NET_PASSWORD_AHEAD = (
+    rf"(?:[ \t]+[/*%$!]{_NET_WORD_CHARS}*)*"
+    rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
+)
+_NET_SCAN = re.compile(
+    r"net use(?:"
+    rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
+    rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
+    rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
+)
+_NET_USE = re.compile(r"net[ \t]+use(?P<user>r)?(?=[ \t])", re.IGNORECASE)
+_NET_WORD = re.compile(rf"[ \t]+({_NET_WORD_CHARS}+)")
+
+
+def _net_hits(lowered: str) -> list[tuple[int, str, int]]:
+    """Where net use and net user stand in ``lowered`` with a word where the password goes:
+    (start, "net", end of the scan's match), as the scans report their words."""
+    return [(m.start(), "net", m.end()) for m in _NET_SCAN.finditer(lowered)]
+
+
+def _net_password(text: str, start: int) -> tuple[int, int] | None:
+    """The span of the password given to net use (after the share) or net user (after the
+    user's name) at ``start``: a word typed like one, not an option, ``*`` (a prompt) or a
+    variable (``%PASSWORD%``, ``$password``)."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+        return None  # .NET users, internet use
+    command = _NET_USE.match(text, start)
+    if command is None:
+        return None
+    net_user = command.group("user") is not None
+    named = False  # the share (net use) or the user (net user) was given
+    at = command.end()
+    for _ in range(12):
+        word = _NET_WORD.match(text, at)
+        if word is None:
+            return None
+        at = word.end()
+        value = word.group(1)
+        if value.startswith(("/", "*", "%", "$", "!")) or value[1:] == ":":
+            continue  # an option, a prompt, a variable, a drive letter
+        if not named:
+            named = net_user or value.startswith("\\\\")
+            continue
+        value = value.rstrip(",)")
+        if not _given_password(value):
+            return None
+        return word.start(1), word.start(1) + len(value)
+    return None
+
+
 def _word_spans(
     text: str, lowered: str, start: int, kind: str, word_end: int
 ) -> list[tuple[int, int]]:
-    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
-    ``start``, its scan's match ending at ``word_end``."""
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, and
+    _net_hits) at ``start``, its scan's match ending at ``word_end``."""
+    if kind == "net":
+        net = _net_password(text, start)
+        return [net] if net is not None else []
     if kind == "dsn":
         head = text[max(0, start - 300) : start - 1]
         dsn = _DSN_USERINFO.search(head)

@@ -169,6 +169,43 @@ def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
 
 
+NET_USE = {
+    # (path, text): Windows' net use and net user, the password after the share or the user
+    "after_the_user": ("a.bat", "net use \\\\server\\share /user:ACME\\deploy {p}"),
+    "before_the_user": ("a.bat", "net use Z: \\\\server\\share {p} /user:ACME\\deploy"),
+    "upper_case": ("a.cmd", "NET USE \\\\fs01\\data {p} /USER:ACME\\svc /PERSISTENT:NO"),
+    "user_at_domain": ("a.ps1", "net use \\\\srv\\x /user:me@acme.io {p}"),
+    "in_python": ("a.py", 'os.system(r"net use \\\\srv\\x /user:me {p}")'),
+    "escaped_in_python": ("a.py", 'os.system("net use \\\\\\\\srv\\\\x {p} /user:me")'),
+    "net_user_add": ("a.bat", "net user deploy {p} /add"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), NET_USE.values(), ids=NET_USE.keys())
+def test_passwords_given_to_net_use_and_net_user_are_redacted(path: str, text: str) -> None:
+    out, count = redact(text.format(p=PW), config_like=is_config_like(path))
+    assert (out, count) == (text.format(p=REDACTED), 1)
+
+
+NET_USE_KEPT = {
+    "prompt": "net use \\\\server\\share /user:ACME\\deploy *",
+    "no_password": "net use Z: \\\\server\\share /persistent:yes",
+    "batch_variable": "net use \\\\srv\\x %PASSWORD% /user:me",
+    "powershell_variable": "net use \\\\srv\\x $password /user:me",
+    "delete": "net use Z: /delete /y",
+    "prose": "net use cases include teaching",
+    "dotnet_users": f".NET users can log in with {PW[:6]}",
+    "net_user_option": "net user administrator /active:yes",
+    "net_user_prompt": "net user deploy * /add",
+    "drive_and_share": "net use Z: \\\\server\\share",
+}
+
+
+@pytest.mark.parametrize("text", NET_USE_KEPT.values(), ids=NET_USE_KEPT.keys())
+def test_net_use_and_net_user_without_a_password_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
 PIPED = {
     # a password echoed into a command that reads it from its standard input
     "docker_login": "RUN echo {p} | docker login -u deploy --password-stdin registry.acme.io",
@@ -207,6 +244,7 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     [
         *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
         *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
+        *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
     ],
 )
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
