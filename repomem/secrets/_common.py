@@ -219,8 +219,9 @@ def _typed(value: str) -> bool:
     return any(map(str.isdigit, value)) or not _SYMBOLS.isdisjoint(value)
 
 
-# Tokens that page through results, lock or order requests: not credentials.
+# Tokens that page through results, lock or order requests, or are published (DKIM's, in
+# DNS): not credentials.
 _BOOKKEEPING_TOKENS = (
     "next", "page", "pagination", "continuation", "idempotency", "client", "lock", "change",
-    "sync", "cancel", "input", "output", "request", "csrf", "xsrf", "public",
+    "sync", "cancel", "input", "output", "request", "csrf", "xsrf", "public", "dkim",
 )  # fmt: skip

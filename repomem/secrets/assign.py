@@ -27,16 +27,19 @@ CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
 DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
 ``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
 (notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
-names and table rows, and comments in code read like config (``# old password: ...``,
-``/* pw: ... */``).  The ``k`` scan also finds ``Cookie``/``Set-Cookie`` headers
-(generated values of their ``name=value`` pairs) and a URL's ``?key=...``; the ``auth``
-hits also read Digest and AWS Signature V4 headers, and values concatenated after
-``"Bearer "`` or ``"...&password="``.  Three more scans find words that introduce a
-credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any case, and the user and
-password given to a login or a connection, as arguments (``login("user", "...")``,
-``NetworkCredential("user", "...")``, ``connect(host, "user", "...")``), as a pair assigned
-(``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...", "creds:
-admin/...").  Headers, cookies and those words are read by :mod:`.commands`.
+names and table rows, comments in code read like config (``# old password: ...``,
+``/* pw: ... */``), a name paired with its value in a tuple or a list (``("password",
+"...")``), and the strings of a list assigned to a name in the plural (``passwords =
+["...", "..."]``, ``API_KEYS = [...]``, YAML's ``- ...`` items).  The ``k`` scan also
+finds ``Cookie``/``Set-Cookie`` headers (generated values of their ``name=value`` pairs)
+and a URL's ``?key=...``; the ``auth`` hits also read Digest and AWS Signature V4 headers,
+and values concatenated after ``"Bearer "`` or ``"...&password="``.  Three more scans find
+words that introduce a credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any
+case, and the user and password given to a login or a connection, as arguments
+(``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
+"...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with
+admin / ...", "creds: admin/...").  Headers, cookies and those words are read by
+:mod:`.commands`.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from repomem.secrets.commands import (
 from repomem.secrets.nonascii import _cjk_hits, _cjk_spans, _fold_full_width
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
+    _list_values,
     _secret_value,
     _spaced_value,
     _stated_value,
@@ -248,8 +252,9 @@ _NAME_CHAR = re.compile(r"[\w.-]")
 _SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 
-def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
-    """End of the keyword at ``start`` if it stands as a word of a name, else -1."""
+def _keyword_end(text: str, lowered: str, keyword: str, start: int, plural: bool = False) -> int:
+    """End of the keyword at ``start`` if it stands as a word of a name (with ``plural``,
+    followed by an "s" that ends the word: passwords, API_KEYS), else -1."""
     end = start + len(keyword)
     if keyword == "pass":
         for suffix in _PASS_SUFFIXES:
@@ -270,6 +275,10 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
         and not text.endswith(("BasicAuth", "DigestAuth"), 0, end)
     ):
         return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
+    if plural:
+        if not text.startswith("S" if "A" <= text[end - 1] <= "Z" else "s", end):
+            return -1
+        end += 1
     if end < len(text):
         nxt = text[end]
         # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
@@ -337,8 +346,13 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
             return True
         words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
         return not (words and _typed(words[0]))
-    if word.lower() not in ("token", "key"):
-        return False
+    return word.lower() in ("token", "key") and _bookkeeping(prefix)
+
+
+def _bookkeeping(prefix: str) -> bool:
+    """True when a token or key named with ``prefix`` before the keyword pages, locks or
+    orders requests (``next_token``, ``ClientToken``, ``--lock-token``), or is published
+    (a DKIM token is a DNS record)."""
     return prefix.lower().replace("-", "_").rstrip("_").endswith(_BOOKKEEPING_TOKENS)
 
 
@@ -382,6 +396,11 @@ _KEY_VALUE_CALL = re.compile(
     r"\b(?:[sS]et\w*|put|add|getenv|get|env|fetch|getProperty|GetEnvironmentVariable)"
     r"\([ \t]*[\"'`]\Z"
 )
+# The name is the first item of a tuple or a list (not of a call's arguments), opened here:
+# [("username", "admin"), ("password", "...")], dict([["password", "..."]]).
+_PAIR_OPEN = re.compile(r"""(?<![\w.\])])[(\[][ \t]*["'`]\Z""")
+# ... and closed after its value.
+_PAIR_CLOSE = re.compile(r"[ \t]*[)\]]")
 # An XML element's name starts here (<password>, <jdbc:password>), or its key attribute's
 # value (<entry key="password">, <string name="api_key">).
 _XML_OPEN = re.compile(r"<(?:[\w.-]+:)?\Z")
@@ -435,6 +454,8 @@ def _context(
             if not (close and close[0] in "\"'`" and line.endswith(close[0])):
                 return None
             env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
+            if op[0] == "," and _PAIR_OPEN.search(line):
+                return "pair"  # ("password", "..."), ["password", "..."]: a name and its value
             if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
                 return None
             return ""
@@ -508,14 +529,25 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 done = found[-1][1]
             continue
         end = _keyword_end(text, lowered, keyword, start)
-        if end < 0:
-            continue
+        plural = end < 0
+        if plural:  # passwords = [...]: a list, or nothing
+            end = _keyword_end(text, lowered, keyword, start, plural=True)
+            if end < 0:
+                continue
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _is_comment(line))
         m = _tail(text, end, comment)
         context = None
         if m is not None:
             context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        if plural:
+            if keyword in ("token", "key") and _bookkeeping(prefix):
+                continue  # next_tokens, "DkimTokens": [...]
+            found = _list_values(text, m, keyword, config_like or comment, context)
+            if found:
+                spans.extend(found)
+                done = found[-1][1]
+            continue
         if m is None or context is None:
             span = _spaced_value(text, lowered, start, end, line, config_like)
             if span is None:
@@ -555,6 +587,10 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # ?p=123, ?p=about: a page
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
             continue  # <string name="password">Passwort</string>: a translation
+        if context == "pair" and not (
+            (_typed(value) or _looks_generated(value)) and _PAIR_CLOSE.match(text, span[1] + 1)
+        ):
+            continue  # ("password", "Password"): a label; ("password", "x", y): not a pair
         if m.group("op")[0] == "," and (
             (value.isalpha() and value.isupper()) or text.startswith(":", span[1] + 1)
         ):

@@ -444,3 +444,66 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
     if any(c.isspace() for c in value) or not _plain_secret(value, keyword):
         return None
     return found.span("value")
+
+
+# A list of values assigned to a credential name in the plural (passwords = ["...", "..."],
+# "API_KEYS": [...], also over lines), or YAML's "passwords:" and its "- ..." lines: its
+# quoted strings (a list of something else is read up to it), each typed or generated.
+_LIST_ITEM = re.compile(
+    r"""\s{0,200}[bBrRuUfF]{0,2}(?P<q>["'`])(?P<value>[^"'`\\\n]{1,200})(?P=q)\s{0,200}"""
+    r"(?P<next>[,)\]])"
+)
+_YAML_ITEM = re.compile(
+    r"""[ \t]*\r?\n[ \t]*-[ \t]+(?P<q>["']?)(?P<value>[^\s"'#]{1,200})(?P=q)[ \t]*"""
+    r"(?=\r?\n|\Z|\#)"
+)
+_LIST_ITEMS = 256  # read at the most
+
+
+# The operators that assign a list (passwords = [...], "tokens": [...], API_KEYS := [...]).
+_LIST_OPERATORS = frozenset({"=", ":", ":=", "=>"})
+
+
+def _list_values(
+    text: str, m: re.Match[str] | None, keyword: str, config_like: bool, context: str | None
+) -> list[tuple[int, int]]:
+    """The spans of the secrets in the list assigned by ``m`` to a plural name (the tail
+    after it, its ``context`` as for :func:`_secret_value`; the value ``[``, or in config
+    the end of the line after a colon): strings typed like a password or generated, not
+    placeholders, names or words (``passwords = ["password", "password2"]``)."""
+    if (
+        m is None
+        or keyword == "auth"  # preferred_auths = ["CRAM-MD5", ...]: mechanisms
+        or context not in ("", "comment")
+        or m.group("rest")
+        or m.group("op") not in _LIST_OPERATORS
+    ):
+        return []
+    if m.lastgroup == "eol" and config_like and m.group("op") == ":":
+        pattern, at = _YAML_ITEM, m.end()
+    elif m.lastgroup == "bare" and m.group("bare").startswith("["):
+        pattern, at = _LIST_ITEM, m.start("bare") + 1
+    else:
+        return []
+    spans = []
+    for _ in range(_LIST_ITEMS):
+        item = pattern.match(text, at)
+        if item is None:
+            break
+        if _listed_secret(item.group("value"), keyword):
+            spans.append(item.span("value"))
+        at = item.end()
+        if pattern is _LIST_ITEM and item.group("next") != ",":
+            break  # the list's end
+    return spans
+
+
+def _listed_secret(value: str, keyword: str) -> bool:
+    """True for a secret in a list named for ``keyword``: a token or a key of 16 characters
+    or more, letters and digits (not a tokenizer's ``"19June2000"``), else a word typed like
+    a password (a digit or a symbol)."""
+    if _SPACE.search(value) or not _plain_secret(value, keyword):
+        return False
+    if keyword in _GENERATED_KEYWORDS:
+        return len(value) >= 16 and _has_digit_and_letter(value)
+    return _typed(value)

@@ -224,3 +224,57 @@ def test_a_german_password_name_is_a_password_name() -> None:
         'passwortHinweis = "Mindestens acht Zeichen"',
         0,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Lists of credentials, and a credential's name paired with its value
+# ---------------------------------------------------------------------------------------
+
+PW2 = "Hx" + fake(ALNUM, 10, 65)
+TOKEN2 = fake(ALNUM, 24, 66)
+
+LISTED = {
+    # (path, text, secrets): values in a list named for credentials, or paired with a name
+    "python_list": ("a.py", 'passwords = ["{p}", "{p2}"]', (PW, PW2)),
+    "over_lines": ("a.py", 'API_KEYS = [\n    "{t}",\n    "{t2}",\n]', (TOKEN, TOKEN2)),
+    "javascript": ("a.js", "const tokens = ['{t}'];", (TOKEN,)),
+    "json": ("a.json", '{{"secrets": ["{p}"]}}', (PW,)),
+    "yaml_items": ("a.yaml", "passwords:\n  - {p}\n  - {p2}\n", (PW, PW2)),
+    "up_to_a_variable": ("a.py", 'passwords = ["{p}", other]', (PW,)),
+    "pairs": ("a.py", 'data = [("username", "admin"), ("password", "{p}")]', (PW,)),
+    "pair_in_a_list": ("a.py", 'form = ["password", "{p}"]', (PW,)),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secrets"), LISTED.values(), ids=LISTED.keys())
+def test_listed_and_paired_credentials_are_redacted(
+    path: str, text: str, secrets: tuple[str, ...]
+) -> None:
+    text = text.format(p=PW, p2=PW2, t=TOKEN, t2=TOKEN2)
+    expected = text
+    for secret in secrets:
+        expected = expected.replace(secret, REDACTED)
+    assert redact(text, config_like=path.endswith((".json", ".yaml"))) == (expected, len(secrets))
+
+
+LISTED_KEPT = [
+    'PASSWORD_FIELDS = ["password", "password_confirm"]',
+    'passwords = ["changeme", "password"]',
+    'passwords = ["a", "b"]',
+    "passwords = [pw1, pw2]",
+    'tokens = ["foo", " ", "bar", " ", "19June2000", "baz"]',  # a tokenizer's
+    "preferred_auths = ['CRAM-MD5', 'PLAIN', 'LOGIN']",  # mechanisms
+    '"DkimTokens": ["vvjuipp74whm76gqoni7qmwwn4w4qusjiainivf6sf"]',  # published in DNS
+    '"DkimToken": "vvjuipp74whm76gqoni7qmwwn4w4qusjiainivf6sf"',
+    f'next_tokens = ["{TOKEN}"]',
+    'CHOICES = (("password", "Password"), ("token", "Token"))',
+    '("password", "Enter your password")',
+    'fields = ("username", "password")',
+    f'("password", "{PW}", "more")',  # not a pair
+    'self.assertIn("password", "password_hash")',
+]
+
+
+@pytest.mark.parametrize("text", LISTED_KEPT)
+def test_lists_and_pairs_of_names_and_words_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
