@@ -110,7 +110,7 @@ _AFTER_KEY_NAME = "|".join(
 )
 _THEN_OPERATOR = (
     r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`”’＂＇]\]?|\]|\*\*|__)?[ \t\u3000]*"
-    r"(?:[:=?|+>–—＝：]|->|value[ \t]*=|%3d)"
+    r"(?:[:=?|+>–—＝：]|->|value[ \t]*=|%3d|<<<)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -179,7 +179,9 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
     (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
                                                 # k: str = "...", k: "str" = "..."
-      | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
+      | :{1,3}=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
+                                                # (Makefiles' ::= and :::= too)
+      | <<<                                     # read -r pw <<< "...": a shell's here-string
       | %3[dD]                                  # password%3D...: URL-encoded, in a query
       | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
       | ,\s{0,40}(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
@@ -338,7 +340,7 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
     if i and text[i - 1] == ":" and m.group("op") == ":" and m.start("op") == m.end("rest"):
         return True
     word = text[start:end]
-    if word == "pass" and not prefix:
+    if word == "pass" and not prefix and m.group("op") != "<<<":
         # lower-case "pass" alone is often the English word ("you can pass :option:"); as a
         # key (`pass: Hk2Lm8`) its value has a digit or a symbol
         named = m.end("close") if m.group("close") else m.end("rest")
@@ -396,6 +398,8 @@ _KEY_VALUE_CALL = re.compile(
     r"\b(?:[sS]et\w*|put|add|getenv|get|env|fetch|getProperty|GetEnvironmentVariable)"
     r"\([ \t]*[\"'`]\Z"
 )
+# The shell's read before the name (and its options and other names): read -r user pass.
+_READ_NAMES = re.compile(r"(?<![\w-])read(?:[ \t]+-\w+)*(?:[ \t]+[A-Za-z_]\w*)*[ \t]+\Z")
 # The name is the first item of a tuple or a list (not of a call's arguments), opened here:
 # [("username", "admin"), ("password", "...")], dict([["password", "..."]]).
 _PAIR_OPEN = re.compile(r"""(?<![\w.\])])[(\[][ \t]*["'`]\Z""")
@@ -461,6 +465,10 @@ def _context(
             return ""
         if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
             return "encoded"
+        if op in ("::=", ":::=") and not config_like:
+            return None  # Makefiles' assignments; in code, a grammar's rule
+        if op == "<<<":  # read -r pw <<< "...": the name read from a here-string
+            return "herestring" if _READ_NAMES.search(line) else None
     if not line:
         return ""  # the name starts its line: none of the shapes below
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"

@@ -186,7 +186,8 @@ def _secret_value(
     in config), ``shell`` (the name in capitals inside a command line: ``"PGPASSWORD=x
     psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
     ``encoded`` (after ``%3D``: a query encoded in another URL's, up to an encoded
-    separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell).
+    separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell),
+    ``herestring`` (a shell's ``read pw <<< x``: one word).
     """
     name_rest = m.group("rest")
     group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
@@ -245,6 +246,11 @@ def _secret_value(
             if len(value.split()) != 1 or len(value) < 6:
                 return None
             start = text.index(value, start)
+        elif context == "herestring":  # read -r pw <<< ...: one word
+            word = _SHELL_WORD.match(text, start)
+            if word is None:
+                return None
+            value = word.group(0)
         elif context == "shell" and (
             name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability

@@ -338,6 +338,13 @@ SHAPES = {
     "dockerfile_env_space": ("Dockerfile", f"ENV DB_PASSWORD {PW}", PW),
     "makefile_append": ("Makefile", f"DB_PASSWORD += {PW}", PW),
     "makefile_inc": ("makefile.inc", f"DB_PASSWORD = {PW}", PW),
+    "makefile_posix_assignment": ("Makefile", f"PASSWORD ::= {PW}", PW),
+    "makefile_gnu_immediate": ("rules.mk", f"PASSWORD :::= {PW}", PW),
+    # a shell's here-string read into the name
+    "here_string": ("run.sh", f'read -r pw <<< "{PW}"', PW),
+    "here_string_bare": ("run.sh", f"read -r DB_PASSWORD <<< {PW}", PW),
+    "here_string_in_python": ("run.py", f"os.system('read -r password <<< \"{PW}\"')", PW),
+    "here_string_two_names": ("run.sh", f'IFS=: read -r user pass <<< "admin:{PW}"', PW),
     # XML
     "xml_next_line": ("pom.xml", f"<password>\n  {PW}\n</password>", PW),
     "xml_cdata": ("pom.xml", f"<password><![CDATA[{PW}]]></password>", PW),
@@ -548,6 +555,14 @@ KEPT_SHAPES = {
     "oauth_name": ("a.py", 'oauth = "Vx7qP2mLk9Rz"'),
     "default_placeholder": ("a.py", 'password = os.getenv("DB_PASSWORD") or "changeme"'),
     "properties_prose": ("a.md", "db.password settings\n"),
+    "makefile_shell_assignment": ("Makefile", "PASSWORD != cat secret"),
+    "makefile_shell_command": ("Makefile", "DB_PASSWORD != pass show db/prod"),
+    "makefile_shell_function": ("Makefile", "PASSWORD := $(shell cat .pw)"),
+    "grammar_rule_in_code": ("a.py", 'password ::= "Vx7qP2mLk9Rz"'),
+    "here_string_variable": ("run.sh", 'read -r pw <<< "$PASSWORD"'),
+    "here_string_command": ("run.sh", 'read -r pw <<< "$(cat .pw)"'),
+    "here_string_not_read": ("run.sh", 'grep -c pass <<< "Vx7qP2mLk9Rz"'),
+    "read_prompt": ("run.sh", 'read -s -p "Password: " pw'),
     "long_key_path": (
         "A.java",
         '"spring.ssl.keystore.private-key=classpath:org/springframework/boot/ssl/test-client.key"',
