@@ -134,6 +134,17 @@ _XML_TEXT = re.compile(
     r"\s{0,200}</"
 )
 
+# String literals in the same quotes concatenated after a quoted value on its line ("abc" +
+# "def" + "ghi"), and not followed by anything else (+ suffix: a value built, read as
+# before), by quote; one literal.
+_CONCATENATED = {
+    q: re.compile(
+        rf"(?:[ \t]*\+[ \t]*[bBrRuUfF]{{0,2}}{q}[^{q}\\\n]{{0,4096}}{q}){{1,16}}(?![ \t]*\+)"
+    )
+    for q in "\"'`"
+}
+_LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
+
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
 
@@ -200,15 +211,21 @@ def _secret_value(
     if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
     quoted = m.group(group) if group in _QUOTED_GROUPS else None
+    joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
+        if group == "quoted" and not config_like and len(m.group("q")) == 1:
+            more = _CONCATENATED[m.group("q")].match(text, m.end())
+            if more is not None:  # "abc" + "def": the literals are the value
+                value += "".join(lit.group(2) for lit in _LITERAL.finditer(more.group(0)))
+                joined = more.end() - 1
         if config_like:
             value = value.strip()
             if len(value) < 6:
                 return None
         elif len(value) < 6 or _SPACE.search(value):
             return None
-        start = m.start(group) + quoted.find(value)
+        start = m.start(group) + quoted.find(value) if joined is None else m.start(group)
     else:
         bare = m.group("bare")
         start = m.start("bare")
@@ -313,7 +330,7 @@ def _secret_value(
         return None  # | password | required |: a table of settings, not of values
     if quoted is None and config_like and _CODE_VALUE.match(value):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
-    return start, start + len(value)
+    return start, start + len(value) if joined is None else joined
 
 
 # A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), `db.password ...`

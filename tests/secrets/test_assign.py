@@ -278,3 +278,9 @@ LISTED_KEPT = [
 @pytest.mark.parametrize("text", LISTED_KEPT)
 def test_lists_and_pairs_of_names_and_words_are_kept(text: str) -> None:
     assert redact(text) == (text, 0)
+
+
+def test_string_literals_concatenated_are_one_value() -> None:
+    assert redact('password = "abc" + "def9Xk2q"') == (f'password = "{REDACTED}"', 1)
+    text = f'password = "{PW}" + suffix'  # a value built: its literal, as before
+    assert redact(text) == (f'password = "{REDACTED}" + suffix', 1)

@@ -345,6 +345,10 @@ SHAPES = {
     "here_string_bare": ("run.sh", f"read -r DB_PASSWORD <<< {PW}", PW),
     "here_string_in_python": ("run.py", f"os.system('read -r password <<< \"{PW}\"')", PW),
     "here_string_two_names": ("run.sh", f'IFS=: read -r user pass <<< "admin:{PW}"', PW),
+    # string literals concatenated
+    "concatenated": ("a.py", 'password = "abc" + "def9Xk2q"', "def9Xk2q"),
+    "concatenated_three": ("a.js", "const password = 'Ab' + 'cd3' + 'ef9';", "cd3"),
+    "concatenated_token": ("a.py", 'api_key = "aB3dE5" + "gH7jK9mN1pQ3"', "gH7jK9mN1pQ3"),
     # XML
     "xml_next_line": ("pom.xml", f"<password>\n  {PW}\n</password>", PW),
     "xml_cdata": ("pom.xml", f"<password><![CDATA[{PW}]]></password>", PW),
@@ -563,6 +567,9 @@ KEPT_SHAPES = {
     "here_string_command": ("run.sh", 'read -r pw <<< "$(cat .pw)"'),
     "here_string_not_read": ("run.sh", 'grep -c pass <<< "Vx7qP2mLk9Rz"'),
     "read_prompt": ("run.sh", 'read -s -p "Password: " pw'),
+    "concatenated_with_a_name": ("a.py", 'token = "Bearer " + tok'),
+    "concatenated_fields": ("a.py", 'password = "%s" + "%s"'),
+    "concatenated_compared": ("a.py", 'if password == "abc" + "def9Xk2q":'),
     "long_key_path": (
         "A.java",
         '"spring.ssl.keystore.private-key=classpath:org/springframework/boot/ssl/test-client.key"',
