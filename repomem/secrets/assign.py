@@ -27,23 +27,24 @@ CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
 DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
 ``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
 (notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
-names and table rows, comments in code read like config (``# old password: ...``,
-``/* pw: ... */``), a name paired with its value in a tuple or a list (``("password",
-"...")``), and the strings of a list assigned to a name in the plural (``passwords =
-["...", "..."]``, ``API_KEYS = [...]``, YAML's ``- ...`` items).  The ``k`` scan also
-finds ``Cookie``/``Set-Cookie`` headers (generated values of their ``name=value`` pairs)
-and a URL's ``?key=...``; the ``auth`` hits also read Digest and AWS Signature V4 headers,
-and values concatenated after ``"Bearer "`` or ``"...&password="``.  Three more scans find
-words that introduce a credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any
-case, and the user and password given to a login or a connection, as arguments
-(``login("user", "...")``, ``NetworkCredential("user", "...")``, ``connect(host, "user",
-"...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentence ("log in with
-admin / ...", "creds: admin/...").  Headers, cookies and those words are read by
-:mod:`.commands`.
+names and table rows, comments in code read like config (``# old password: ...``, ``/* pw:
+... */``; a bare word inside a docstring or a block comment too), a name paired with its
+value in a tuple or a list (``("password", "...")``), and the strings of a list assigned
+to a name in the plural (``passwords = ["...", "..."]``, ``API_KEYS = [...]``, YAML's ``-
+...`` items).  The ``k`` scan also finds ``Cookie``/``Set-Cookie`` headers (generated
+values of their ``name=value`` pairs) and a URL's ``?key=...``; the ``auth`` hits also
+read Digest and AWS Signature V4 headers, and values concatenated after ``"Bearer "`` or
+``"...&password="``.  Three more scans find words that introduce a credential in other
+shapes: SQL's ``IDENTIFIED BY '...'`` in any case, and the user and password given to a
+login or a connection, as arguments (``login("user", "...")``, ``NetworkCredential("user",
+"...")``, ``connect(host, "user", "...")``), as a pair assigned (``creds = ("admin",
+"...")``) or in a sentence ("log in with admin / ...", "creds: admin/...").  Headers,
+cookies and those words are read by :mod:`.commands`.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from repomem.secrets._common import (
@@ -119,7 +120,8 @@ _THEN_OPERATOR = (
     r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
     # the password for x is ..., the password for staging: ...
     r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
-    r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
+    r"|(?:(?<=(?:use|ith|ing) pass)|(?<=(?:use|ith|ing) the pass))word[ \t])"
+    # connect with password ..., use the password ...
 )
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
@@ -331,6 +333,45 @@ def _is_comment(line: str) -> bool:
     )
 
 
+class _ProseRegions:
+    """The docstrings and block comments of a text, found once it is asked about one: from
+    a triple quote (\"\"\" or \'\'\') anywhere, or a "/*" that starts its line (not a glob's
+    "src/*.py"), to the mark that closes it (or the end of the text)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._bounds: list[int] | None = None  # start, end, start, end ...
+
+    def holds(self, position: int) -> bool:
+        """True when ``position`` lies inside a docstring or a block comment."""
+        if self._bounds is None:
+            self._bounds = self._find()
+        return bisect.bisect_right(self._bounds, position) % 2 == 1
+
+    def _find(self) -> list[int]:
+        text = self._text
+        marks = []
+        for mark in ('"""', "'''", "/*", "*/"):
+            at = text.find(mark)
+            while at >= 0:
+                if mark != "/*" or not text[text.rfind("\n", 0, at) + 1 : at].strip():
+                    marks.append((at, mark))
+                at = text.find(mark, at + len(mark))
+        marks.sort()
+        bounds = []
+        closing = ""
+        for at, mark in marks:
+            if not closing and mark != "*/":
+                closing = "*/" if mark == "/*" else mark
+                bounds.append(at + len(mark))
+            elif mark == closing and at >= bounds[-1]:
+                closing = ""
+                bounds.append(at)
+        if closing:
+            bounds.append(len(text))
+        return bounds
+
+
 def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, prefix: str) -> bool:
     """True when the name at `start` holds the keyword without naming a credential: between
     colons (an AWS ARN's `:secret:`, a reST role `:token:`), the English word "pass" alone
@@ -513,6 +554,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         return []
     hits.sort()
     spans: list[tuple[int, int]] = []
+    regions = _ProseRegions(text)
     done = 0  # hits before this offset lie inside an assignment already handled
     for start, keyword, word_end in hits:
         if start < done:
@@ -548,6 +590,17 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         context = None
         if m is not None:
             context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        if (
+            context == ""
+            and m is not None
+            and m.lastgroup == "bare"
+            and not (config_like or comment)
+            and regions.holds(start)
+        ):  # a bare word in a docstring or a block comment: read like a comment
+            comment = True
+            m = _tail(text, end, comment)
+            if m is not None:
+                context = _context(text, m, line, prefix, (start, end), config_like, comment)
         if plural:
             if keyword in ("token", "key") and _bookkeeping(prefix):
                 continue  # next_tokens, "DkimTokens": [...]

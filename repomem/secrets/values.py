@@ -321,9 +321,9 @@ def _secret_value(
     if _is_placeholder(value) or _is_name_value(value):
         return None
     if keyword_name in _GENERATED_KEYWORDS and (
-        not _looks_generated(value) or any(c.isspace() or c in "[]()|" for c in value)
+        not _looks_generated(value) or any(c.isspace() or c in "[]()|<>*" for c in value)
     ):
-        return None  # "input_token": "Marker" or "NextMarker || Contents[-1].Key"
+        return None  # "input_token": "Marker", "NextMarker || Contents[-1].Key", 1*<any CHAR
     if quoted is not None and config_like and _is_sentence(value):
         return None  # "nextToken": "A generated value, used for paginating results."
     if context == "table" and not (_typed(value) or _looks_generated(value)):
@@ -341,6 +341,11 @@ _SPACED = re.compile(
 )
 
 
+# The words before "password ..." in a sentence that gives it: "use password ...", "connect
+# with the password ...".
+_USE_PASSWORD = tuple(f"{verb} {the}" for verb in ("use", "using", "with") for the in ("", "the "))
+
+
 def _spaced_value(
     text: str, lowered: str, start: int, end: int, line: str, config_like: bool
 ) -> tuple[int, int] | None:
@@ -348,8 +353,8 @@ def _spaced_value(
     where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
     ``db.password value`` (a dotted name starting a config line, the value typed or
     generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
-    ``WITH``/``LOGIN``) and "with/use password ..." in a sentence (a word with a digit or a
-    symbol)."""
+    ``WITH``/``LOGIN``) and "with/use [the] password ..." in a sentence (a word with a digit
+    or a symbol)."""
     m = _SPACED.match(text, end)
     if m is None:
         return None
@@ -367,7 +372,7 @@ def _spaced_value(
         if not (text[start:end].isupper() or before.endswith(("with ", "login "))):
             return None
     elif not q and keyword in _CHOSEN_WORDS and not m.group("rest"):
-        if not before.endswith(("use ", "using ", "with ")):
+        if not before.endswith(_USE_PASSWORD):
             return None
         value = value.rstrip(".,;:)")
         if not _typed(value):
