@@ -49,6 +49,8 @@ import re
 
 from repomem.secrets._common import (
     _BOOKKEEPING_TOKENS,
+    REDACTED,
+    _is_name_value,
     _is_placeholder,
     _looks_generated,
     _typed,
@@ -249,6 +251,28 @@ def _is_comment(line: str) -> bool:
     )
 
 
+def _may_be_read_in_prose(bare: str) -> bool:
+    """False when a comment's reading of the bare value ``bare`` (see :func:`_secret_value` and
+    the checks of a comment's value in :func:`_assignment_spans`) keeps it: its first word,
+    maybe cut at an earlier redaction, is short, code, a name, a placeholder or not
+    generated, and it is no YAML tag, anchor or block scalar whose value is another word.
+    (Finding the docstrings of a text costs as much as reading it: asked only where it may
+    matter.)"""
+    if bare[0] in "!&|>" or REDACTED in bare:
+        return True
+    words = bare.split(None, 1)
+    if len(words) == 1 and len(bare) >= 64:
+        return True  # a word longer than the bare value the tail reads
+    word = words[0]
+    value = word.rstrip(",;.\"'`")
+    return (
+        len(value) >= 6
+        and _looks_generated(word)
+        and _OPENING_BRACKETS.isdisjoint(word)
+        and not (_is_placeholder(value) or _is_name_value(value))
+    )
+
+
 class _ProseRegions:
     """The docstrings and block comments of a text, found once it is asked about one: from
     a triple quote (\"\"\" or \'\'\') anywhere, or a "/*" that starts its line (not a glob's
@@ -357,6 +381,9 @@ _KEY_VALUE_CALL = re.compile(
 )
 # The shell's read before the name (and its options and other names): read -r user pass.
 _READ_NAMES = re.compile(r"(?<![\w-])read(?:[ \t]+-\w+)*(?:[ \t]+[A-Za-z_]\w*)*[ \t]+\Z")
+# After a name in the plural, a list assigned: passwords = [, "tokens": [, or the end of
+# the line (YAML's items on the next lines).
+_LIST_AHEAD = re.compile(r"""(?:["'`]\]?|\])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\[|\r?\n)""")
 # The name is the first item of a tuple or a list (not of a call's arguments), opened here:
 # [("username", "admin"), ("password", "...")], dict([["password", "..."]]).
 _PAIR_OPEN = re.compile(r"""(?<![\w.\])])[(\[][ \t]*["'`]\Z""")
@@ -461,7 +488,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             kind, back = _word_kind(hit.group())
             hits.append((hit.start() - back, kind, hit.end()))
     if not text.isascii():
-        folded = _fold_full_width(text, lowered, [end for _, _, end in hits])
+        folded = _fold_full_width(text, lowered, hits)
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
         hits.extend(_cjk_hits(text))
@@ -498,7 +525,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         plural = end < 0
         if plural:  # passwords = [...]: a list, or nothing
             end = _keyword_end(text, lowered, keyword, start, plural=True)
-            if end < 0:
+            if end < 0 or not _LIST_AHEAD.match(text, end):
                 continue
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _is_comment(line))
@@ -511,12 +538,17 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             and m is not None
             and m.lastgroup == "bare"
             and not (config_like or comment)
-            and regions.holds(start)
-        ):  # a bare word in a docstring or a block comment: read like a comment
-            comment = True
-            m = _tail(text, end, comment)
-            if m is not None:
-                context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        ):  # a bare word in a docstring or a block comment: read like a comment's
+            op = m.group("op")
+            annotation = op[0] == ":" and op[-1] == "=" and len(op) > 2  # (in code only)
+            if (annotation or _may_be_read_in_prose(m.group("bare"))) and regions.holds(start):
+                comment = True
+                if annotation:  # (else the same match)
+                    m = _tail(text, end, comment)
+                    if m is not None:
+                        context = _context(
+                            text, m, line, prefix, (start, end), config_like, comment
+                        )
         if plural:
             if keyword in ("token", "key") and _bookkeeping(prefix):
                 continue  # next_tokens, "DkimTokens": [...]

@@ -294,10 +294,12 @@ _WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "net"})
 # (docker login's, a password piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
 _P_WORDS = (
-    rf"(?:dp[ \t](?<=expdp[ \t]|impdp[ \t])|[ \t](?<=exp[ \t]|imp[ \t]))[ \t]*{_ORACLE_AHEAD}"
+    rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
+    # last: a blank after a "p" is common (help, step), a lost branch the cheapest there
+    rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
 )
 
 
@@ -381,9 +383,10 @@ def _oracle_password(value: str) -> bool:
 # Windows' net use and net user: net use [X:] \\\\server\\share [password] [/user:dom\\name]
 # [password], net user name password [/add].  Their words are read up to the end of the
 # line, a shell's operator or a quote (the command may be a string in code).  A scan of the
-# lowered text for "net use" (a literal: a fast scan, see _WORD_SCANS) looks ahead for a
-# word of six characters where the password goes (after the share, or the user's name,
-# maybe after options), so a megabyte of "net use " costs no Python work.
+# lowered text for "net use" (found at its "use": a "u" is rarer than an "n", see
+# _WORD_SCANS) looks ahead for a word of six characters where the password goes (after the
+# share, or the user's name, maybe after options), so a megabyte of "net use " costs no
+# Python work.
 _NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
 # (options, prompts and variables, then a word: its first character and five more)
 _NET_PASSWORD_AHEAD = (
@@ -391,7 +394,7 @@ _NET_PASSWORD_AHEAD = (
     rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
 )
 _NET_SCAN = re.compile(
-    r"net use(?:"
+    r"use(?<=net use)(?:"
     rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
     rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
     rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
@@ -403,7 +406,7 @@ _NET_WORD = re.compile(rf"[ \t]+({_NET_WORD_CHARS}+)")
 def _net_hits(lowered: str) -> list[tuple[int, str, int]]:
     """Where net use and net user stand in ``lowered`` with a word where the password goes:
     (start, "net", end of the scan's match), as the scans report their words."""
-    return [(m.start(), "net", m.end()) for m in _NET_SCAN.finditer(lowered)]
+    return [(m.start() - 4, "net", m.end()) for m in _NET_SCAN.finditer(lowered)]
 
 
 def _net_password(text: str, start: int) -> tuple[int, int] | None:

@@ -43,12 +43,12 @@ _FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
 _FULL_WIDTH_KEYWORD_LETTERS = ("\uff50", "\uff4b", "\uff53", "\uff48")
 
 
-def _fold_full_width(text: str, lowered: str, hit_ends: list[int]) -> str | None:
+def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) -> str | None:
     """``text`` with its full-width forms read as ASCII, or None when it needs no folding:
-    ``lowered`` is its lower-cased copy, ``hit_ends`` where the scans' matches end in it."""
+    ``lowered`` is its lower-cased copy, ``hits`` the scans' (start, keyword, end) in it."""
     if text.isascii() or not (
         any(letter in lowered for letter in _FULL_WIDTH_KEYWORD_LETTERS)
-        or any(_FULL_WIDTH_NEAR.match(lowered, end) for end in hit_ends)
+        or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
     ):
         return None
     folded = text.translate(_FOLD_FULL_WIDTH)
@@ -68,10 +68,11 @@ def _without_zero_width(text: str) -> str | None:
 
 
 # Names of passwords in Chinese (simplified and traditional), Japanese and Korean, and of
-# tokens and keys; one find each for the text to hold one ("密" begins four of them).
+# tokens and keys.  A text holds one only if it holds one of their first characters (キ for
+# APIキー): a find of one character is a tenth of a find of two.
 _CJK_PASSWORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번")
 _CJK_TOKENS = ("令牌", "トークン", "토큰", "密钥", "密鑰", "秘钥", "秘鑰", "APIキー")
-_CJK_FINDS = ("密", *(w for w in _CJK_PASSWORDS + _CJK_TOKENS if not w.startswith("密")))
+_CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORDS + _CJK_TOKENS}))
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
 # and the value: an ASCII word, maybe quoted.
 _CJK_NAME = re.compile(
