@@ -57,12 +57,13 @@ from repomem.secrets._common import (
 )
 from repomem.secrets.commands import (
     _AUTH_HEADER_TAIL,
+    _C_WORDS,
     _P_FIRST,
     _P_WORDS,
+    _U_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
-    _net_hits,
     _p_word,
     _word_kind,
     _word_spans,
@@ -90,10 +91,10 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
-# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
-# and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
-# the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
-# are dropped without Python-level work.
+# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "c" for
+# secret and "u" for auth.  Each looks ahead for an assignment operator after the rest of
+# the name, so the many keyword hits that are not assignments ("pass" statements, "key="
+# arguments) are dropped without Python-level work.
 _PASS_SUFFIXES = ("word", "wd", "phrase", "code", "wort", "w")
 # Keys that sign or encrypt, named for what they do or for the library: sixteen characters
 # or more (the shortest AES key in hex; a key's check value is shorter).
@@ -128,10 +129,13 @@ _THEN_OPERATOR = (
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
 # expression's `(?P=name)`), and the words of commands and calls that take a password
-# (see _P_WORDS).  A scan's cost grows with how often its first character occurs, so "auth"
-# is found at its "h"; and each branch starts with a literal, which the engine rejects at
-# once at the other occurrences of the scan's letter (a look-around first is evaluated
-# there: the `?p=` branch so cost a third of the "p" scan).
+# (see _P_WORDS).  A scan costs half a nanosecond a character however rare its letter (its
+# matches cost more where the letter is common), so the keywords share the scans of the
+# words of :mod:`.commands`: "secret" is found at its "c" with the words with a "c"
+# (_C_WORDS), "auth" at its "u" with "net use" (_U_WORDS); and each branch starts with a
+# literal, which the engine rejects at once at the other occurrences of the scan's letter
+# (a look-around first is evaluated there: the `?p=` branch so cost a third of the "p"
+# scan).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     re.compile(
         f"p(?:{_P_FIRST}|(?:ass|wd?){_THEN_OPERATOR}"
@@ -144,12 +148,13 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
         + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
         + _THEN_OPERATOR
     ),
-    re.compile("secret" + _THEN_OPERATOR),
-    re.compile("h(?<=auth)" + _THEN_OPERATOR),
+    re.compile(f"c(?:ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS})"),
+    re.compile(f"u(?:th(?<=auth){_THEN_OPERATOR}|{_U_WORDS})"),
 )
 # A keyword scan's match -> its keyword, and how far before the match the keyword starts
-# (token and cookie are found at their "k", auth at its "h", ?p= with its "="); a match
-# not here is a word of _P_WORDS.
+# (token and cookie are found at their "k", secret at its "c", auth at its "u", ?p= with
+# its "="); a match not here is a word that introduces a credential (_P_WORDS, _C_WORDS,
+# _U_WORDS, _WORD_SCANS).
 _MATCHED_KEYWORDS = {
     "pass": ("pass", 0),
     "pwd": ("pwd", 0),
@@ -159,9 +164,11 @@ _MATCHED_KEYWORDS = {
     "ken": ("token", 2),
     "kie": ("cookie", 3),
     "key": ("key", 0),
-    "secret": ("secret", 0),
-    "h": ("auth", 3),
+    "cret": ("secret", 2),
+    "uth": ("auth", 1),
 }
+# Every scan of the lowered text: the keywords' and the words' (eight, each a pass).
+_SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
 
 # What opens a call, a subscript or a literal: code, where a comment quotes it.
 _OPENING_BRACKETS = frozenset("([{")
@@ -478,21 +485,18 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         lowered = text.translate(_ASCII_LOWER)
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
-    for pattern in _KEYWORD_SCANS:
+    for pattern in _SCANS:
         for hit in pattern.finditer(lowered):
             matched = hit.group()
-            keyword, back = _MATCHED_KEYWORDS.get(matched) or _p_word(matched)
-            hits.append((hit.start() - back, keyword, hit.end()))
-    for pattern in _WORD_SCANS:
-        for hit in pattern.finditer(lowered):
-            kind, back = _word_kind(hit.group())
-            hits.append((hit.start() - back, kind, hit.end()))
+            kind = _MATCHED_KEYWORDS.get(matched)
+            if kind is None:  # a word that introduces a credential
+                kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
+            hits.append((hit.start() - kind[1], kind[0], hit.end()))
     if not text.isascii():
         folded = _fold_full_width(text, lowered, hits)
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
         hits.extend(_cjk_hits(text))
-    hits.extend(_net_hits(lowered))
     if not hits:
         return []
     hits.sort()

@@ -229,6 +229,33 @@ _ORACLE_SHAPE = (
 # After a logon without a database: a script or a parameter.
 _ORACLE_NO_DATABASE = re.compile(r"[ \t]+(?:@|[a-z_]+=)", re.IGNORECASE)
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
+# Windows' net use and net user: net use [X:] \\\\server\\share [password] [/user:dom\\name]
+# [password], net user name password [/add].  Their words are read up to the end of the
+# line, a shell's operator or a quote (the command may be a string in code).  Found at the
+# "u" of "use" (a "u" is rarer than an "n"; :mod:`.assign`'s scan for "auth" shares it),
+# looking ahead for a word of six characters where the password goes (after the share, or
+# the user's name, maybe after options), so a megabyte of "net use " costs no Python work.
+_NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
+# (options, prompts and variables, then a word: its first character and five more)
+_NET_PASSWORD_AHEAD = (
+    rf"(?:[ \t]+[/*%$!]{_NET_WORD_CHARS}*)*"
+    rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
+)
+_U_WORDS = (
+    r"se(?<=net use)(?:"
+    rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
+    rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
+    rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
+)
+# The words with a "c": cred..., connect(, and Go's MySQL DSN (user:password@tcp(host)),
+# found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db and JDBC's thin URL
+# (jdbc:oracle:thin:user/...@host).  :mod:`.assign`'s scan for "secret" finds them.
+_C_WORDS = (
+    r"red(?:entials?|s)?(?![a-z])"
+    + _GIVEN
+    + rf"|onn(?:ect(?:ion)?(?={_CALL_WITH_STRING})[ \t]*\(|(?:ect)?[ \t]+{_ORACLE_AHEAD})"
+    + rf"|p\((?<=@tcp\()|:oracle:thin:(?<=jdbc:oracle:thin:){_ORACLE_AHEAD}"
+)
 # Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
 # often its first character occurs) and each branch with a literal, which the engine
 # rejects at once at the other occurrences of the scan's letter.
@@ -246,15 +273,6 @@ _WORD_SCANS = (
         rf"g(?:et(?<=rman target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
         r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
     ),
-    # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
-    # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
-    # and JDBC's thin URL (jdbc:oracle:thin:user/...@host)
-    re.compile(
-        r"c(?:red(?:entials?|s)?(?![a-z])"
-        + _GIVEN
-        + rf"|onn(?:ect(?:ion)?(?={_CALL_WITH_STRING})[ \t]*\(|(?:ect)?[ \t]+{_ORACLE_AHEAD})"
-        + rf"|p\((?<=@tcp\()|:oracle:thin:(?<=jdbc:oracle:thin:){_ORACLE_AHEAD})"
-    ),
     # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
     re.compile(
         r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
@@ -265,7 +283,7 @@ _WORD_SCANS = (
 # The kind of word found, by its first two letters (see _word_kind), and where the word
 # starts before its scan's literal: the "d" of identified, redis and userid=, the "g" of
 # log... and of rman target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
-# the "c" of jdbc.
+# the "c" of jdbc, the "u" of net use.
 _WORDS = {
     "de": ("identified", 1),
     "di": ("redis", 2),
@@ -281,10 +299,11 @@ _WORDS = {
     "co": ("connect", 0),
     "cp": ("dsn", 0),
     "c:": ("oracle", 3),
+    "us": ("net", 4),
     "qu": ("call", 2),
     "ql": ("call", 3),
 }
-_WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "net"})
+_WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
@@ -380,33 +399,8 @@ def _oracle_password(value: str) -> bool:
     return value[0] not in "$&%{<" and _plain_secret(value)
 
 
-# Windows' net use and net user: net use [X:] \\\\server\\share [password] [/user:dom\\name]
-# [password], net user name password [/add].  Their words are read up to the end of the
-# line, a shell's operator or a quote (the command may be a string in code).  A scan of the
-# lowered text for "net use" (found at its "use": a "u" is rarer than an "n", see
-# _WORD_SCANS) looks ahead for a word of six characters where the password goes (after the
-# share, or the user's name, maybe after options), so a megabyte of "net use " costs no
-# Python work.
-_NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
-# (options, prompts and variables, then a word: its first character and five more)
-_NET_PASSWORD_AHEAD = (
-    rf"(?:[ \t]+[/*%$!]{_NET_WORD_CHARS}*)*"
-    rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
-)
-_NET_SCAN = re.compile(
-    r"use(?<=net use)(?:"
-    rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
-    rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
-    rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
-)
 _NET_USE = re.compile(r"net[ \t]+use(?P<user>r)?(?=[ \t])", re.IGNORECASE)
 _NET_WORD = re.compile(rf"[ \t]+({_NET_WORD_CHARS}+)")
-
-
-def _net_hits(lowered: str) -> list[tuple[int, str, int]]:
-    """Where net use and net user stand in ``lowered`` with a word where the password goes:
-    (start, "net", end of the scan's match), as the scans report their words."""
-    return [(m.start() - 4, "net", m.end()) for m in _NET_SCAN.finditer(lowered)]
 
 
 def _net_password(text: str, start: int) -> tuple[int, int] | None:
@@ -442,8 +436,8 @@ def _net_password(text: str, start: int) -> tuple[int, int] | None:
 def _word_spans(
     text: str, lowered: str, start: int, kind: str, word_end: int
 ) -> list[tuple[int, int]]:
-    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, and
-    _net_hits) at ``start``, its scan's match ending at ``word_end``."""
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, _C_WORDS
+    and _U_WORDS) at ``start``, its scan's match ending at ``word_end``."""
     if kind == "net":
         net = _net_password(text, start)
         return [net] if net is not None else []
