@@ -3,9 +3,10 @@
 Three token detectors (run by :func:`~repomem.secrets.redact` after those of
 :mod:`.tokens`) find credentials given to commands: one scan after the literal ``-`` reads
 ``--password=...``/``--token ...`` flags, the short password options of the commands that
-have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``, the
-command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
-PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u user:...``.
+have one (``sshpass -p``, ``psexec -p``, ``redis-cli -a``, ``docker login -p``, ``mysql
+-p...``, the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd
+-b``, PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
+user:...``.
 
 The assignment scans of :mod:`.assign` hand this module the rest: ``Authorization``
 headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` headers
@@ -49,10 +50,10 @@ from repomem.secrets.values import _TUPLE_VALUES
 # --password=hunter2, --password 's3cr3t !', "--token", "ghx0123..." (an argv list),
 # --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
 # for after the literal "-", which also finds the short options of the commands that take a
-# password (`sshpass -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`: the command is
-# checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password ...` and
-# `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan per
-# command would cost more than the branches tried at each "-".
+# password (`sshpass -p`, `psexec -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`:
+# the command is checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password
+# ...` and `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan
+# per command would cost more than the branches tried at each "-".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
     r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
@@ -71,6 +72,7 @@ _FLAG = re.compile(
 # "login" counts after a container tool (docker login -u me -p ...).
 _SHORT_FLAG_COMMANDS = (
     ("sshpass", "p", False),
+    ("psexec", "p", False),  # Sysinternals' psexec \\host -u user -p ...
     ("login", "p", False),
     ("redis-cli", "a", False),
     ("mysql", "p", True),

@@ -282,6 +282,7 @@ SHAPES = {
     # command lines
     "sshpass": ("run.sh", f"sshpass -p {PW} ssh host", PW),
     "sshpass_quoted": ("run.sh", f"sshpass -p'{PW}' ssh host", PW),
+    "psexec": ("run.bat", f"psexec \\\\srv -u admin -p {PW} cmd", PW),
     "redis_cli": ("run.sh", f"redis-cli -h cache -a {PW} ping", PW),
     "docker_login": ("run.sh", f"docker login -u me -p {PW} registry", PW),
     "htpasswd": ("run.sh", f"htpasswd -b .htpasswd admin {PW}", PW),
