@@ -253,6 +253,8 @@ _COMMENT_AFTER_CODE = re.compile(r"[ \t](?:#|//|/\*)[ \t]")
 
 def _is_comment(line: str) -> bool:
     """True when ``line`` (no line break in it) is a comment or has one after code."""
+    if not line:
+        return False  # (the name starts its line: the common case of a text dense with them)
     return _COMMENT_LINE.match(line) is not None or (
         ("#" in line or "/" in line) and _COMMENT_AFTER_CODE.search(line) is not None
     )
@@ -545,7 +547,11 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         ):  # a bare word in a docstring or a block comment: read like a comment's
             op = m.group("op")
             annotation = op[0] == ":" and op[-1] == "=" and len(op) > 2  # (in code only)
-            if (annotation or _may_be_read_in_prose(m.group("bare"))) and regions.holds(start):
+            bare = m.group("bare")
+            if (
+                annotation
+                or ((len(bare) >= 6 or bare[0] in "!&|>") and _may_be_read_in_prose(bare))
+            ) and regions.holds(start):
                 comment = True
                 if annotation:  # (else the same match)
                     m = _tail(text, end, comment)

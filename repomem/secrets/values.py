@@ -17,6 +17,7 @@ assignment (``user, password = "app", "..."``).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from repomem.secrets._common import (
@@ -147,8 +148,10 @@ _LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
+_BRACKETS = frozenset("([{")  # (one of them first: a set's test costs less than the regex)
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; a text dense with credentials repeats values)
 def _is_prose(value: str) -> bool:
     """True for a value that is words, not a secret: ":param password: The user password.",
     "token: see the vault entry". Three words or more (unless one is a long generated
@@ -278,12 +281,12 @@ def _secret_value(
             value = word.group(0)
         elif not config_like:
             return None
-        elif (prop := _YAML_PROPERTY.match(bare)) is not None:
+        elif bare[0] in "!&" and (prop := _YAML_PROPERTY.match(bare)) is not None:
             start += prop.end()
             value = bare[prop.end() :].split(None, 1)[0]
             if len(value) < 6:
                 return None
-        elif _BLOCK_SCALAR.match(bare):
+        elif bare[0] in "|>" and _BLOCK_SCALAR.match(bare):
             # password: |  then the value on the next line
             nxt = _NEXT_LINE.match(text, m.start("bare") + len(bare.rstrip()))
             if nxt is None:
@@ -328,7 +331,12 @@ def _secret_value(
         return None  # "nextToken": "A generated value, used for paginating results."
     if context == "table" and not (_typed(value) or _looks_generated(value)):
         return None  # | password | required |: a table of settings, not of values
-    if quoted is None and config_like and _CODE_VALUE.match(value):
+    if (
+        quoted is None
+        and config_like
+        and not _BRACKETS.isdisjoint(value)
+        and _CODE_VALUE.match(value)
+    ):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
     return start, start + len(value) if joined is None else joined
 
