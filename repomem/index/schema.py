@@ -28,8 +28,13 @@ from __future__ import annotations
 # u/x@db`, `rman target u/x@db`), passwords given to `redis.Redis`, `ftplib.FTP` and `new PDO`,
 # echoed into `docker login --password-stdin` or `sudo -S`, signing and encryption keys
 # (`ENCRYPTION_KEY = "x"`), full-width and typographic quotes and names, and notebook cells
-# without their notebook redacted (one rebuild)
-SCHEMA_VERSION = 12
+# without their notebook redacted (one rebuild); 13: `exp u/x@db` and logons without a
+# database, full-width token/secret/auth names, zero-width characters inside a name, CJK
+# names (`密码=x`), `net use`, `psexec -p`, lists and pairs (`passwords = ["x"]`,
+# `("password", "x")`), docstrings and block comments, Makefiles' `::=`, here-strings and
+# concatenated literals redacted; DKIM tokens and a token's `1*tchar` grammar kept (one
+# rebuild)
+SCHEMA_VERSION = 13
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

@@ -6,9 +6,10 @@ lower-cased copy of the text by four scans for the keywords ``pass``/``pwd``/``p
 look-ahead for an assignment operator (or one of the few spaced forms below), so ``pass``
 statements and the like are dropped inside the regex engine.  The few remaining hits are
 checked in Python: the keyword must stand as a word of the name, and an anchored regex
-reads the operator and value (:mod:`.values` reads and judges the value).  Full-width
+reads the operator and value (:mod:`.tail`; :mod:`.values` reads and judges the value).  Full-width
 forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
-as the ASCII characters they stand for.
+as the ASCII characters they stand for, and names written in Chinese, Japanese or Korean
+(``密码=...``) are found too (see :mod:`.nonascii`).
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -26,33 +27,40 @@ CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
 DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
 ``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
 (notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
-names and table rows, and comments in code read like config (``# old password: ...``,
-``/* pw: ... */``).  The ``k`` scan also finds ``Cookie``/``Set-Cookie`` headers
-(generated values of their ``name=value`` pairs) and a URL's ``?key=...``; the ``auth``
-hits also read Digest and AWS Signature V4 headers, and values concatenated after
-``"Bearer "`` or ``"...&password="``.  Three more scans find words that introduce a
-credential in other shapes: SQL's ``IDENTIFIED BY '...'`` in any case, and the user and
-password given to a login or a connection, as arguments (``login("user", "...")``,
-``NetworkCredential("user", "...")``, ``connect(host, "user", "...")``), as a pair assigned
-(``creds = ("admin", "...")``) or in a sentence ("log in with admin / ...", "creds:
-admin/...").  Headers, cookies and those words are read by :mod:`.commands`.
+names and table rows, comments in code read like config (``# old password: ...``, ``/* pw:
+... */``; a bare word inside a docstring or a block comment too), a name paired with its
+value in a tuple or a list (``("password", "...")``), and the strings of a list assigned
+to a name in the plural (``passwords = ["...", "..."]``, ``API_KEYS = [...]``, YAML's ``-
+...`` items).  The ``k`` scan also finds ``Cookie``/``Set-Cookie`` headers (generated
+values of their ``name=value`` pairs) and a URL's ``?key=...``; the ``auth`` hits also
+read Digest and AWS Signature V4 headers, and values concatenated after ``"Bearer "`` or
+``"...&password="``.  Three more scans find words that introduce a credential in other
+shapes: SQL's ``IDENTIFIED BY '...'`` in any case, and the user and password given to a
+login or a connection, as arguments (``login("user", "...")``, ``NetworkCredential("user",
+"...")``, ``connect(host, "user", "...")``), as a pair assigned (``creds = ("admin",
+"...")``) or in a sentence ("log in with admin / ...", "creds: admin/...").  Headers,
+cookies and those words are read by :mod:`.commands`.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from repomem.secrets._common import (
     _BOOKKEEPING_TOKENS,
-    _NL,
+    REDACTED,
+    _is_name_value,
     _is_placeholder,
     _looks_generated,
     _typed,
 )
 from repomem.secrets.commands import (
     _AUTH_HEADER_TAIL,
+    _C_WORDS,
     _P_FIRST,
     _P_WORDS,
+    _U_WORDS,
     _WORD_KINDS,
     _WORD_SCANS,
     _cookie_spans,
@@ -60,8 +68,11 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
+from repomem.secrets.nonascii import _cjk_hits, _cjk_spans, _fold_full_width
+from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
+    _list_values,
     _secret_value,
     _spaced_value,
     _stated_value,
@@ -72,18 +83,6 @@ from repomem.secrets.values import (
 # Lower-cases ASCII only, so positions in the copy match positions in the original even
 # when the text holds characters whose lower case is longer ("İ" -> "i̇").
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-# Full-width forms and the ideographic space, typed with a CJK input method
-# (password＝"...", ＤＢ＿ＰＡＳＳＷＯＲＤ：...), are read as the ASCII characters they stand
-# for: one character for one, so positions in the folded copy are positions in the text.
-_FOLD_FULL_WIDTH = str.maketrans(
-    {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
-)
-# A text is folded when a keyword is followed by one (the scans' look-ahead takes the
-# full-width "=", ":" and quotes and the ideographic space), or when it holds a full-width
-# "p" (ＰＡＳＳＷＯＲＤ = "...").  Searching every non-ASCII text for the range cost 6% of
-# the standard library's time (its class is tested at every character), a find for each of
-# those characters 1%.
-_FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
@@ -92,10 +91,10 @@ _FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
 # also finds Authorization headers.
 #
 # Four regexes find them, each starting with a literal character (a fast scan): "p" for
-# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "secret"
-# and "auth".  Each looks ahead for an assignment operator after the rest of the name, so
-# the many keyword hits that are not assignments ("pass" statements, "key=" arguments)
-# are dropped without Python-level work.
+# pass/pwd/pw, "k" for token/key (token is recognised at its "k" by a look-behind), "c" for
+# secret and "u" for auth.  Each looks ahead for an assignment operator after the rest of
+# the name, so the many keyword hits that are not assignments ("pass" statements, "key="
+# arguments) are dropped without Python-level work.
 _PASS_SUFFIXES = ("word", "wd", "phrase", "code", "wort", "w")
 # Keys that sign or encrypt, named for what they do or for the library: sixteen characters
 # or more (the shortest AES key in hex; a key's check value is shorter).
@@ -115,7 +114,7 @@ _AFTER_KEY_NAME = "|".join(
 )
 _THEN_OPERATOR = (
     r"(?=[\w.-]{0,64}(?:(?:\\?[\"'`”’＂＇]\]?|\]|\*\*|__)?[ \t\u3000]*"
-    r"(?:[:=?|+>–—＝：]|->|value[ \t]*=|%3d)"
+    r"(?:[:=?|+>–—＝：]|->|value[ \t]*=|%3d|<<<)"
     r"|[\"'`][ \t]*,|[(>]"  # getenv("DB_PASSWORD", "..."), setPassword("..."), <password>
     r"|[\"'][ \t]*/?>"  # <add value="..." key="DbPassword" />
     r"|(?:[\"'`]\]?)?\)[ \t]*(?:[|?{]|or[ \t])"  # getenv("DB_PASSWORD") || "..."
@@ -124,15 +123,19 @@ _THEN_OPERATOR = (
     r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
     # the password for x is ..., the password for staging: ...
     r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
-    r"|(?<=(?:use|ith|ing) pass)word[ \t])"  # connect with password ...
+    r"|(?:(?<=(?:use|ith|ing) pass)|(?<=(?:use|ith|ing) the pass))word[ \t])"
+    # connect with password ..., use the password ...
 )
 # "cookie" is found at its "k" too: Cookie and Set-Cookie headers (see _cookie_spans).
 # The "p" scan also finds a URL's short `?p=...` (six characters or more, not a regular
 # expression's `(?P=name)`), and the words of commands and calls that take a password
-# (see _P_WORDS).  A scan's cost grows with how often its first character occurs, so "auth"
-# is found at its "h"; and each branch starts with a literal, which the engine rejects at
-# once at the other occurrences of the scan's letter (a look-around first is evaluated
-# there: the `?p=` branch so cost a third of the "p" scan).
+# (see _P_WORDS).  A scan costs half a nanosecond a character however rare its letter (its
+# matches cost more where the letter is common), so the keywords share the scans of the
+# words of :mod:`.commands`: "secret" is found at its "c" with the words with a "c"
+# (_C_WORDS), "auth" at its "u" with "net use" (_U_WORDS); and each branch starts with a
+# literal, which the engine rejects at once at the other occurrences of the scan's letter
+# (a look-around first is evaluated there: the `?p=` branch so cost a third of the "p"
+# scan).
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     re.compile(
         f"p(?:{_P_FIRST}|(?:ass|wd?){_THEN_OPERATOR}"
@@ -145,12 +148,13 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
         + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
         + _THEN_OPERATOR
     ),
-    re.compile("secret" + _THEN_OPERATOR),
-    re.compile("h(?<=auth)" + _THEN_OPERATOR),
+    re.compile(f"c(?:ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS})"),
+    re.compile(f"u(?:th(?<=auth){_THEN_OPERATOR}|{_U_WORDS})"),
 )
 # A keyword scan's match -> its keyword, and how far before the match the keyword starts
-# (token and cookie are found at their "k", auth at its "h", ?p= with its "="); a match
-# not here is a word of _P_WORDS.
+# (token and cookie are found at their "k", secret at its "c", auth at its "u", ?p= with
+# its "="); a match not here is a word that introduces a credential (_P_WORDS, _C_WORDS,
+# _U_WORDS, _WORD_SCANS).
 _MATCHED_KEYWORDS = {
     "pass": ("pass", 0),
     "pwd": ("pwd", 0),
@@ -160,56 +164,14 @@ _MATCHED_KEYWORDS = {
     "ken": ("token", 2),
     "kie": ("cookie", 3),
     "key": ("key", 0),
-    "secret": ("secret", 0),
-    "h": ("auth", 3),
+    "cret": ("secret", 2),
+    "uth": ("auth", 1),
 }
+# Every scan of the lowered text: the keywords' and the words' (eight, each a pass).
+_SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
 
-# The rest of an assignment after the keyword: the rest of the name, an optional closing
-# quote/bracket (dict keys, subscripts), an optional type annotation, the operator and the
-# value.  "==" and "!=" are comparisons, not assignments.
-_ASSIGNMENT_TAIL_SOURCE = r"""
-    (?P<rest>[\w.-]{0,64})                      # _KEY, Hash, .value
-    (?P<close>\\?["'`”’]\]?|\]|\*\*|__)?        # "password": ..., cfg["password"] = ...
-    [ \t]*                                      # (**Password**: in Markdown, \"]: in JSON)
-    (?P<op> :[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
-                                                # k: str = "...", k: "str" = "..."
-      | :=  | =>  | \?=  | \+=  | =(?!=)  | :(?![:=])(?:\*\*|__)?   # **Password:** ...
-      | %3[dD]                                  # password%3D...: URL-encoded, in a query
-      | value[ \t]*=(?!=)                        # <add key="ApiKey" value="..."/>
-      | ,\s{0,40}(?:default[ \t]*=)?(?=[ \t]*[bBrRuUfF]{0,2}["'])
-                                                # getenv("DB_PASSWORD", [default=]"..."), define
-      | (?P<fallback>\)[ \t]*\{|\)?[ \t]*(?:\|\|=?|\?\?=?|or(?=[ \t])))
-                                                # getenv("DB_PASSWORD") or "...", || "...",
-                                                # ENV.fetch('DB_PASSWORD') { "..." }
-      | \((?:\s{0,40}[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,){0,2}\s{0,40}
-                                                # setPassword("..."), set_password("s", "u", "...")
-      | (?P<xml>(?:(?<=[ \t])[\w:.-]{1,40}=(?:"[^"<>\n]{0,100}"|'[^'<>\n]{0,100}')[ \t]*){0,4}
-                >\s{0,200})                     # <password>...</, <password encrypted="false">
-      | (?P<table>\|)                            # | password | ... |: a Markdown table row
-      | ->  | –  | —                             # Password -> ...: an arrow or a dash in notes
-      | (?P<gotype>(?<=[ \t])[A-Za-z_][\w.*\[\]]{0,40}[ \t]*=(?!=)) )
-                                                # var dbPassword string = "..."
-    [ \t]*(?:\\\r?\n[ \t]*)?                    # password = \ then the value on the next line
-    (?P<default_of>(?:[\w.]{1,40}\([^()\n]{0,100}\)|process\.env\.\w{1,64})
-                   [ \t]*(?:or|\|\||\?\?)[ \t]*)?   # getenv("X") or "...": a default
-    (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
-    (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
-                                                # ( "..." ) wrapped, str("..."), ("user", "...")
-    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\NL]){0,4096})(?P=q)
-      | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
-      | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
-      | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:
-                                                # “...”, German „...“, French «...»)
-      | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
-      | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
-    """.replace("NL", _NL)
-_ASSIGNMENT_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE, re.VERBOSE)
-# In comments and prose a colon is not a type annotation ("password: x1, then a = 1").
-_ANNOTATION = r""":[ \t]*&?(?:'\w+[ \t]+)?["']?[A-Za-z_][\w.\[\],|<> \t]{0,80}?["']?[ \t]*=(?!=)
-                                                # k: str = "...", k: "str" = "..."
-      |"""
-assert _ANNOTATION in _ASSIGNMENT_TAIL_SOURCE
-_PROSE_TAIL = re.compile(_ASSIGNMENT_TAIL_SOURCE.replace(_ANNOTATION, ""), re.VERBOSE)
+# What opens a call, a subscript or a literal: code, where a comment quotes it.
+_OPENING_BRACKETS = frozenset("([{")
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")
@@ -219,8 +181,9 @@ _NAME_CHAR = re.compile(r"[\w.-]")
 _SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 
-def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
-    """End of the keyword at ``start`` if it stands as a word of a name, else -1."""
+def _keyword_end(text: str, lowered: str, keyword: str, start: int, plural: bool = False) -> int:
+    """End of the keyword at ``start`` if it stands as a word of a name (with ``plural``,
+    followed by an "s" that ends the word: passwords, API_KEYS), else -1."""
     end = start + len(keyword)
     if keyword == "pass":
         for suffix in _PASS_SUFFIXES:
@@ -241,6 +204,10 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int) -> int:
         and not text.endswith(("BasicAuth", "DigestAuth"), 0, end)
     ):
         return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
+    if plural:
+        if not text.startswith("S" if "A" <= text[end - 1] <= "Z" else "s", end):
+            return -1
+        end += 1
     if end < len(text):
         nxt = text[end]
         # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
@@ -255,8 +222,11 @@ def _line_before(text: str, start: int) -> tuple[str, str]:
     i = start
     while i and (text[i - 1].isalnum() or text[i - 1] in "_.-"):
         i -= 1
-    before = text[max(0, i - 200) : i]
-    return before[max(before.rfind("\n"), before.rfind("\r")) + 1 :], text[i:start]
+    if not i or text[i - 1] in "\n\r":
+        return "", text[i:start]  # the name starts its line
+    floor = max(0, i - 200)
+    begin = max(text.rfind("\n", floor, i), text.rfind("\r", floor, i)) + 1
+    return text[begin or floor : i], text[i:start]
 
 
 def _in_command(line: str) -> bool:
@@ -283,9 +253,72 @@ _COMMENT_AFTER_CODE = re.compile(r"[ \t](?:#|//|/\*)[ \t]")
 
 def _is_comment(line: str) -> bool:
     """True when ``line`` (no line break in it) is a comment or has one after code."""
+    if not line:
+        return False  # (the name starts its line: the common case of a text dense with them)
     return _COMMENT_LINE.match(line) is not None or (
         ("#" in line or "/" in line) and _COMMENT_AFTER_CODE.search(line) is not None
     )
+
+
+def _may_be_read_in_prose(bare: str) -> bool:
+    """False when a comment's reading of the bare value ``bare`` (see :func:`_secret_value` and
+    the checks of a comment's value in :func:`_assignment_spans`) keeps it: its first word,
+    maybe cut at an earlier redaction, is short, code, a name, a placeholder or not
+    generated, and it is no YAML tag, anchor or block scalar whose value is another word.
+    (Finding the docstrings of a text costs as much as reading it: asked only where it may
+    matter.)"""
+    if bare[0] in "!&|>" or REDACTED in bare:
+        return True
+    words = bare.split(None, 1)
+    if len(words) == 1 and len(bare) >= 64:
+        return True  # a word longer than the bare value the tail reads
+    word = words[0]
+    value = word.rstrip(",;.\"'`")
+    return (
+        len(value) >= 6
+        and _looks_generated(word)
+        and _OPENING_BRACKETS.isdisjoint(word)
+        and not (_is_placeholder(value) or _is_name_value(value))
+    )
+
+
+class _ProseRegions:
+    """The docstrings and block comments of a text, found once it is asked about one: from
+    a triple quote (\"\"\" or \'\'\') anywhere, or a "/*" that starts its line (not a glob's
+    "src/*.py"), to the mark that closes it (or the end of the text)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._bounds: list[int] | None = None  # start, end, start, end ...
+
+    def holds(self, position: int) -> bool:
+        """True when ``position`` lies inside a docstring or a block comment."""
+        if self._bounds is None:
+            self._bounds = self._find()
+        return bisect.bisect_right(self._bounds, position) % 2 == 1
+
+    def _find(self) -> list[int]:
+        text = self._text
+        marks = []
+        for mark in ('"""', "'''", "/*", "*/"):
+            at = text.find(mark)
+            while at >= 0:
+                if mark != "/*" or not text[text.rfind("\n", 0, at) + 1 : at].strip():
+                    marks.append((at, mark))
+                at = text.find(mark, at + len(mark))
+        marks.sort()
+        bounds = []
+        closing = ""
+        for at, mark in marks:
+            if not closing and mark != "*/":
+                closing = "*/" if mark == "/*" else mark
+                bounds.append(at + len(mark))
+            elif mark == closing and at >= bounds[-1]:
+                closing = ""
+                bounds.append(at)
+        if closing:
+            bounds.append(len(text))
+        return bounds
 
 
 def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, prefix: str) -> bool:
@@ -297,7 +330,7 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
     if i and text[i - 1] == ":" and m.group("op") == ":" and m.start("op") == m.end("rest"):
         return True
     word = text[start:end]
-    if word == "pass" and not prefix:
+    if word == "pass" and not prefix and m.group("op") != "<<<":
         # lower-case "pass" alone is often the English word ("you can pass :option:"); as a
         # key (`pass: Hk2Lm8`) its value has a digit or a symbol
         named = m.end("close") if m.group("close") else m.end("rest")
@@ -305,8 +338,14 @@ def _not_a_credential_name(text: str, m: re.Match[str], start: int, end: int, pr
             return True
         words = (m.group("quoted") or m.group("bare") or "").split(None, 1)
         return not (words and _typed(words[0]))
-    head = prefix.lower().replace("-", "_").rstrip("_")
-    return word.lower() in ("token", "key") and head.endswith(_BOOKKEEPING_TOKENS)
+    return word.lower() in ("token", "key") and _bookkeeping(prefix)
+
+
+def _bookkeeping(prefix: str) -> bool:
+    """True when a token or key named with ``prefix`` before the keyword pages, locks or
+    orders requests (``next_token``, ``ClientToken``, ``--lock-token``), or is published
+    (a DKIM token is a DNS record)."""
+    return prefix.lower().replace("-", "_").rstrip("_").endswith(_BOOKKEEPING_TOKENS)
 
 
 # The user given before a URL's short `p=`: ?user=admin&p=..., ?u=admin&p=...
@@ -328,15 +367,13 @@ def _short_password(value: str, line: str) -> bool:
     )
 
 
-def _is_namespaced(text: str, start: int) -> bool:
-    """True when the name holding the keyword at ``start`` follows "::".
+def _is_namespaced(line: str, prefix: str) -> bool:
+    """True when the name holding a keyword follows "::" (``line`` and ``prefix`` as
+    :func:`_line_before` returns them; a part after a dot follows the dot).
 
     "AWS::SecretsManager::Secret": "c85175a4" maps a type name to a schema hash.
     """
-    i = start
-    while i and (text[i - 1].isalnum() or text[i - 1] in "_-"):
-        i -= 1
-    return text.startswith("::", i - 2) if i >= 2 else False
+    return "." not in prefix and line.endswith("::")
 
 
 # How the name before a "(" makes a setter: setPassword, set_password, setDbPassword,
@@ -351,6 +388,16 @@ _KEY_VALUE_CALL = re.compile(
     r"\b(?:[sS]et\w*|put|add|getenv|get|env|fetch|getProperty|GetEnvironmentVariable)"
     r"\([ \t]*[\"'`]\Z"
 )
+# The shell's read before the name (and its options and other names): read -r user pass.
+_READ_NAMES = re.compile(r"(?<![\w-])read(?:[ \t]+-\w+)*(?:[ \t]+[A-Za-z_]\w*)*[ \t]+\Z")
+# After a name in the plural, a list assigned: passwords = [, "tokens": [, or the end of
+# the line (YAML's items on the next lines).
+_LIST_AHEAD = re.compile(r"""(?:["'`]\]?|\])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\[|\r?\n)""")
+# The name is the first item of a tuple or a list (not of a call's arguments), opened here:
+# [("username", "admin"), ("password", "...")], dict([["password", "..."]]).
+_PAIR_OPEN = re.compile(r"""(?<![\w.\])])[(\[][ \t]*["'`]\Z""")
+# ... and closed after its value.
+_PAIR_CLOSE = re.compile(r"[ \t]*[)\]]")
 # An XML element's name starts here (<password>, <jdbc:password>), or its key attribute's
 # value (<entry key="password">, <string name="api_key">).
 _XML_OPEN = re.compile(r"<(?:[\w.-]+:)?\Z")
@@ -374,39 +421,49 @@ def _context(
     when its operator does not assign here: a call that is not a setter, ``>`` outside XML,
     ``||`` after a name that is not an environment variable, ``|`` outside a table (in
     config files and prose only), a Go type outside ``var``/``const``."""
-    op, close = m.group("op"), m.group("close")
+    op = m.group("op")
     start, end = span
-    name = prefix + text[start:end] + m.group("rest")
-    if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
-        setter = prefix.rpartition(".")[2]
-        if m.group("quoted") is None:
+    if op[0] != "=" and op != ":":  # (the shapes below have other operators: skip their tests)
+        close = m.group("close")
+        name = prefix + text[start:end] + m.group("rest")
+        if op[0] == "(":  # setPassword("..."), set_password("..."): a setter, not a check
+            setter = prefix.rpartition(".")[2]
+            if m.group("quoted") is None:
+                return None
+            if m.group("rest") in _CREDENTIAL_CLASSES:
+                return ""  # PasswordAuthenticator("admin", "..."): a credential made of a pair
+            return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
+        if m.group("xml") is not None:
+            if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
+                return "xml"
             return None
-        if m.group("rest") in _CREDENTIAL_CLASSES:
-            return ""  # PasswordAuthenticator("admin", "..."): a credential made of a pair
-        return "" if _SETTER.fullmatch(setter) or prefix.endswith(".") else None
-    if m.group("xml") is not None:
-        if _XML_OPEN.search(line) or (close and _XML_KEY_ATTR.search(line)):
-            return "xml"
-        return None
-    if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
-        upper = name.rpartition(".")[2].isupper()
-        return "" if upper and m.group("quoted") is not None else None
-    if m.group("table") is not None:
-        return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
-    if m.group("gotype") is not None:  # var dbPassword string = "..."
-        return "" if line.rstrip().endswith(("var", "const")) else None
-    if op[0] in ",v":
-        # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
-        # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
-        # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
-        if not (close and close[0] in "\"'`" and line.endswith(close[0])):
-            return None
-        env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
-        if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
-            return None
-        return ""
-    if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
-        return "encoded"
+        if m.group("fallback") is not None:  # getenv("DB_PASSWORD") or "...": a default
+            upper = name.rpartition(".")[2].isupper()
+            return "" if upper and m.group("quoted") is not None else None
+        if m.group("table") is not None:
+            return "table" if (config_like or prose) and _TABLE_CELL.search(line) else None
+        if m.group("gotype") is not None:  # var dbPassword string = "..."
+            return "" if line.rstrip().endswith(("var", "const")) else None
+        if op[0] in ",v":
+            # after a whole quoted name only: <add key="ApiKey" value="..."/>, and for ","
+            # an environment-style name (define('API_KEY', ...)) or a call taking a name and its
+            # value (getenv("db_password", "..."), props.put("mail.smtp.password", "..."))
+            if not (close and close[0] in "\"'`" and line.endswith(close[0])):
+                return None
+            env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
+            if op[0] == "," and _PAIR_OPEN.search(line):
+                return "pair"  # ("password", "..."), ["password", "..."]: a name and its value
+            if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
+                return None
+            return ""
+        if op[0] == "%":  # password%3D...: a query encoded (in another URL's query)
+            return "encoded"
+        if op in ("::=", ":::=") and not config_like:
+            return None  # Makefiles' assignments; in code, a grammar's rule
+        if op == "<<<":  # read -r pw <<< "...": the name read from a here-string
+            return "herestring" if _READ_NAMES.search(line) else None
+    if not line:
+        return ""  # the name starts its line: none of the shapes below
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):
@@ -414,7 +471,7 @@ def _context(
     if (
         not config_like
         and op == "="
-        and not close
+        and not m.group("close")
         and ('"' in line or "'" in line)  # (a quick test first: _IN_STRING searches)
         and _IN_STRING.search(line)
     ):
@@ -430,25 +487,23 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
         lowered = text.translate(_ASCII_LOWER)
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
-    for pattern in _KEYWORD_SCANS:
+    for pattern in _SCANS:
         for hit in pattern.finditer(lowered):
             matched = hit.group()
-            keyword, back = _MATCHED_KEYWORDS.get(matched) or _p_word(matched)
-            hits.append((hit.start() - back, keyword, hit.end()))
-    for pattern in _WORD_SCANS:
-        for hit in pattern.finditer(lowered):
-            kind, back = _word_kind(hit.group())
-            hits.append((hit.start() - back, kind, hit.end()))
-    if not text.isascii() and (
-        "\uff50" in lowered or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
-    ):
-        folded = text.translate(_FOLD_FULL_WIDTH)
-        if folded != text:
+            kind = _MATCHED_KEYWORDS.get(matched)
+            if kind is None:  # a word that introduces a credential
+                kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
+            hits.append((hit.start() - kind[1], kind[0], hit.end()))
+    if not text.isascii():
+        folded = _fold_full_width(text, lowered, hits)
+        if folded is not None:
             return _assignment_spans(folded, config_like, prose)
+        hits.extend(_cjk_hits(text))
     if not hits:
         return []
     hits.sort()
     spans: list[tuple[int, int]] = []
+    regions = _ProseRegions(text)
     done = 0  # hits before this offset lie inside an assignment already handled
     for start, keyword, word_end in hits:
         if start < done:
@@ -461,25 +516,57 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                     spans.append(header.span(group))
                     done = header.end()
             continue
-        if keyword in _WORD_KINDS or keyword == "cookie":
-            found = (
-                _cookie_spans(text, start)
-                if keyword == "cookie"
-                else _word_spans(text, lowered, start, keyword, word_end)
-            )
+        if keyword in _WORD_KINDS or keyword in ("cookie", "cjk"):
+            if keyword == "cookie":
+                found = _cookie_spans(text, start)
+            elif keyword == "cjk":
+                found = _cjk_spans(text, start)
+            else:
+                found = _word_spans(text, lowered, start, keyword, word_end)
             if found:
                 spans.extend(found)
                 done = found[-1][1]
             continue
         end = _keyword_end(text, lowered, keyword, start)
-        if end < 0:
-            continue
+        plural = end < 0
+        if plural:  # passwords = [...]: a list, or nothing
+            end = _keyword_end(text, lowered, keyword, start, plural=True)
+            if end < 0 or not _LIST_AHEAD.match(text, end):
+                continue
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _is_comment(line))
-        m = (_PROSE_TAIL if comment else _ASSIGNMENT_TAIL).match(text, end)
+        m = _tail(text, end, comment)
         context = None
         if m is not None:
             context = _context(text, m, line, prefix, (start, end), config_like, comment)
+        if (
+            context == ""
+            and m is not None
+            and m.lastgroup == "bare"
+            and not (config_like or comment)
+        ):  # a bare word in a docstring or a block comment: read like a comment's
+            op = m.group("op")
+            annotation = op[0] == ":" and op[-1] == "=" and len(op) > 2  # (in code only)
+            bare = m.group("bare")
+            if (
+                annotation
+                or ((len(bare) >= 6 or bare[0] in "!&|>") and _may_be_read_in_prose(bare))
+            ) and regions.holds(start):
+                comment = True
+                if annotation:  # (else the same match)
+                    m = _tail(text, end, comment)
+                    if m is not None:
+                        context = _context(
+                            text, m, line, prefix, (start, end), config_like, comment
+                        )
+        if plural:
+            if keyword in ("token", "key") and _bookkeeping(prefix):
+                continue  # next_tokens, "DkimTokens": [...]
+            found = _list_values(text, m, keyword, config_like or comment, context)
+            if found:
+                spans.extend(found)
+                done = found[-1][1]
+            continue
         if m is None or context is None:
             span = _spaced_value(text, lowered, start, end, line, config_like)
             if span is None:
@@ -495,15 +582,19 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             comment = False  # "# First pass: ...": only a bare password-like value
         if comment and not context:
             context = "comment"
-        targets = _TUPLE_TARGETS.match(line) if m.group("op") == "=" and not close else None
+        targets = (
+            _TUPLE_TARGETS.match(line)
+            if "," in line and m.group("op") == "=" and not close
+            else None
+        )
         if targets is not None:  # user, password = "app", "..."
             span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
         else:
             span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
-        if span is None or _is_namespaced(text, start):
+        if span is None or _is_namespaced(line, prefix):
             continue
         value = text[span[0] : span[1]]
-        if keyword == "key" and not prefix and any(c in "/." for c in value):
+        if keyword == "key" and not prefix and ("/" in value or "." in value):
             continue  # ?key=dir/object.txt: an object's key in a URL, not an API key
         if (
             keyword == "key"
@@ -515,11 +606,15 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # ?p=123, ?p=about: a page
         if context == "xml" and close and not (_typed(value) or _looks_generated(value)):
             continue  # <string name="password">Passwort</string>: a translation
+        if context == "pair" and not (
+            (_typed(value) or _looks_generated(value)) and _PAIR_CLOSE.match(text, span[1] + 1)
+        ):
+            continue  # ("password", "Password"): a label; ("password", "x", y): not a pair
         if m.group("op")[0] == "," and (
             (value.isalpha() and value.isupper()) or text.startswith(":", span[1] + 1)
         ):
             continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
-        if comment and (not _looks_generated(value) or any(c in "([{" for c in value)):
+        if comment and (not _looks_generated(value) or not _OPENING_BRACKETS.isdisjoint(value)):
             continue  # "# token = self._get_param('Token')": code in a comment
         if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
             continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses

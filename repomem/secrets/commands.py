@@ -3,9 +3,10 @@
 Three token detectors (run by :func:`~repomem.secrets.redact` after those of
 :mod:`.tokens`) find credentials given to commands: one scan after the literal ``-`` reads
 ``--password=...``/``--token ...`` flags, the short password options of the commands that
-have one (``sshpass -p``, ``redis-cli -a``, ``docker login -p``, ``mysql -p...``, the
-command checked in Python, also on the lines a ``\\`` continues), ``htpasswd -b``,
-PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u user:...``.
+have one (``sshpass -p``, ``psexec -p``, ``redis-cli -a``, ``docker login -p``, ``mysql
+-p...``, the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd
+-b``, PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
+user:...``.
 
 The assignment scans of :mod:`.assign` hand this module the rest: ``Authorization``
 headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` headers
@@ -20,10 +21,13 @@ db, "...")``), as a pair assigned (``creds = ("admin", "...")``) or in a sentenc
 with admin / ...", "creds: admin/..."), Go's MySQL DSN (``user:...@tcp(host)``) and
 Oracle's logon (``sqlplus user/...@db``, ``CONNECT user/...@db``,
 ``jdbc:oracle:thin:user/...@host``, ``cx_Oracle.connect("user/...@dsn")``, the Data Pump
-and export tools' ``expdp user/...@db`` and ``exp userid=user/...@db``, RMAN's ``rman
-target sys/...@db catalog rman/...@rcat``), and a password echoed into a command that
-reads it (``echo ... | docker login --password-stdin``, ``echo ... | sudo -S``).  The "p"
-keyword scan of :mod:`.assign` finds the Data Pump tools, PDO, FTP and --password-stdin.
+and export tools' ``expdp user/...@db``, ``exp user/...@db`` and ``exp userid=user/...@db``,
+RMAN's ``rman target sys/...@db catalog rman/...@rcat``; without a database, ``sqlplus
+user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), a password echoed
+into a command that reads it (``echo ... | docker login --password-stdin``, ``echo ... |
+sudo -S``) and Windows' ``net use \\\\server\\share ... /user:domain\\name ...`` and ``net
+user name ... /add``.  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export
+tools, PDO, FTP and --password-stdin.
 """
 
 from __future__ import annotations
@@ -46,10 +50,10 @@ from repomem.secrets.values import _TUPLE_VALUES
 # --password=hunter2, --password 's3cr3t !', "--token", "ghx0123..." (an argv list),
 # --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
 # for after the literal "-", which also finds the short options of the commands that take a
-# password (`sshpass -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`: the command is
-# checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password ...` and
-# `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan per
-# command would cost more than the branches tried at each "-".
+# password (`sshpass -p`, `psexec -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`:
+# the command is checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password
+# ...` and `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan
+# per command would cost more than the branches tried at each "-".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
     r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
@@ -68,6 +72,7 @@ _FLAG = re.compile(
 # "login" counts after a container tool (docker login -u me -p ...).
 _SHORT_FLAG_COMMANDS = (
     ("sshpass", "p", False),
+    ("psexec", "p", False),  # Sysinternals' psexec \\host -u user -p ...
     ("login", "p", False),
     ("redis-cli", "a", False),
     ("mysql", "p", True),
@@ -213,15 +218,46 @@ _GIVEN = rf"""(?={_CALL_WITH_STRING}|{_PAIR_ASSIGNED_SOURCE}|{_PAIR_HEAD}[`"']?[
 # Data Pump and export tools, RMAN, SQL*Plus's CONNECT and in a JDBC thin URL): options,
 # RMAN's database (target, catalog, auxiliary), maybe a quote (escaped in a shell's
 # double quotes: expdp \"sys/...@db as sysdba\") and a tool's userid=, the user, the
-# password (at PASSWORD).  Looked ahead for in the scans of the lower-cased text, read in
-# the text by _ORACLE_LOGON.
+# password (at PASSWORD).  Without a database the logon is followed by a script
+# (sqlplus user/... @run.sql) or the tool's parameters (exp user/... file=x.dmp): there the
+# password must be typed like one (see _word_spans).  Looked ahead for in the scans of the
+# lower-cased text, read in the text by _ORACLE_LOGON.
 _ORACLE_USER = r"[\w$#]{1,30}/"
 _ORACLE_PASSWORD = r"""[^\s/@"']{1,128}"""
 _ORACLE_SHAPE = (
     r"""(?:-\w+[ \t]+)*(?:(?:target|catalog|auxiliary)(?:[ \t]*=[ \t]*|[ \t]+))?"""
-    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+as[ \t]+sys)"
+    r"""\\?["']?(?:userid=)?""" + _ORACLE_USER + r"PASSWORD(?=@|[ \t]+(?:as[ \t]+sys|@|[a-z_]+=))"
 )
+# After a logon without a database: a script or a parameter.
+_ORACLE_NO_DATABASE = re.compile(r"[ \t]+(?:@|[a-z_]+=)", re.IGNORECASE)
 _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")"
+# Windows' net use and net user: net use [X:] \\\\server\\share [password] [/user:dom\\name]
+# [password], net user name password [/add].  Their words are read up to the end of the
+# line, a shell's operator or a quote (the command may be a string in code).  Found at the
+# "u" of "use" (a "u" is rarer than an "n"; :mod:`.assign`'s scan for "auth" shares it),
+# looking ahead for a word of six characters where the password goes (after the share, or
+# the user's name, maybe after options), so a megabyte of "net use " costs no Python work.
+_NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
+# (options, prompts and variables, then a word: its first character and five more)
+_NET_PASSWORD_AHEAD = (
+    rf"(?:[ \t]+[/*%$!]{_NET_WORD_CHARS}*)*"
+    rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
+)
+_U_WORDS = (
+    r"se(?<=net use)(?:"
+    rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
+    rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
+    rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
+)
+# The words with a "c": cred..., connect(, and Go's MySQL DSN (user:password@tcp(host)),
+# found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db and JDBC's thin URL
+# (jdbc:oracle:thin:user/...@host).  :mod:`.assign`'s scan for "secret" finds them.
+_C_WORDS = (
+    r"red(?:entials?|s)?(?![a-z])"
+    + _GIVEN
+    + rf"|onn(?:ect(?:ion)?(?={_CALL_WITH_STRING})[ \t]*\(|(?:ect)?[ \t]+{_ORACLE_AHEAD})"
+    + rf"|p\((?<=@tcp\()|:oracle:thin:(?<=jdbc:oracle:thin:){_ORACLE_AHEAD}"
+)
 # Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
 # often its first character occurs) and each branch with a literal, which the engine
 # rejects at once at the other occurrences of the scan's letter.
@@ -239,15 +275,6 @@ _WORD_SCANS = (
         rf"g(?:et(?<=rman target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
         r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
     ),
-    # one scan for the words with a "c": cred..., connect(, and Go's MySQL DSN
-    # (user:password@tcp(host)), found at the "c" of "@tcp("; SQL*Plus's CONNECT user/...@db
-    # and JDBC's thin URL (jdbc:oracle:thin:user/...@host)
-    re.compile(
-        r"c(?:red(?:entials?|s)?(?![a-z])"
-        + _GIVEN
-        + rf"|onn(?:ect(?:ion)?(?={_CALL_WITH_STRING})[ \t]*\(|(?:ect)?[ \t]+{_ORACLE_AHEAD})"
-        + rf"|p\((?<=@tcp\()|:oracle:thin:(?<=jdbc:oracle:thin:){_ORACLE_AHEAD})"
-    ),
     # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
     re.compile(
         r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
@@ -258,7 +285,7 @@ _WORD_SCANS = (
 # The kind of word found, by its first two letters (see _word_kind), and where the word
 # starts before its scan's literal: the "d" of identified, redis and userid=, the "g" of
 # log... and of rman target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
-# the "c" of jdbc.
+# the "c" of jdbc, the "u" of net use.
 _WORDS = {
     "de": ("identified", 1),
     "di": ("redis", 2),
@@ -274,6 +301,7 @@ _WORDS = {
     "co": ("connect", 0),
     "cp": ("dsn", 0),
     "c:": ("oracle", 3),
+    "us": ("net", 4),
     "qu": ("call", 2),
     "ql": ("call", 3),
 }
@@ -281,16 +309,18 @@ _WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
-# own (each is looked ahead for like the words above): the Data Pump tools (expdp, impdp
-# user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's FTP(host, user, "...") and
-# FTP_TLS(; and, tried before the keywords, --password-stdin (docker login's, a password
-# piped in by echo).
+# own (each is looked ahead for like the words above): the Data Pump and export tools
+# (expdp, impdp, exp, imp user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's
+# FTP(host, user, "...") and FTP_TLS(; and, tried before the keywords, --password-stdin
+# (docker login's, a password piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
+    # last: a blank after a "p" is common (help, step), a lost branch the cheapest there
+    rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
 )
 
 
@@ -301,7 +331,7 @@ def _p_word(word: str) -> tuple[str, int]:
         return "call", 0 if word.startswith("pdo") else 2
     if word == "password-stdin":
         return "piped", 0
-    return "oracle", 2  # expdp, impdp at their first "p"
+    return "oracle", 2  # expdp, impdp at their first "p", exp and imp at theirs
 
 
 def _word_kind(word: str) -> tuple[str, int]:
@@ -371,11 +401,48 @@ def _oracle_password(value: str) -> bool:
     return value[0] not in "$&%{<" and _plain_secret(value)
 
 
+_NET_USE = re.compile(r"net[ \t]+use(?P<user>r)?(?=[ \t])", re.IGNORECASE)
+_NET_WORD = re.compile(rf"[ \t]+({_NET_WORD_CHARS}+)")
+
+
+def _net_password(text: str, start: int) -> tuple[int, int] | None:
+    """The span of the password given to net use (after the share) or net user (after the
+    user's name) at ``start``: a word typed like one, not an option, ``*`` (a prompt) or a
+    variable (``%PASSWORD%``, ``$password``)."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+        return None  # .NET users, internet use
+    command = _NET_USE.match(text, start)
+    if command is None:
+        return None
+    net_user = command.group("user") is not None
+    named = False  # the share (net use) or the user (net user) was given
+    at = command.end()
+    for _ in range(12):
+        word = _NET_WORD.match(text, at)
+        if word is None:
+            return None
+        at = word.end()
+        value = word.group(1)
+        if value.startswith(("/", "*", "%", "$", "!")) or value[1:] == ":":
+            continue  # an option, a prompt, a variable, a drive letter
+        if not named:
+            named = net_user or value.startswith("\\\\")
+            continue
+        value = value.rstrip(",)")
+        if not _given_password(value):
+            return None
+        return word.start(1), word.start(1) + len(value)
+    return None
+
+
 def _word_spans(
     text: str, lowered: str, start: int, kind: str, word_end: int
 ) -> list[tuple[int, int]]:
-    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS) at
-    ``start``, its scan's match ending at ``word_end``."""
+    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, _C_WORDS
+    and _U_WORDS) at ``start``, its scan's match ending at ``word_end``."""
+    if kind == "net":
+        net = _net_password(text, start)
+        return [net] if net is not None else []
     if kind == "dsn":
         head = text[max(0, start - 300) : start - 1]
         dsn = _DSN_USERINFO.search(head)
@@ -412,6 +479,8 @@ def _word_spans(
         spans = []
         logon = _ORACLE_LOGON.match(text, word_end)
         while logon is not None and _oracle_password(logon.group("value")):
+            if _ORACLE_NO_DATABASE.match(text, logon.end()) and not _typed(logon.group("value")):
+                break  # "sqlplus app/setup @x.sql": a word, not a password
             spans.append(logon.span("value"))
             more = _RMAN_MORE.match(text, logon.end())  # rman target ... catalog user/...@
             logon = None if more is None else _ORACLE_LOGON.match(text, more.end())

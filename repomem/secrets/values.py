@@ -17,6 +17,7 @@ assignment (``user, password = "app", "..."``).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from repomem.secrets._common import (
@@ -94,6 +95,10 @@ _NAME_SUFFIXES = frozenset(
 # Bare values that are YAML/TOML structure or references rather than scalars.
 _BARE_NOT_VALUE = "{[&*!|>#"
 
+# The groups of the assignment tail's quoted values (its other values: bare, eol).
+_QUOTED_GROUPS = frozenset({"quoted", "equoted", "lua", "curly"})
+_SPACE = re.compile(r"\s")  # the characters str.isspace() is true for
+
 # AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
 # they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
@@ -130,10 +135,23 @@ _XML_TEXT = re.compile(
     r"\s{0,200}</"
 )
 
+# String literals in the same quotes concatenated after a quoted value on its line ("abc" +
+# "def" + "ghi"), and not followed by anything else (+ suffix: a value built, read as
+# before), by quote; one literal.
+_CONCATENATED = {
+    q: re.compile(
+        rf"(?:[ \t]*\+[ \t]*[bBrRuUfF]{{0,2}}{q}[^{q}\\\n]{{0,4096}}{q}){{1,16}}(?![ \t]*\+)"
+    )
+    for q in "\"'`"
+}
+_LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
+
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
+_BRACKETS = frozenset("([{")  # (one of them first: a set's test costs less than the regex)
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; a text dense with credentials repeats values)
 def _is_prose(value: str) -> bool:
     """True for a value that is words, not a secret: ":param password: The user password.",
     "token: see the vault entry". Three words or more (unless one is a long generated
@@ -182,32 +200,40 @@ def _secret_value(
     in config), ``shell`` (the name in capitals inside a command line: ``"PGPASSWORD=x
     psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
     ``encoded`` (after ``%3D``: a query encoded in another URL's, up to an encoded
-    separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell).
+    separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell),
+    ``herestring`` (a shell's ``read pw <<< x``: one word).
     """
     name_rest = m.group("rest")
-    last = _LAST_WORD.search(name_rest)
+    group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
+    if group == "bare" and not (config_like or context) and len(name_rest) < 9:
+        return None  # password=password in code: bare, read below only as an AWS key's
+        # value (nine characters of name at least: _access_key) or in a context
+    last = _LAST_WORD.search(name_rest) if name_rest else None
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
-    if m.group("eol") is not None:
+    if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
-    group = next(
-        (g for g in ("quoted", "equoted", "lua", "curly") if m.group(g) is not None), "quoted"
-    )
-    quoted = m.group(group)
+    quoted = m.group(group) if group in _QUOTED_GROUPS else None
+    joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
+        if group == "quoted" and not config_like and len(m.group("q")) == 1:
+            more = _CONCATENATED[m.group("q")].match(text, m.end())
+            if more is not None:  # "abc" + "def": the literals are the value
+                value += "".join(lit.group(2) for lit in _LITERAL.finditer(more.group(0)))
+                joined = more.end() - 1
         if config_like:
             value = value.strip()
             if len(value) < 6:
                 return None
-        elif len(value) < 6 or any(c.isspace() for c in value):
+        elif len(value) < 6 or _SPACE.search(value):
             return None
-        start = m.start(group) + quoted.find(value)
+        start = m.start(group) + quoted.find(value) if joined is None else m.start(group)
     else:
         bare = m.group("bare")
         start = m.start("bare")
-        aws = _AWS_SECRET_NAME.search(keyword_name + name_rest.lower())
-        if aws is not None:
+        # (the name has "access" and "key" after the keyword: nine characters at least)
+        if len(name_rest) >= 9 and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
             key = _AWS_SECRET_VALUE.match(bare)
             if key is None:
                 return None
@@ -240,6 +266,11 @@ def _secret_value(
             if len(value.split()) != 1 or len(value) < 6:
                 return None
             start = text.index(value, start)
+        elif context == "herestring":  # read -r pw <<< ...: one word
+            word = _SHELL_WORD.match(text, start)
+            if word is None:
+                return None
+            value = word.group(0)
         elif context == "shell" and (
             name_rest.isupper() or (not name_rest and keyword_name != "auth")
         ):  # AUTH=CRAM-MD5 is an IMAP capability
@@ -250,12 +281,12 @@ def _secret_value(
             value = word.group(0)
         elif not config_like:
             return None
-        elif (prop := _YAML_PROPERTY.match(bare)) is not None:
+        elif bare[0] in "!&" and (prop := _YAML_PROPERTY.match(bare)) is not None:
             start += prop.end()
             value = bare[prop.end() :].split(None, 1)[0]
             if len(value) < 6:
                 return None
-        elif _BLOCK_SCALAR.match(bare):
+        elif bare[0] in "|>" and _BLOCK_SCALAR.match(bare):
             # password: |  then the value on the next line
             nxt = _NEXT_LINE.match(text, m.start("bare") + len(bare.rstrip()))
             if nxt is None:
@@ -270,12 +301,15 @@ def _secret_value(
             # A config value runs to the end of its line, read within a bounded window: a
             # minified file's megabyte-long line has a keyword every few bytes, and reading
             # to its end for each made redaction quadratic.
-            window = text[start : start + _CONFIG_VALUE_CHARS]
-            eol = _LINE_END.search(window)
-            bare = window[: eol.start()] if eol is not None else window
-            if eol is None and start + len(window) < len(text):
+            limit = start + _CONFIG_VALUE_CHARS
+            newline = text.find("\n", start, limit)  # (a find first: the class is slow)
+            eol = _LINE_END.search(text, start, newline + 1 if newline >= 0 else limit)
+            bare = text[start : eol.start() if eol is not None else limit]
+            if eol is None and limit < len(text):
                 bare = bare.split(None, 1)[0]  # a line longer than the window: its first word
-            value = _INLINE_COMMENT.sub("", bare).rstrip().rstrip(",")
+            if "#" in bare:
+                bare = _INLINE_COMMENT.sub("", bare)
+            value = bare.rstrip().rstrip(",")
             if m.group("op") == ":" and _is_prose(value):
                 return None  # "Password: must be 12 characters." (not "password = a b c")
             cut = value.find(REDACTED)
@@ -290,16 +324,21 @@ def _secret_value(
     if _is_placeholder(value) or _is_name_value(value):
         return None
     if keyword_name in _GENERATED_KEYWORDS and (
-        not _looks_generated(value) or any(c.isspace() or c in "[]()|" for c in value)
+        not _looks_generated(value) or any(c.isspace() or c in "[]()|<>*" for c in value)
     ):
-        return None  # "input_token": "Marker" or "NextMarker || Contents[-1].Key"
+        return None  # "input_token": "Marker", "NextMarker || Contents[-1].Key", 1*<any CHAR
     if quoted is not None and config_like and _is_sentence(value):
         return None  # "nextToken": "A generated value, used for paginating results."
     if context == "table" and not (_typed(value) or _looks_generated(value)):
         return None  # | password | required |: a table of settings, not of values
-    if quoted is None and config_like and _CODE_VALUE.match(value):
+    if (
+        quoted is None
+        and config_like
+        and not _BRACKETS.isdisjoint(value)
+        and _CODE_VALUE.match(value)
+    ):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
-    return start, start + len(value)
+    return start, start + len(value) if joined is None else joined
 
 
 # A value after a space: `ENV DB_PASSWORD ...` (Dockerfile), `db.password ...`
@@ -310,6 +349,11 @@ _SPACED = re.compile(
 )
 
 
+# The words before "password ..." in a sentence that gives it: "use password ...", "connect
+# with the password ...".
+_USE_PASSWORD = tuple(f"{verb} {the}" for verb in ("use", "using", "with") for the in ("", "the "))
+
+
 def _spaced_value(
     text: str, lowered: str, start: int, end: int, line: str, config_like: bool
 ) -> tuple[int, int] | None:
@@ -317,8 +361,8 @@ def _spaced_value(
     where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
     ``db.password value`` (a dotted name starting a config line, the value typed or
     generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
-    ``WITH``/``LOGIN``) and "with/use password ..." in a sentence (a word with a digit or a
-    symbol)."""
+    ``WITH``/``LOGIN``) and "with/use [the] password ..." in a sentence (a word with a digit
+    or a symbol)."""
     m = _SPACED.match(text, end)
     if m is None:
         return None
@@ -336,7 +380,7 @@ def _spaced_value(
         if not (text[start:end].isupper() or before.endswith(("with ", "login "))):
             return None
     elif not q and keyword in _CHOSEN_WORDS and not m.group("rest"):
-        if not before.endswith(("use ", "using ", "with ")):
+        if not before.endswith(_USE_PASSWORD):
             return None
         value = value.rstrip(".,;:)")
         if not _typed(value):
@@ -436,3 +480,66 @@ def _tuple_value(text: str, m: re.Match[str], keyword: str, before: int) -> tupl
     if any(c.isspace() for c in value) or not _plain_secret(value, keyword):
         return None
     return found.span("value")
+
+
+# A list of values assigned to a credential name in the plural (passwords = ["...", "..."],
+# "API_KEYS": [...], also over lines), or YAML's "passwords:" and its "- ..." lines: its
+# quoted strings (a list of something else is read up to it), each typed or generated.
+_LIST_ITEM = re.compile(
+    r"""\s{0,200}[bBrRuUfF]{0,2}(?P<q>["'`])(?P<value>[^"'`\\\n]{1,200})(?P=q)\s{0,200}"""
+    r"(?P<next>[,)\]])"
+)
+_YAML_ITEM = re.compile(
+    r"""[ \t]*\r?\n[ \t]*-[ \t]+(?P<q>["']?)(?P<value>[^\s"'#]{1,200})(?P=q)[ \t]*"""
+    r"(?=\r?\n|\Z|\#)"
+)
+_LIST_ITEMS = 256  # read at the most
+
+
+# The operators that assign a list (passwords = [...], "tokens": [...], API_KEYS := [...]).
+_LIST_OPERATORS = frozenset({"=", ":", ":=", "=>"})
+
+
+def _list_values(
+    text: str, m: re.Match[str] | None, keyword: str, config_like: bool, context: str | None
+) -> list[tuple[int, int]]:
+    """The spans of the secrets in the list assigned by ``m`` to a plural name (the tail
+    after it, its ``context`` as for :func:`_secret_value`; the value ``[``, or in config
+    the end of the line after a colon): strings typed like a password or generated, not
+    placeholders, names or words (``passwords = ["password", "password2"]``)."""
+    if (
+        m is None
+        or keyword == "auth"  # preferred_auths = ["CRAM-MD5", ...]: mechanisms
+        or context not in ("", "comment")
+        or m.group("rest")
+        or m.group("op") not in _LIST_OPERATORS
+    ):
+        return []
+    if m.lastgroup == "eol" and config_like and m.group("op") == ":":
+        pattern, at = _YAML_ITEM, m.end()
+    elif m.lastgroup == "bare" and m.group("bare").startswith("["):
+        pattern, at = _LIST_ITEM, m.start("bare") + 1
+    else:
+        return []
+    spans = []
+    for _ in range(_LIST_ITEMS):
+        item = pattern.match(text, at)
+        if item is None:
+            break
+        if _listed_secret(item.group("value"), keyword):
+            spans.append(item.span("value"))
+        at = item.end()
+        if pattern is _LIST_ITEM and item.group("next") != ",":
+            break  # the list's end
+    return spans
+
+
+def _listed_secret(value: str, keyword: str) -> bool:
+    """True for a secret in a list named for ``keyword``: a token or a key of 16 characters
+    or more, letters and digits (not a tokenizer's ``"19June2000"``), else a word typed like
+    a password (a digit or a symbol)."""
+    if _SPACE.search(value) or not _plain_secret(value, keyword):
+        return False
+    if keyword in _GENERATED_KEYWORDS:
+        return len(value) >= 16 and _has_digit_and_letter(value)
+    return _typed(value)

@@ -134,39 +134,28 @@ def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str
     assert redact(text) == (text, 0)
 
 
-FULL_WIDTH = {
-    # (text, config_like): typed with a CJK input method; the value is masked in place
-    "equals": ('password＝"{v}"', False),
-    "spaced_equals": ('password ＝ "{v}"', False),
-    "quotes": ("password = ＂{v}＂", False),
-    "ideographic_spaces": ('password\u3000=\u3000"{v}"', False),
-    "colon_in_config": ("password：{v}", True),
-    "key_name": ('ＰＡＳＳＷＯＲＤ = "{v}"', False),
-    "key_name_and_equals": ('ＤＢ＿ＰＡＳＳＷＯＲＤ＝"{v}"', False),
-    "token_equals": ('api_token＝"{v}"', False),
+# A quoted value's plain characters are read a run at a time; the value must end where the
+# tail's reading one character at a time ends, which reads 4,096 at most.
+LONGEST_READ = "Ab1" * 1365 + "x"
+QUOTED_READS = {
+    # (text, how many redacted)
+    "escaped_quote": ('password = "Ab1\\"cd2ef3"', 1),
+    "other_quotes_inside": ('password = "Ab1`cd\'2ef3"', 1),
+    "triple_quotes_with_quotes_inside": ('password = """Ab1""cd2ef3"""', 1),
+    "escaped_backslash_then_the_end": ('password = "Ab1\\\\"', 0),  # five characters
+    "backslash_before_a_line_break": ('password = "Ab1cd2ef3\\\r"', 0),
+    "longest_read": (f'password = "{LONGEST_READ}"', 1),
+    "longer_than_read": (f'password = "{LONGEST_READ}z"', 0),
+    "an_escape_counts_once": ('password = "' + 'A\\"' * 2048 + '"', 1),
 }
 
 
-@pytest.mark.parametrize(("text", "config_like"), FULL_WIDTH.values(), ids=FULL_WIDTH.keys())
-def test_full_width_names_operators_and_quotes_are_read_as_ascii(
-    text: str, config_like: bool
+@pytest.mark.parametrize(("text", "count"), QUOTED_READS.values(), ids=QUOTED_READS.keys())
+def test_a_quoted_value_ends_where_it_is_read_to_one_character_at_a_time(
+    text: str, count: int
 ) -> None:
-    value = fake(ALNUM, 24, 42)
-    out, n = redact(text.format(v=value), config_like=config_like)
-    assert (out, n) == (text.format(v=REDACTED), 1)
-
-
-FULL_WIDTH_KEPT = {
-    "code": "password＝get_password()",
-    "comparison": 'if password ＝＝ "hunter2hunter":',
-    "prose": "ｐａｓｓｗｏｒｄ：ユーザーが入力します",
-    "annotation": "ｐａｓｓｗｏｒｄ：ｓｔｒ",
-}
-
-
-@pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
-def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    quote = '"""' if text.startswith('"""', 11) else text[11]
+    assert redact(text) == ((f"password = {quote}{REDACTED}{quote}", 1) if count else (text, 0))
 
 
 SIGNING_KEYS = {
@@ -235,3 +224,63 @@ def test_a_german_password_name_is_a_password_name() -> None:
         'passwortHinweis = "Mindestens acht Zeichen"',
         0,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Lists of credentials, and a credential's name paired with its value
+# ---------------------------------------------------------------------------------------
+
+PW2 = "Hx" + fake(ALNUM, 10, 65)
+TOKEN2 = fake(ALNUM, 24, 66)
+
+LISTED = {
+    # (path, text, secrets): values in a list named for credentials, or paired with a name
+    "python_list": ("a.py", 'passwords = ["{p}", "{p2}"]', (PW, PW2)),
+    "over_lines": ("a.py", 'API_KEYS = [\n    "{t}",\n    "{t2}",\n]', (TOKEN, TOKEN2)),
+    "javascript": ("a.js", "const tokens = ['{t}'];", (TOKEN,)),
+    "json": ("a.json", '{{"secrets": ["{p}"]}}', (PW,)),
+    "yaml_items": ("a.yaml", "passwords:\n  - {p}\n  - {p2}\n", (PW, PW2)),
+    "up_to_a_variable": ("a.py", 'passwords = ["{p}", other]', (PW,)),
+    "pairs": ("a.py", 'data = [("username", "admin"), ("password", "{p}")]', (PW,)),
+    "pair_in_a_list": ("a.py", 'form = ["password", "{p}"]', (PW,)),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secrets"), LISTED.values(), ids=LISTED.keys())
+def test_listed_and_paired_credentials_are_redacted(
+    path: str, text: str, secrets: tuple[str, ...]
+) -> None:
+    text = text.format(p=PW, p2=PW2, t=TOKEN, t2=TOKEN2)
+    expected = text
+    for secret in secrets:
+        expected = expected.replace(secret, REDACTED)
+    assert redact(text, config_like=path.endswith((".json", ".yaml"))) == (expected, len(secrets))
+
+
+LISTED_KEPT = [
+    'PASSWORD_FIELDS = ["password", "password_confirm"]',
+    'passwords = ["changeme", "password"]',
+    'passwords = ["a", "b"]',
+    "passwords = [pw1, pw2]",
+    'tokens = ["foo", " ", "bar", " ", "19June2000", "baz"]',  # a tokenizer's
+    "preferred_auths = ['CRAM-MD5', 'PLAIN', 'LOGIN']",  # mechanisms
+    '"DkimTokens": ["vvjuipp74whm76gqoni7qmwwn4w4qusjiainivf6sf"]',  # published in DNS
+    '"DkimToken": "vvjuipp74whm76gqoni7qmwwn4w4qusjiainivf6sf"',
+    f'next_tokens = ["{TOKEN}"]',
+    'CHOICES = (("password", "Password"), ("token", "Token"))',
+    '("password", "Enter your password")',
+    'fields = ("username", "password")',
+    f'("password", "{PW}", "more")',  # not a pair
+    'self.assertIn("password", "password_hash")',
+]
+
+
+@pytest.mark.parametrize("text", LISTED_KEPT)
+def test_lists_and_pairs_of_names_and_words_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+def test_string_literals_concatenated_are_one_value() -> None:
+    assert redact('password = "abc" + "def9Xk2q"') == (f'password = "{REDACTED}"', 1)
+    text = f'password = "{PW}" + suffix'  # a value built: its literal, as before
+    assert redact(text) == (f'password = "{REDACTED}" + suffix', 1)

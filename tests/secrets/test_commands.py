@@ -91,6 +91,12 @@ GIVEN_TO_CALLS = {
     "expdp_escaped_sysdba": ("run.sh", 'expdp \\"sys/{p}@orcl as sysdba\\" directory=dp'),
     "exp_userid": ("run.sh", "exp userid=scott/{p}@orcl file=x.dmp"),
     "imp_userid": ("run.sh", "imp userid=scott/{p}@orcl file=x.dmp"),
+    "exp_positional": ("run.sh", "exp scott/{p}@orcl file=x.dmp"),
+    "imp_positional": ("run.sh", "imp system/{p}@xe fromuser=a touser=b"),
+    "exp_upper_case": ("run.bat", "EXP scott/{p}@orcl FILE=x.dmp"),
+    "exp_in_python": ("a.py", 'subprocess.run("exp scott/{p}@orcl file=x.dmp", shell=True)'),
+    "exp_without_database": ("run.sh", "exp scott/{p} file=x.dmp"),
+    "sqlplus_without_database": ("run.sh", "sqlplus scott/{p} @x.sql"),
     "rman_target": ("run.sh", "rman target sys/{p}@prod"),
     "rman_upper_case": ("run.sh", "RMAN TARGET sys/{p}@prod"),
     "rman_os_target_catalog": ("run.sh", "rman target / catalog rman/{p}@rcat"),
@@ -140,6 +146,11 @@ KEPT_CALLS = {
     "expdp_prompting": ("run.sh", "expdp system@orcl directory=dp"),
     "expdp_variables": ("run.sh", "expdp $DB_USER/$DB_PASS@orcl directory=dp"),
     "exp_math": ("a.py", "y = exp(a / b) @ m"),
+    "exp_prose": ("a.md", "The exp and imp tools read exp/imp parameter files."),
+    "exp_variables": ("run.sh", "exp $DB_USER/$DB_PASS@orcl file=x.dmp"),
+    "exp_in_a_word": ("a.py", "regexp scott/Qz7vLm2Rk9Tx@orcl"),
+    "sqlplus_word_without_database": ("run.sh", "sqlplus app/sqlscripts @x.sql"),
+    "sqlplus_dummy_without_database": ("run.sh", "sqlplus user/password @x.sql"),
     "rman_os_target": ("run.sh", "rman target / nocatalog"),
     "rman_prose": ("a.md", "Run rman as the oracle user."),
     "redis_no_password": ("a.py", "r = redis.Redis(host, port, db)"),
@@ -156,6 +167,43 @@ KEPT_CALLS = {
 @pytest.mark.parametrize(("path", "text"), KEPT_CALLS.values(), ids=KEPT_CALLS.keys())
 def test_logons_and_calls_without_a_password_given_are_kept(path: str, text: str) -> None:
     assert redact(text, config_like=is_config_like(path)) == (text, 0)
+
+
+NET_USE = {
+    # (path, text): Windows' net use and net user, the password after the share or the user
+    "after_the_user": ("a.bat", "net use \\\\server\\share /user:ACME\\deploy {p}"),
+    "before_the_user": ("a.bat", "net use Z: \\\\server\\share {p} /user:ACME\\deploy"),
+    "upper_case": ("a.cmd", "NET USE \\\\fs01\\data {p} /USER:ACME\\svc /PERSISTENT:NO"),
+    "user_at_domain": ("a.ps1", "net use \\\\srv\\x /user:me@acme.io {p}"),
+    "in_python": ("a.py", 'os.system(r"net use \\\\srv\\x /user:me {p}")'),
+    "escaped_in_python": ("a.py", 'os.system("net use \\\\\\\\srv\\\\x {p} /user:me")'),
+    "net_user_add": ("a.bat", "net user deploy {p} /add"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), NET_USE.values(), ids=NET_USE.keys())
+def test_passwords_given_to_net_use_and_net_user_are_redacted(path: str, text: str) -> None:
+    out, count = redact(text.format(p=PW), config_like=is_config_like(path))
+    assert (out, count) == (text.format(p=REDACTED), 1)
+
+
+NET_USE_KEPT = {
+    "prompt": "net use \\\\server\\share /user:ACME\\deploy *",
+    "no_password": "net use Z: \\\\server\\share /persistent:yes",
+    "batch_variable": "net use \\\\srv\\x %PASSWORD% /user:me",
+    "powershell_variable": "net use \\\\srv\\x $password /user:me",
+    "delete": "net use Z: /delete /y",
+    "prose": "net use cases include teaching",
+    "dotnet_users": f".NET users can log in with {PW[:6]}",
+    "net_user_option": "net user administrator /active:yes",
+    "net_user_prompt": "net user deploy * /add",
+    "drive_and_share": "net use Z: \\\\server\\share",
+}
+
+
+@pytest.mark.parametrize("text", NET_USE_KEPT.values(), ids=NET_USE_KEPT.keys())
+def test_net_use_and_net_user_without_a_password_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
 
 
 PIPED = {
@@ -195,7 +243,8 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     "word",
     [
         *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
-        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S "),
+        *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
+        *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
     ],
 )
 def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:

@@ -1,0 +1,106 @@
+"""Credentials written with characters outside ASCII.
+
+* Full-width forms and the ideographic space, typed with a CJK input method
+  (``password＝"..."``, ``ＴＯＫＥＮ＝...``, ``ＤＢ＿ＰＡＳＳＷＯＲＤ：...``), are read as the
+  ASCII characters they stand for (:func:`_fold_full_width`): one character for one, so
+  positions in the folded copy are positions in the text.
+* Zero-width characters (U+200B, U+200C, U+200D, U+2060, and U+FEFF after the first
+  character) pasted inside a name or a value (``pass\\u200bword = "..."``, from a web page
+  or a chat) hide it from every scan: :func:`_without_zero_width` is the text without them,
+  which :func:`~repomem.secrets.redact` also reads, keeping that reading where it redacts
+  more (its output then has no zero-width characters).
+* Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
+  ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
+  :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
+
+Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
+read as Latin letters: nobody types them by accident (a name spelt so does not work as a
+variable either), and telling them apart from the Cyrillic and Greek text they belong to
+would mean a search of every character of every such text.
+
+The finds that decide whether a text needs any of this cost nothing on ASCII and Latin-1
+texts: a character outside the text's range is not looked for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.secrets._common import _has_digit_and_letter, _plain_secret, _typed
+
+# Full-width forms (U+FF01-U+FF5E) and the ideographic space, as ASCII.
+_FOLD_FULL_WIDTH = str.maketrans(
+    {"\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}}
+)
+# A text is folded when a keyword is followed by one (the scans' look-ahead takes the
+# full-width "=", ":" and quotes and the ideographic space), or when it holds a full-width
+# letter that every keyword of a scan has: "p" (ＰＡＳＳＷＯＲＤ = "..."), "k" (ＴＯＫＥＮ,
+# ａｐｉ＿ｋｅｙ), "s" (ＳＥＣＲＥＴ) or "h" (ＡＵＴＨ), in lower case in the lowered text.
+# Searching every non-ASCII text for the range cost 6% of the standard library's time (its
+# class is tested at every character), a find for each of those characters 1%.
+_FULL_WIDTH_NEAR = re.compile("[^\r\n]{0,80}?[\u3000\uff01-\uff5e]")
+_FULL_WIDTH_KEYWORD_LETTERS = ("\uff50", "\uff4b", "\uff53", "\uff48")
+
+
+def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) -> str | None:
+    """``text`` with its full-width forms read as ASCII, or None when it needs no folding:
+    ``lowered`` is its lower-cased copy, ``hits`` the scans' (start, keyword, end) in it."""
+    if text.isascii() or not (
+        any(letter in lowered for letter in _FULL_WIDTH_KEYWORD_LETTERS)
+        or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
+    ):
+        return None
+    folded = text.translate(_FOLD_FULL_WIDTH)
+    return folded if folded != text else None
+
+
+_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060")
+_DROP_ZERO_WIDTH = dict.fromkeys(map(ord, (*_ZERO_WIDTH, "\ufeff")))
+
+
+def _without_zero_width(text: str) -> str | None:
+    """``text`` without its zero-width characters, or None when it has none (a byte order
+    mark that starts the text does not count)."""
+    if text.isascii() or not (any(c in text for c in _ZERO_WIDTH) or text.find("\ufeff", 1) >= 0):
+        return None
+    return text.translate(_DROP_ZERO_WIDTH)
+
+
+# Names of passwords in Chinese (simplified and traditional), Japanese and Korean, and of
+# tokens and keys.  A text holds one only if it holds one of their first characters (キ for
+# APIキー): a find of one character is a tenth of a find of two.
+_CJK_PASSWORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번")
+_CJK_TOKENS = ("令牌", "トークン", "토큰", "密钥", "密鑰", "秘钥", "秘鑰", "APIキー")
+_CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORDS + _CJK_TOKENS}))
+# The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
+# and the value: an ASCII word, maybe quoted.
+_CJK_NAME = re.compile(
+    f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
+    r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
+    r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
+)
+
+
+def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
+    """The CJK names of credentials with a value in ``text``: (start, "cjk", end of the
+    match), as the keyword scans report theirs."""
+    if text.isascii() or not any(word in text for word in _CJK_FINDS):
+        return []
+    return [(m.start(), "cjk", m.end()) for m in _CJK_NAME.finditer(text)]
+
+
+def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
+    """The span of the value after the CJK name at ``start``, if a secret: typed like a
+    password after a password's name, generated after a token's or a key's."""
+    m = _CJK_NAME.match(text, start)
+    if m is None:
+        return []
+    value = m.group("value")
+    if not m.group("q"):
+        value = value.rstrip(".:)!?")  # the end of a sentence
+    if m.group("name") in _CJK_PASSWORDS:
+        secret = _typed(value) and _plain_secret(value)
+    else:
+        secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)
+    return [(m.start("value"), m.start("value") + len(value))] if secret else []

@@ -1,0 +1,142 @@
+"""Tests for repomem.secrets.nonascii: names and values written with characters outside ASCII."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.secrets import REDACTED, is_config_like, redact
+from tests.secrets.cases import ALNUM, GITHUB_PAT, fake
+
+FULL_WIDTH = {
+    # (text, config_like): typed with a CJK input method; the value is masked in place
+    "equals": ('password＝"{v}"', False),
+    "spaced_equals": ('password ＝ "{v}"', False),
+    "quotes": ("password = ＂{v}＂", False),
+    "ideographic_spaces": ('password\u3000=\u3000"{v}"', False),
+    "colon_in_config": ("password：{v}", True),
+    "key_name": ('ＰＡＳＳＷＯＲＤ = "{v}"', False),
+    "key_name_and_equals": ('ＤＢ＿ＰＡＳＳＷＯＲＤ＝"{v}"', False),
+    "token_equals": ('api_token＝"{v}"', False),
+    "token_name": ('ＴＯＫＥＮ＝"{v}"', False),
+    "token_name_in_config": ("ＴＯＫＥＮ＝{v}", True),
+    "api_key_name": ('ＡＰＩ_ＫＥＹ="{v}"', False),
+    "secret_name_in_config": ("ｓｅｃｒｅｔ： {v}", True),
+    "secret_name_after_ascii": ('client_ｓｅｃｒｅｔ = "{v}"', False),
+    "auth_token_name": ('ＡＵＴＨ＿ＴＯＫＥＮ = "{v}"', False),
+}
+
+
+@pytest.mark.parametrize(("text", "config_like"), FULL_WIDTH.values(), ids=FULL_WIDTH.keys())
+def test_full_width_names_operators_and_quotes_are_read_as_ascii(
+    text: str, config_like: bool
+) -> None:
+    value = fake(ALNUM, 24, 42)
+    out, n = redact(text.format(v=value), config_like=config_like)
+    assert (out, n) == (text.format(v=REDACTED), 1)
+
+
+FULL_WIDTH_KEPT = {
+    "code": "password＝get_password()",
+    "comparison": 'if password ＝＝ "hunter2hunter":',
+    "prose": "ｐａｓｓｗｏｒｄ：ユーザーが入力します",
+    "annotation": "ｐａｓｓｗｏｒｄ：ｓｔｒ",
+    "token_call": "ＴＯＫＥＮ＝get_token()",
+    "token_kind_word": 'ＴＯＫＥＮ＿ＴＹＰＥ = "keyword"',
+    "question": "ＴＯＫＥＮとは何ですか",
+}
+
+
+@pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
+def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+PW = "Qz" + fake(ALNUM, 10, 70)  # typed like a password: a digit, both cases
+TOKEN = fake(ALNUM, 24, 71)
+
+ZERO_WIDTH = {
+    # (path, text): a zero-width character pasted inside the name, or the value
+    "space_in_a_name": ("a.py", 'pass\u200bword = "{p}"'),
+    "non_joiner_in_a_name": ("a.py", 'api_to\u200cken = "{t}"'),
+    "joiner_in_a_name": ("a.py", 'sec\u200dret = "{t}"'),
+    "word_joiner_in_a_name": ("a.py", 'pass\u2060word = "{p}"'),
+    "byte_order_mark_in_a_name": ("a.py", 'pass\ufeffword = "{p}"'),
+    "in_a_config_name": (".env", "DB_PASS\u200bWORD={p}"),
+    "in_a_token": ("a.py", "x = '{g}'"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), ZERO_WIDTH.values(), ids=ZERO_WIDTH.keys())
+def test_zero_width_characters_inside_a_name_or_a_token_do_not_hide_it(
+    path: str, text: str
+) -> None:
+    broken_token = GITHUB_PAT[:10] + "\u200b" + GITHUB_PAT[10:]
+    out, n = redact(text.format(p=PW, t=TOKEN, g=broken_token), config_like=is_config_like(path))
+    # read without them: the output has none left
+    expected = text.translate(dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff")))
+    assert (out, n) == (expected.format(p=REDACTED, t=REDACTED, g=REDACTED), 1)
+
+
+ZERO_WIDTH_KEPT = {
+    "prose": "pass\u200bword managers",
+    "code": "pass\u200bword = get_password()",
+    "byte_order_mark_first": '\ufeffimport os\nname = "x\u200by"',
+}
+
+
+@pytest.mark.parametrize("text", ZERO_WIDTH_KEPT.values(), ids=ZERO_WIDTH_KEPT.keys())
+def test_zero_width_characters_that_hide_nothing_are_kept(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+def test_zero_width_characters_elsewhere_are_kept_when_nothing_is_hidden() -> None:
+    text = f'# a\u200bb\npassword = "{PW}"\n'
+    assert redact(text) == (text.replace(PW, REDACTED), 1)
+
+
+CJK = {
+    # (path, text, secret): names in Chinese, Japanese and Korean, with their value
+    "chinese": ("NOTES.md", "密码={p}", PW),
+    "chinese_full_width_colon": ("NOTES.md", "密码：{p}", PW),
+    "chinese_in_a_comment": ("a.py", "# 数据库密码: {p}", PW),
+    "chinese_traditional": ("NOTES.md", "密碼: {p}", PW),
+    "chinese_sentence": ("NOTES.md", "测试环境的密码是 {p}。", PW),
+    "chinese_json_key": ("zh.json", '{{"密码": "{p}"}}', PW),
+    "japanese": ("NOTES.md", "パスワード: {p}", PW),
+    "japanese_topic": ("NOTES.md", "パスワードは {p} です", PW),
+    "korean": ("NOTES.md", "비밀번호: {p}", PW),
+    "korean_topic_attached": ("NOTES.md", "비밀번호는 {p}입니다", PW),
+    "chinese_token": ("NOTES.md", "令牌：{t}", TOKEN),
+    "chinese_key": ("a.yaml", "密钥: {t}", TOKEN),
+    "japanese_token": ("NOTES.md", "トークン: {t}", TOKEN),
+    "korean_token": ("NOTES.md", "토큰: {t}", TOKEN),
+}
+
+
+@pytest.mark.parametrize(("path", "text", "secret"), CJK.values(), ids=CJK.keys())
+def test_cjk_names_of_credentials_have_their_value_redacted(
+    path: str, text: str, secret: str
+) -> None:
+    text = text.format(p=PW, t=TOKEN)
+    assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
+
+
+CJK_KEPT = {
+    "a_prompt": ("a.md", "请输入密码。"),
+    "a_label": ("a.py", 'label = "密码："'),
+    "a_table_header": ("a.md", "| 密码 | 必填 |"),
+    "a_hint": ("a.py", 'placeholder="パスワード: 8文字以上"'),
+    "a_mask": ("a.md", "密码: ******"),
+    "a_variable": ("a.md", "密码: ${DB_PASSWORD}"),
+    "korean_words": ("a.md", "비밀번호: 8자 이상 입력하세요"),
+    "chinese_words": ("a.md", "密码：请联系管理员"),
+    "a_word_after_a_password": ("a.md", "密码: changeme"),
+    "an_untyped_word": ("a.md", "パスワード: sesame"),
+    "a_strength_setting": ("a.md", "密码强度: strong1"),
+    "a_numeric_token": ("a.md", "令牌: 1234567890123"),
+}
+
+
+@pytest.mark.parametrize(("path", "text"), CJK_KEPT.values(), ids=CJK_KEPT.keys())
+def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
+    assert redact(text, config_like=is_config_like(path)) == (text, 0)
