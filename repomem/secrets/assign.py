@@ -451,8 +451,10 @@ def _context(
             if not (close and close[0] in "\"'`" and line.endswith(close[0])):
                 return None
             env_style = name.isupper() and prefix in ("", prefix.rstrip("_") + "_")
-            if op[0] == "," and _PAIR_OPEN.search(line):
-                return "pair"  # ("password", "..."), ["password", "..."]: a name and its value
+            if op[0] == "," and _PAIR_OPEN.search(line) and not env_style:
+                # ("password", "..."), ["password", "..."]: a name and its value (a constant's
+                # name, ("SECRET_KEY", "..."), is a setting's: its value as in `SECRET_KEY = ...`)
+                return "pair"
             if op[0] == "," and not (env_style or _KEY_VALUE_CALL.search(line)):
                 return None
             return ""

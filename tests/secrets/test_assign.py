@@ -243,6 +243,8 @@ LISTED = {
     "up_to_a_variable": ("a.py", 'passwords = ["{p}", other]', (PW,)),
     "pairs": ("a.py", 'data = [("username", "admin"), ("password", "{p}")]', (PW,)),
     "pair_in_a_list": ("a.py", 'form = ["password", "{p}"]', (PW,)),
+    # a setting's name: its value as in `SECRET_KEY = "config"` (as before pairs were read)
+    "setting_pair": ("a.py", 'app.update([("SECRET_KEY", "devkey")])', ("devkey",)),
 }
 
 
