@@ -166,6 +166,11 @@ def claude_hooks(
             )
             verb = "Updated repomem's hooks in" if replaced else "Added repomem's hooks to"
             typer.echo(f"{verb} {path.relative_to(cfg.root)}; they apply to new sessions.")
+            if not shared:
+                typer.echo(
+                    "Worktree sessions (claude --worktree) do not get this file: use --shared, "
+                    "or list .claude/settings.local.json in .worktreeinclude."
+                )
             return
     except RepomemError as exc:
         raise fail(exc) from None

@@ -339,6 +339,7 @@ def test_claude_hooks_prints_or_writes_the_settings(code: Repo) -> None:
     assert data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "/opt/r claude-hook"
     status, out, _ = run("-C", str(code.root), "claude-hooks", "--write", "--command", "/opt/r")
     assert status == 0 and "Added repomem's hooks to .claude/settings.local.json" in out
+    assert "Worktree sessions (claude --worktree) do not get this file" in out
     written = json.loads((code.root / ".claude" / "settings.local.json").read_text("utf-8"))
     assert written == data
     status, out, _ = run("-C", str(code.root), "claude-hooks", "--shared")
