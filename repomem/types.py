@@ -78,7 +78,7 @@ class IndexReport:
     full: bool = False
     embedded: int = 0  # files given a dense vector (`embed.enabled`)
     embed_seconds: float = 0.0
-    seeded_from: str = ""  # the git directory of the worktree whose index this one started from
+    seeded_from: str = ""  # the work tree whose index this one was copied from
 
     @property
     def changed(self) -> int:

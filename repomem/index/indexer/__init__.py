@@ -23,6 +23,7 @@ import json
 import logging
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from repomem import vcs
@@ -79,7 +80,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-seed_from_sibling = seed.from_sibling  # a worktree's first index: see `repomem.index.indexer.seed`
+
+def seed_from_sibling(cfg: Config) -> Path | None:
+    """A worktree's first index, copied from a sibling's (see `repomem.index.indexer.seed`);
+    the sibling's work tree, or None."""
+    return seed.from_sibling(cfg, open_store(cfg))
 
 
 # Compaction rewrites every table smaller than a million rows, and old versions stay on disk for
@@ -137,11 +142,11 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
         _embed(cfg, None, early.report, progress, early.files_version)
         early.report.seconds = time.monotonic() - t0
         return early.report
-    seeded = None if full else seed.from_sibling(cfg)
     store = open_store(cfg)
     report = IndexReport(full=full)
+    seeded = None if full else seed.from_sibling(cfg, store)
     if seeded is not None:
-        report.seeded_from = str(vcs.work_tree_of(seeded.parent))
+        report.seeded_from = str(seeded)
     with store.writing():
         rebuilt = store.ensure_schema()
         journal = store.read_journal()

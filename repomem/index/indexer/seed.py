@@ -17,17 +17,17 @@ preferred, then the most recently indexed.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import LockTimeoutError, RepomemError
-from repomem.index.indexer.location import built_under_current_rules, state_dir, store_uri
+from repomem.index.indexer.location import built_under_current_rules
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ DONOR_LOCK_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class _Donor:
-    state: Path  # the donor's state directory (`<its git dir>/repomem`)
+    store: Any  # the donor's Store (its lock held for `DONOR_LOCK_SECONDS` at most)
     at_head: bool
     indexed_at: float
 
@@ -49,15 +49,16 @@ def has_tables(lance: Path) -> bool:
     return (lance / "meta.lance").is_dir()
 
 
-def from_sibling(cfg: Config) -> Path | None:
-    """Copy a sibling worktree's store into this work tree's empty default store location.
+def from_sibling(cfg: Config, store: Any) -> Path | None:
+    """Copy a sibling worktree's store into this work tree's empty default store location
+    (`store`, this work tree's Store, whose write lock is taken for it).
 
-    Returns the donor's state directory, or None when nothing was copied (no usable donor, a
+    Returns the donor's work tree, or None when nothing was copied (no usable donor, a
     configured `store.path`, an index already here, a copy that failed).
     """
     if cfg.store.path.strip():
         return None
-    target = Path(store_uri(cfg))
+    target = Path(store.uri)
     if has_tables(target):
         return None
     siblings = vcs.sibling_git_dirs(cfg.root)
@@ -67,16 +68,13 @@ def from_sibling(cfg: Config) -> Path | None:
     donors = _donors(cfg, siblings, info.head if info else None)
     if not donors:
         return None
-    from repomem.index.store.guard import WriteLock
-
-    mine = state_dir(cfg)
-    with WriteLock(mine / "index.lock", cfg.index.lock_timeout):
+    with store.writing():
         if has_tables(target):  # another run seeded or built it while we waited
             return None
         for donor in donors:
-            if _copy(donor.state, target, mine):
-                log.info("started the index from the worktree store in %s", donor.state)
-                return donor.state
+            if _copy(donor.store, target):
+                log.info("started the index from the worktree store in %s", donor.store.uri)
+                return vcs.work_tree_of(donor.store.state_dir.parent)
     return None
 
 
@@ -88,10 +86,13 @@ def _donors(cfg: Config, siblings: list[Path], head: str | None) -> list[_Donor]
     for git_dir in siblings:
         state = git_dir / "repomem"
         lance = state / "lance"
-        if not has_tables(lance) or _journaled(state):
+        if not has_tables(lance):
             continue
         try:
-            meta = Store(str(lance), state, lock_timeout=cfg.index.lock_timeout).all_meta()
+            donor = Store(str(lance), state, lock_timeout=DONOR_LOCK_SECONDS)
+            if donor.read_journal():
+                continue  # an interrupted run: its rows are not an index of any tree
+            meta = donor.all_meta()
         except (RepomemError, OSError, ValueError, RuntimeError) as exc:
             log.info("not starting from %s: %s", lance, exc)
             continue
@@ -102,34 +103,21 @@ def _donors(cfg: Config, siblings: list[Path], head: str | None) -> list[_Donor]
         except ValueError:
             when = 0.0
         at_head = head is not None and meta.get("indexed_commit") == head
-        found.append(_Donor(state, at_head, when))
+        found.append(_Donor(donor, at_head, when))
     return sorted(found, key=lambda d: (not d.at_head, -d.indexed_at))
 
 
-def _journaled(state: Path) -> bool:
-    """Whether the store's last run was interrupted: its crash journal names paths (a journal
-    that cannot be read counts, as it does for the store's own runs)."""
-    try:
-        data = json.loads((state / "journal.json").read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        return True
-    return not isinstance(data, dict) or bool(data.get("paths"))
-
-
-def _copy(donor_state: Path, target: Path, mine: Path) -> bool:
+def _copy(donor: Any, target: Path) -> bool:
     """Copy the donor's store to `target` under the donor's write lock; False if it is busy
     for long, was interrupted meanwhile, or the copy fails (nothing is left half-copied)."""
-    from repomem.index.store.guard import WriteLock
-
-    tmp = mine / f".lance.seed.{os.getpid()}"
+    source = Path(donor.uri)
+    tmp = target.parent / f".{target.name}.seed.{os.getpid()}"
     try:
-        with WriteLock(donor_state / "index.lock", DONOR_LOCK_SECONDS):
-            if _journaled(donor_state) or not has_tables(donor_state / "lance"):
+        with donor.writing():
+            if donor.read_journal() or not has_tables(source):
                 return False
             shutil.rmtree(tmp, ignore_errors=True)
-            shutil.copytree(donor_state / "lance", tmp, symlinks=True)
+            shutil.copytree(source, tmp, symlinks=True)
         with contextlib.suppress(FileNotFoundError):
             if target.is_dir() and not has_tables(target):
                 shutil.rmtree(target)  # the empty folder a connection left
@@ -138,6 +126,6 @@ def _copy(donor_state: Path, target: Path, mine: Path) -> bool:
             (target / ".repomem-writer").unlink()  # the donor wrote it, not this work tree
         return True
     except (LockTimeoutError, OSError) as exc:
-        log.info("not starting from %s: %s", donor_state, exc)
+        log.info("not starting from %s: %s", source, exc)
         shutil.rmtree(tmp, ignore_errors=True)
         return False
