@@ -110,11 +110,11 @@ def _optimize_due(
         last = float(optimized_at or 0)
     except ValueError:
         last = 0.0
-    if time.time() - last >= OPTIMIZE_MIN_INTERVAL and (
-        runs >= max(1, cfg.store.optimize_every)
-        or (idle and store.indexes_lagging(share=0.0, floor=0))
-    ):
-        return True
+    if time.time() - last >= OPTIMIZE_MIN_INTERVAL:
+        if runs >= max(1, cfg.store.optimize_every):
+            return True
+        if idle:  # any row missing; the default thresholds below ask for more
+            return bool(store.indexes_lagging(share=0.0, floor=0))
     return bool(store.indexes_lagging())
 
 
