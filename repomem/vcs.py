@@ -324,14 +324,8 @@ def list_files(
     repo = _repo(root)
     if repo is None:
         return []
-    if paths is not None:
-        seen_some: dict[str, None] = {}
-        for start in range(0, len(paths), 500):
-            batch = list(paths[start : start + 500])
-            for path in _list_tree(repo, root, "", untracked, batch, submodules, 0):
-                seen_some.setdefault(path, None)
-        return list(seen_some)
-    return _list_tree(repo, root, "", untracked, None, submodules, 0)
+    wanted = None if paths is None else list(paths)
+    return _list_tree(repo, root, "", untracked, wanted, submodules, 0)
 
 
 MAX_SUBMODULE_DEPTH = 8  # submodules within submodules, at most this deep
@@ -402,16 +396,17 @@ def _ls(repo: Any, untracked: bool, specs: list[str], where: str = "") -> list[s
     args = ["-z", "-t", "--cached", "--deleted"]
     if untracked:
         args += ["--others", "--exclude-standard"]
-    tail = ["--", *specs] if specs else []
     git = ["git", "-C", where] if where else ["git"]
-    out: str = repo.git.execute([*git, "ls-files", *args, *tail])
-    entries = [e for e in out.split("\0") if len(e) > 2]
-    gone = {e[2:] for e in entries if e[0] == "R"}
-    seen: dict[str, None] = {}
-    for entry in entries:
-        path = entry[2:]
-        if entry[0] != "R" and path not in gone:
-            seen.setdefault(path, None)
+    seen: dict[str, None] = {}  # a file named twice (itself and its folder) is listed once
+    for start in range(0, max(len(specs), 1), 500):  # a command line holds 500 paths
+        tail = ["--", *specs[start : start + 500]] if specs else []
+        out: str = repo.git.execute([*git, "ls-files", *args, *tail])
+        entries = [e for e in out.split("\0") if len(e) > 2]
+        gone = {e[2:] for e in entries if e[0] == "R"}
+        for entry in entries:
+            path = entry[2:]
+            if entry[0] != "R" and path not in gone:
+                seen.setdefault(path, None)
     return list(seen)
 
 
