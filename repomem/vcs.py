@@ -325,19 +325,24 @@ def list_files(
     if repo is None:
         return []
     wanted = None if paths is None else list(paths)
-    return _list_tree(repo, root, "", untracked, wanted, submodules, 0)
+    return _list_tree(repo, root, "", untracked, wanted, _nesting(submodules))
 
 
 MAX_SUBMODULE_DEPTH = 8  # submodules within submodules, at most this deep
 
 
+def _nesting(submodules: bool) -> int:
+    """How many levels of submodules to look into."""
+    return MAX_SUBMODULE_DEPTH if submodules else 0
+
+
 def _list_tree(
-    repo: Any, root: Path, where: str, untracked: bool, paths: list[str] | None,
-    submodules: bool, depth: int,
-) -> list[str]:  # fmt: skip
+    repo: Any, root: Path, where: str, untracked: bool, paths: list[str] | None, nesting: int
+) -> list[str]:
     """The files of the work tree at `where` ("" for the repository, else a submodule's
-    folder), relative to `root`; with `paths` (relative to `where`), only those."""
-    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    folder), relative to `root`; with `paths` (relative to `where`), only those; its
+    submodules' files `nesting` levels deep."""
+    subs = _submodules_at(repo, root, where, nesting)
     inner: dict[str, list[str] | None] = {}  # submodule -> its paths (None: all)
     own: list[str] = []
     for path in paths or []:
@@ -359,16 +364,16 @@ def _list_tree(
     prefix = f"{where}/" if where else ""
     out = [prefix + p for p in listed if p not in inner]
     for sub, sub_paths in inner.items():
-        out += _list_tree(repo, root, prefix + sub, untracked, sub_paths, submodules, depth + 1)
+        out += _list_tree(repo, root, prefix + sub, untracked, sub_paths, nesting - 1)
     return out
 
 
-def _submodules_at(repo: Any, root: Path, where: str) -> list[str]:
+def _submodules_at(repo: Any, root: Path, where: str, nesting: int) -> list[str]:
     """The checked-out submodules of the work tree at `where`, relative to it: the paths its
-    `.gitmodules` names whose folder holds a repository (`<path>/.git`)."""
+    `.gitmodules` names whose folder holds a repository (`<path>/.git`); none at `nesting` 0."""
     base = root / where
     gitmodules = base / ".gitmodules"
-    if not gitmodules.is_file():
+    if nesting <= 0 or not gitmodules.is_file():
         return []
     try:
         out: str = repo.git.execute(
@@ -423,10 +428,10 @@ def dirty_paths(root: Path, *, submodules: bool = False) -> list[str]:
     repo = _repo(root)
     if repo is None:
         return []
-    return _dirty(repo, root, "", submodules, 0)
+    return _dirty(repo, root, "", _nesting(submodules))
 
 
-def _dirty(repo: Any, root: Path, where: str, submodules: bool, depth: int) -> list[str]:
+def _dirty(repo: Any, root: Path, where: str, nesting: int) -> list[str]:
     # Without optional locks: git status otherwise rewrites the index to refresh its stat
     # data, and a `git commit` made meanwhile fails on the lock (a pack runs beside the user).
     git = ["git", "-C", where] if where else ["git"]
@@ -448,12 +453,12 @@ def _dirty(repo: Any, root: Path, where: str, submodules: bool, depth: int) -> l
             if "R" in status and i < len(entries) and entries[i]:
                 paths.append(entries[i])
             i += 1
-    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    subs = _submodules_at(repo, root, where, nesting)
     prefix = f"{where}/" if where else ""
     out_paths: list[str] = []
     for path in paths:
         if path.rstrip("/") in subs:
-            out_paths += _dirty(repo, root, prefix + path.rstrip("/"), submodules, depth + 1)
+            out_paths += _dirty(repo, root, prefix + path.rstrip("/"), nesting - 1)
         else:
             out_paths.append(prefix + path)
     return out_paths
