@@ -63,15 +63,8 @@ def positions(got: list[Any], fresh: list[Any]) -> tuple[list[int], list[int]]:
 
 
 def lagging(store: Any) -> str:
-    out = []
-    for name in ("symbols", "files"):
-        tbl = store.table(name)
-        for ix in tbl.list_indices():
-            stats = tbl.index_stats(ix.name)
-            if stats is not None and tuple(ix.columns) != ("path",):
-                total = stats.num_indexed_rows + stats.num_unindexed_rows
-                out.append(f"{name} {stats.num_unindexed_rows}/{total}")
-    return ", ".join(out)
+    backlog = store.fts_backlog()
+    return ", ".join(f"{n} {u}/{t}" for n in ("symbols", "files") for u, t in backlog.get(n, []))
 
 
 def compare(label: str, got: Ranked, fresh: Ranked, store: Any) -> None:

@@ -8,7 +8,6 @@ wrong types are errors that name the key and where it came from.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import math
 import os
@@ -328,6 +327,8 @@ def _set(
         )
     fields = [f.name for f in dataclasses.fields(cls)]
     if key not in fields:
+        import difflib  # only for this message: 2 ms on every start (a hook on every prompt)
+
         close = difflib.get_close_matches(key, fields, n=1)
         hint = (
             f"did you mean `{section}.{close[0]}`?"

@@ -324,26 +324,25 @@ def list_files(
     repo = _repo(root)
     if repo is None:
         return []
-    if paths is not None:
-        seen_some: dict[str, None] = {}
-        for start in range(0, len(paths), 500):
-            batch = list(paths[start : start + 500])
-            for path in _list_tree(repo, root, "", untracked, batch, submodules, 0):
-                seen_some.setdefault(path, None)
-        return list(seen_some)
-    return _list_tree(repo, root, "", untracked, None, submodules, 0)
+    wanted = None if paths is None else list(paths)
+    return _list_tree(repo, root, "", untracked, wanted, _nesting(submodules))
 
 
 MAX_SUBMODULE_DEPTH = 8  # submodules within submodules, at most this deep
 
 
+def _nesting(submodules: bool) -> int:
+    """How many levels of submodules to look into."""
+    return MAX_SUBMODULE_DEPTH if submodules else 0
+
+
 def _list_tree(
-    repo: Any, root: Path, where: str, untracked: bool, paths: list[str] | None,
-    submodules: bool, depth: int,
-) -> list[str]:  # fmt: skip
+    repo: Any, root: Path, where: str, untracked: bool, paths: list[str] | None, nesting: int
+) -> list[str]:
     """The files of the work tree at `where` ("" for the repository, else a submodule's
-    folder), relative to `root`; with `paths` (relative to `where`), only those."""
-    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    folder), relative to `root`; with `paths` (relative to `where`), only those; its
+    submodules' files `nesting` levels deep."""
+    subs = _submodules_at(repo, root, where, nesting)
     inner: dict[str, list[str] | None] = {}  # submodule -> its paths (None: all)
     own: list[str] = []
     for path in paths or []:
@@ -365,16 +364,16 @@ def _list_tree(
     prefix = f"{where}/" if where else ""
     out = [prefix + p for p in listed if p not in inner]
     for sub, sub_paths in inner.items():
-        out += _list_tree(repo, root, prefix + sub, untracked, sub_paths, submodules, depth + 1)
+        out += _list_tree(repo, root, prefix + sub, untracked, sub_paths, nesting - 1)
     return out
 
 
-def _submodules_at(repo: Any, root: Path, where: str) -> list[str]:
+def _submodules_at(repo: Any, root: Path, where: str, nesting: int) -> list[str]:
     """The checked-out submodules of the work tree at `where`, relative to it: the paths its
-    `.gitmodules` names whose folder holds a repository (`<path>/.git`)."""
+    `.gitmodules` names whose folder holds a repository (`<path>/.git`); none at `nesting` 0."""
     base = root / where
     gitmodules = base / ".gitmodules"
-    if not gitmodules.is_file():
+    if nesting <= 0 or not gitmodules.is_file():
         return []
     try:
         out: str = repo.git.execute(
@@ -402,16 +401,17 @@ def _ls(repo: Any, untracked: bool, specs: list[str], where: str = "") -> list[s
     args = ["-z", "-t", "--cached", "--deleted"]
     if untracked:
         args += ["--others", "--exclude-standard"]
-    tail = ["--", *specs] if specs else []
     git = ["git", "-C", where] if where else ["git"]
-    out: str = repo.git.execute([*git, "ls-files", *args, *tail])
-    entries = [e for e in out.split("\0") if len(e) > 2]
-    gone = {e[2:] for e in entries if e[0] == "R"}
-    seen: dict[str, None] = {}
-    for entry in entries:
-        path = entry[2:]
-        if entry[0] != "R" and path not in gone:
-            seen.setdefault(path, None)
+    seen: dict[str, None] = {}  # a file named twice (itself and its folder) is listed once
+    for start in range(0, max(len(specs), 1), 500):  # a command line holds 500 paths
+        tail = ["--", *specs[start : start + 500]] if specs else []
+        out: str = repo.git.execute([*git, "ls-files", *args, *tail])
+        entries = [e for e in out.split("\0") if len(e) > 2]
+        gone = {e[2:] for e in entries if e[0] == "R"}
+        for entry in entries:
+            path = entry[2:]
+            if entry[0] != "R" and path not in gone:
+                seen.setdefault(path, None)
     return list(seen)
 
 
@@ -428,10 +428,10 @@ def dirty_paths(root: Path, *, submodules: bool = False) -> list[str]:
     repo = _repo(root)
     if repo is None:
         return []
-    return _dirty(repo, root, "", submodules, 0)
+    return _dirty(repo, root, "", _nesting(submodules))
 
 
-def _dirty(repo: Any, root: Path, where: str, submodules: bool, depth: int) -> list[str]:
+def _dirty(repo: Any, root: Path, where: str, nesting: int) -> list[str]:
     # Without optional locks: git status otherwise rewrites the index to refresh its stat
     # data, and a `git commit` made meanwhile fails on the lock (a pack runs beside the user).
     git = ["git", "-C", where] if where else ["git"]
@@ -453,12 +453,12 @@ def _dirty(repo: Any, root: Path, where: str, submodules: bool, depth: int) -> l
             if "R" in status and i < len(entries) and entries[i]:
                 paths.append(entries[i])
             i += 1
-    subs = _submodules_at(repo, root, where) if submodules and depth < MAX_SUBMODULE_DEPTH else []
+    subs = _submodules_at(repo, root, where, nesting)
     prefix = f"{where}/" if where else ""
     out_paths: list[str] = []
     for path in paths:
         if path.rstrip("/") in subs:
-            out_paths += _dirty(repo, root, prefix + path.rstrip("/"), submodules, depth + 1)
+            out_paths += _dirty(repo, root, prefix + path.rstrip("/"), nesting - 1)
         else:
             out_paths.append(prefix + path)
     return out_paths

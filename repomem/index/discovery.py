@@ -493,9 +493,15 @@ def work_tree_hash(cfg: Config, rel: str, known: tuple[int, int, str]) -> str | 
         return None
     if (st.st_size, st.st_mtime_ns) == known[:2]:
         return known[2]
+    return file_hash(cfg, rel, cfg.index.max_file_size)
+
+
+def file_hash(cfg: Config, rel: str, size: int) -> str | None:
+    """The content hash of `rel` as `read_file` takes it, of a file of at most `size` bytes
+    (one more is read, so a file grown since hashes otherwise); None when it cannot be read."""
     try:
         with open(os.path.join(cfg.root, rel), "rb") as fh:
-            return content_hash(fh.read(cfg.index.max_file_size + 1))
+            return content_hash(fh.read(size + 1))
     except OSError:
         return None
 

@@ -19,7 +19,7 @@ generated ones.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -77,10 +77,13 @@ def read_rows(store: Any, paths: Sequence[str] | None = None) -> list[dict[str, 
     return [dict(zip(cols, values, strict=True)) for values in zip(*cols.values(), strict=True)]
 
 
-def _current(cfg: Config, store: Any, paths: Sequence[str] | None = None) -> dict[str, str | None]:
-    """{path: the content hash it has in the work tree now} of every indexed (not skipped)
-    file, or of these paths only; None for a file gone since. The work tree's, not the
-    index's: a file edited since the last index run has a stale note already."""
+def _current(
+    cfg: Config, store: Any, paths: Sequence[str] | None, noted: Collection[str]
+) -> dict[str, str | None]:
+    """{path: the content hash it has in the work tree now} of the `noted` files the index has
+    (not skipped), looked up among `paths` (all with None); None for a file gone since. The
+    work tree's, not the index's: a file edited since the last index run has a stale note
+    already. Only noted files are looked at: each costs a stat, a read when it changed."""
     from repomem.index import discovery
 
     cols = store.column("files", ["path", "size", "mtime_ns", "hash", "skip"], paths)
@@ -90,7 +93,7 @@ def _current(cfg: Config, store: Any, paths: Sequence[str] | None = None) -> dic
             cols["path"], cols["size"], cols["mtime_ns"], cols["hash"], cols["skip"],
             strict=True,
         )
-        if not skip and h
+        if not skip and h and p in noted
     }  # fmt: skip
 
 
@@ -124,7 +127,7 @@ def list_notes(
     if store is None:
         store = query.require_store(cfg)
     rows = read_rows(store, paths)
-    current = _current(cfg, store, paths)
+    current = _current(cfg, store, paths, {r["path"] for r in rows})
     return sorted((_to_note(r, current) for r in rows), key=_order)
 
 
@@ -189,7 +192,7 @@ def write_note(
     )
     # The file as it is now (the index may be behind), and only a file the index has: a
     # note on a file it skips has nothing to go stale against.
-    file_hash = _current(cfg, store, [rel]).get(rel) or ""
+    file_hash = _current(cfg, store, [rel], {rel}).get(rel) or ""
     note = Note(rel, source, body, file_hash, time.time())
     with store.writing():
         if replace:

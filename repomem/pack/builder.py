@@ -92,18 +92,22 @@ def build(
     # git works while the store is read
     dirty = _POOL.submit(vcs.dirty_paths, cfg.root, submodules=cfg.index.submodules)
     store = indexer.reader(cfg)
+    built = store.exists()
+    meta: dict[str, str] | None = None  # read once, unless an index run changes it
     measured: tuple[int, str | None] | None = None  # (files changed, HEAD), counted once
-    if refresh and refresh_at_most is not None and store.exists():
+    if refresh and refresh_at_most is not None and built:
         # a rebuild (another schema or content rules, one cut short) could take minutes
-        due = not indexer.built_under_current_rules(cfg, store.all_meta())
+        meta = store.all_meta()
+        due = not indexer.built_under_current_rules(cfg, meta)
         if not due and "*" not in store.read_journal():
             measured = _pending(cfg, store)
         refresh = measured is not None and measured[0] <= refresh_at_most
-    refreshed = not store.exists() or refresh
+    refreshed = not built or refresh
     if refreshed:
         indexer.run(cfg)  # it compared the work tree with the store: now fresh
         store = indexer.reader(cfg)
-    meta = store.all_meta()  # one read for both keys
+    if refreshed or meta is None:
+        meta = store.all_meta()
     commit = meta.get("indexed_commit") or None
     try:
         indexed_at: float | None = float(meta.get("indexed_at") or "")

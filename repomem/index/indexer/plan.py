@@ -113,13 +113,8 @@ def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, st
         if old is None or st is None or old[0] != st.st_size or not _indexed(old[2]):
             out.append(rel)
             continue
-        try:
-            with open(os.path.join(cfg.root, rel), "rb") as fh:
-                if discovery.content_hash(fh.read(old[0] + 1)) == old[2]:
-                    continue
-        except OSError:
-            pass
-        out.append(rel)
+        if discovery.file_hash(cfg, rel, old[0]) != old[2]:
+            out.append(rel)
     return out
 
 

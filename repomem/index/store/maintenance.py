@@ -126,19 +126,25 @@ class _Maintenance(_Tables):
         LanceDB searches such rows by brute force, and they skew BM25 statistics: folding
         them in (`optimize`) keeps searches fast after many incremental runs.
         """
+        return any(
+            unindexed > max(floor, share * total)
+            for backlog in self.fts_backlog().values()
+            for unindexed, total in backlog
+        )
+
+    def fts_backlog(self) -> dict[str, list[tuple[int, int]]]:
+        """{table: [(rows its full-text index lacks, rows), ...]} of the searched tables."""
         searched = {**FTS_COLUMNS, **{n: c for n, c in WRITER_FTS.items() if self._has_table(n)}}
+        out: dict[str, list[tuple[int, int]]] = {}
         for name, column in searched.items():
             tbl = self.table(name)
             for ix in tbl.list_indices():
-                if tuple(ix.columns) != (column,):
-                    continue
-                stats = tbl.index_stats(ix.name)
-                if stats is None:
-                    continue
-                unindexed = stats.num_unindexed_rows
-                if unindexed > max(floor, share * (stats.num_indexed_rows + unindexed)):
-                    return True
-        return False
+                stats = tbl.index_stats(ix.name) if tuple(ix.columns) == (column,) else None
+                if stats is not None:
+                    unindexed = stats.num_unindexed_rows
+                    total = stats.num_indexed_rows + unindexed
+                    out.setdefault(name, []).append((unindexed, total))
+        return out
 
     def optimize(self, cleanup_seconds: float = 300.0) -> None:
         """Compact the tables, fold new rows into indexes, and drop old versions.
