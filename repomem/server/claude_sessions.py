@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from repomem import fsutil, secrets
+from repomem import fsutil
 from repomem.config import Config
 from repomem.fsutil import FileLock
-from repomem.memory import compact, session
+from repomem.memory import compact, ops, session
 from repomem.memory.model import Session
 
 if TYPE_CHECKING:
@@ -212,14 +212,6 @@ def finish_later(cfg: Config) -> None:
 # ------------------------------------------------------------------- titles and summaries
 
 
-def _redacted(cfg: Config, text: str) -> str:
-    """`text` with credentials and personal data redacted (its lines kept): a prompt or a
-    model's message is prose that may quote code, a command or a configuration."""
-    extra = cfg.secrets.extra_patterns
-    text = secrets.redact(text, config_like=True, prose=True, extra_patterns=extra)[0]
-    return secrets.redact_personal(text)[0]
-
-
 def _cut(text: str, limit: int) -> str:
     """`text` (one line) within `limit` characters, cut at a word, `…` marking the cut."""
     if len(text) <= limit:
@@ -233,7 +225,7 @@ def _cut(text: str, limit: int) -> str:
 
 def title_from(cfg: Config, task: str) -> str:
     """A session's title from its task: one line, redacted, within `TITLE_CHARS`."""
-    return _cut(fsutil.one_line(_redacted(cfg, task[:TASK_CHARS])), TITLE_CHARS)
+    return _cut(fsutil.one_line(ops.redacted(cfg, task[:TASK_CHARS], prose=True)), TITLE_CHARS)
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -247,7 +239,7 @@ def summary_from(cfg: Config, transcript: Path) -> str:
     line ends); "" when there is none."""
     lines: list[str] = []
     fenced = False
-    for line in _redacted(cfg, last_message(transcript)).splitlines():
+    for line in ops.redacted(cfg, last_message(transcript), prose=True).splitlines():
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and line.strip():
