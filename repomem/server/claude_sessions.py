@@ -76,9 +76,13 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     Raises:
         RepomemError: when the record cannot be written or its lock is held too long.
     """
-    if hook.source not in OPENING:
+    if hook.source not in OPENING or not hook.session:
         return None
-    return _open_if_none(cfg, hook.session, "")
+    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+        record = session.open_session(cfg)
+        if record is not None:
+            return record if _owned(record, hook.session) else None
+        return _open(cfg, hook.session, "")
 
 
 def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
@@ -99,16 +103,6 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
             return None
         title = "" if record.get("title") else title_from(cfg, task)
         return session.retitle(cfg, title) if title else record
-
-
-def _open_if_none(cfg: Config, claude: str, title: str) -> dict[str, Any] | None:
-    if not claude:
-        return None
-    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
-        record = session.open_session(cfg)
-        if record is not None:
-            return record if _owned(record, claude) else None
-        return _open(cfg, claude, title)
 
 
 def _open(cfg: Config, claude: str, title: str) -> dict[str, Any]:
