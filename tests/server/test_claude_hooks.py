@@ -18,7 +18,7 @@ import pytest
 from repomem.errors import InputError
 from repomem.memory import ops
 from repomem.server import claude_hooks as hooks
-from tests.conftest import Repo
+from tests.conftest import Repo, wait_until
 
 
 def prompt(text: str, session: str = "s1") -> hooks.HookInput:
@@ -396,8 +396,6 @@ def test_settings_that_cannot_be_merged_are_left_alone(
 def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
     code: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import time
-
     from repomem import hooks as git_hooks
     from repomem.index import query
 
@@ -410,10 +408,7 @@ def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
     assert "index stale: 2 file(s) changed since indexing" in out
     log = git_hooks.log_path(cfg)
     assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
-    deadline = time.monotonic() + 120
-    while "Indexed" not in log.read_text(encoding="utf-8"):
-        assert time.monotonic() < deadline, "the background refresh did not finish"
-        time.sleep(0.05)
+    wait_until(lambda: "Indexed" in log.read_text(encoding="utf-8"), "the background refresh")
     assert query.status(cfg)["fresh"] is True
 
 
