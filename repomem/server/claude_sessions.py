@@ -65,6 +65,11 @@ def _state(cfg: Config) -> Path:
     return state_dir(cfg)
 
 
+def _lock(cfg: Config) -> FileLock:
+    """The lock under which the hooks read, change and write the open session's record."""
+    return FileLock(_state(cfg) / LOCK, LOCK_SECONDS)
+
+
 def _owned(record: dict[str, Any] | None, claude: str) -> bool:
     return bool(claude) and record is not None and record.get("owner") == claude
 
@@ -78,7 +83,7 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     """
     if hook.source not in OPENING or not hook.session:
         return None
-    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+    with _lock(cfg):
         record = session.open_session(cfg)
         if record is not None:
             return record if _owned(record, hook.session) else None
@@ -95,7 +100,7 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
     """
     if not hook.session:
         return None
-    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+    with _lock(cfg):
         record = session.open_session(cfg)
         if record is None:
             return _open(cfg, hook.session, title_from(cfg, task))
@@ -120,13 +125,12 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
     """
     if not hook.session:
         return None
-    state = _state(cfg)
-    with FileLock(state / LOCK, LOCK_SECONDS):
+    with _lock(cfg):
         record = session.open_session(cfg)
         if not _owned(record, hook.session):
             return None
         assert record is not None
-        dest = state / f"{ENDED_PREFIX}{record['id']}.json"
+        dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
         session.set_aside(cfg, dest, transcript=hook.transcript, end_reason=hook.reason)
     return dest
 
