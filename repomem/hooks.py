@@ -447,10 +447,9 @@ def start_refresh(cfg: Config, name: str = "repomem") -> None:
     Raises:
         OSError: when the log cannot be written or the process cannot start.
     """
-    env = {k: v for k, v in os.environ.items() if k not in vcs.LOCATION_VARS}
     if os.name == "posix" and vcs.git_dir(cfg.root) is not None:
         done = subprocess.run(
-            ["sh", "-c", _launcher(sys.executable, name)], cwd=str(cfg.root), env=env,
+            ["sh", "-c", _launcher(sys.executable, name)], cwd=str(cfg.root), env=_child_env(),
             stdin=subprocess.DEVNULL, capture_output=True, text=True, start_new_session=True,
             check=False, timeout=60,
         )  # fmt: skip
@@ -468,7 +467,6 @@ def start_background(cfg: Config, args: list[str], what: str) -> None:
     Raises:
         OSError: when the log cannot be written or the process cannot start.
     """
-    env = {k: v for k, v in os.environ.items() if k not in vcs.LOCATION_VARS}
     log_file = log_path(cfg)
     log_file.parent.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -482,12 +480,18 @@ def start_background(cfg: Config, args: list[str], what: str) -> None:
         out.flush()
         _STARTED.append(subprocess.Popen(
             [sys.executable, "-m", "repomem", "-C", str(cfg.root), *args],
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=_child_env(),
             cwd=str(cfg.root), **detach,
         ))  # fmt: skip
 
 
 _STARTED: list[subprocess.Popen[bytes]] = []  # kept, so none is collected while it runs
+
+
+def _child_env() -> dict[str, str]:
+    """This process's environment for what it starts: git's location variables left out, as
+    `vcs.forget_location_env` leaves them out of repomem's own."""
+    return {k: v for k, v in os.environ.items() if k not in vcs.LOCATION_VARS}
 
 
 def _warm(cfg: Config) -> None:

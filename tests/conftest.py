@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from repomem import config
 from repomem.config import Config
+
+
+def wait_until(check: Callable[[], object], what: str, timeout: float = 120.0) -> None:
+    """Poll `check` until it holds (what a background process does has no event to wait on);
+    fail, naming `what`, after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
 
 
 @pytest.fixture(autouse=True)

@@ -11,19 +11,10 @@ import pytest
 from repomem import hooks
 from repomem.errors import HookError
 from repomem.index import indexer, query
-from tests.conftest import Repo
+from tests.conftest import Repo, wait_until
 
 OLD_HOOK = '#!/bin/sh\necho "old $@" >> "$(git rev-parse --git-dir)/old-hook.out"\ncat >> "$(git rev-parse --git-dir)/old-hook.stdin"\nexit 0\n'  # noqa: E501
 TRUE = "/bin/true"  # a "python" that does nothing, for tests about the hook files only
-
-
-def wait_until(check: object, what: str, timeout: float = 120.0) -> None:
-    assert callable(check)
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def hook_dir(repo: Repo) -> Path:

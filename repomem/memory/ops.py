@@ -53,13 +53,19 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
     )
 
 
+def redacted(cfg: Config, text: str, *, prose: bool = False) -> str:
+    """`text` with credentials and personal data redacted (its lines kept), whatever
+    `memory.on_secret` says: for what the memory records from elsewhere (commit subjects, a
+    Claude session's prompt and last message), which nobody can take back and write again.
+    `prose`: text that may quote code, a command or a configuration (a prompt, a message)."""
+    extra = cfg.secrets.extra_patterns
+    text = secrets.redact(text, config_like=True, prose=prose, extra_patterns=extra)[0]
+    return secrets.redact_personal(text)[0]
+
+
 def redacted_line(cfg: Config, text: str) -> str:
-    """`text` on one line with credentials and personal data redacted, whatever
-    `memory.on_secret` says: for what the memory records from elsewhere (commit subjects),
-    which nobody can take back and write again."""
-    text = fsutil.one_line(text)
-    redacted = secrets.redact(text, config_like=True, extra_patterns=cfg.secrets.extra_patterns)[0]
-    return secrets.redact_personal(redacted)[0]
+    """`redacted` on one line."""
+    return redacted(cfg, fsutil.one_line(text))
 
 
 def entry_text(cfg: Config, text: str, what: str = "The fact") -> str:

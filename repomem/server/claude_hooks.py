@@ -408,7 +408,8 @@ def _forget(state: Path, session: str) -> None:
     """A session's conversation starts over: its next task gets a pack (or the hint) again."""
 
     def drop(sessions: Sessions) -> bool:
-        return bool([k for k, times in sessions.items() if times.pop(session, None) is not None])
+        dropped = [times.pop(session, None) for times in sessions.values()]  # from every kind
+        return any(when is not None for when in dropped)
 
     if any(session in times for times in _read(state).values()):  # else nothing to write
         _update(state, drop)

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from repomem import fsutil, secrets
+from repomem import fsutil
 from repomem.config import Config
 from repomem.fsutil import FileLock
-from repomem.memory import compact, session
+from repomem.memory import compact, ops, session
 from repomem.memory.model import Session
 
 if TYPE_CHECKING:
@@ -65,6 +65,11 @@ def _state(cfg: Config) -> Path:
     return state_dir(cfg)
 
 
+def _lock(cfg: Config) -> FileLock:
+    """The lock under which the hooks read, change and write the open session's record."""
+    return FileLock(_state(cfg) / LOCK, LOCK_SECONDS)
+
+
 def _owned(record: dict[str, Any] | None, claude: str) -> bool:
     return bool(claude) and record is not None and record.get("owner") == claude
 
@@ -76,9 +81,13 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     Raises:
         RepomemError: when the record cannot be written or its lock is held too long.
     """
-    if hook.source not in OPENING:
+    if hook.source not in OPENING or not hook.session:
         return None
-    return _open_if_none(cfg, hook.session, "")
+    with _lock(cfg):
+        record = session.open_session(cfg)
+        if record is not None:
+            return record if _owned(record, hook.session) else None
+        return _open(cfg, hook.session, "")
 
 
 def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
@@ -91,7 +100,7 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
     """
     if not hook.session:
         return None
-    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
+    with _lock(cfg):
         record = session.open_session(cfg)
         if record is None:
             return _open(cfg, hook.session, title_from(cfg, task))
@@ -99,16 +108,6 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
             return None
         title = "" if record.get("title") else title_from(cfg, task)
         return session.retitle(cfg, title) if title else record
-
-
-def _open_if_none(cfg: Config, claude: str, title: str) -> dict[str, Any] | None:
-    if not claude:
-        return None
-    with FileLock(_state(cfg) / LOCK, LOCK_SECONDS):
-        record = session.open_session(cfg)
-        if record is not None:
-            return record if _owned(record, claude) else None
-        return _open(cfg, claude, title)
 
 
 def _open(cfg: Config, claude: str, title: str) -> dict[str, Any]:
@@ -126,13 +125,12 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
     """
     if not hook.session:
         return None
-    state = _state(cfg)
-    with FileLock(state / LOCK, LOCK_SECONDS):
+    with _lock(cfg):
         record = session.open_session(cfg)
         if not _owned(record, hook.session):
             return None
         assert record is not None
-        dest = state / f"{ENDED_PREFIX}{record['id']}.json"
+        dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
         session.set_aside(cfg, dest, transcript=hook.transcript, end_reason=hook.reason)
     return dest
 
@@ -212,14 +210,6 @@ def finish_later(cfg: Config) -> None:
 # ------------------------------------------------------------------- titles and summaries
 
 
-def _redacted(cfg: Config, text: str) -> str:
-    """`text` with credentials and personal data redacted (its lines kept): a prompt or a
-    model's message is prose that may quote code, a command or a configuration."""
-    extra = cfg.secrets.extra_patterns
-    text = secrets.redact(text, config_like=True, prose=True, extra_patterns=extra)[0]
-    return secrets.redact_personal(text)[0]
-
-
 def _cut(text: str, limit: int) -> str:
     """`text` (one line) within `limit` characters, cut at a word, `…` marking the cut."""
     if len(text) <= limit:
@@ -233,7 +223,7 @@ def _cut(text: str, limit: int) -> str:
 
 def title_from(cfg: Config, task: str) -> str:
     """A session's title from its task: one line, redacted, within `TITLE_CHARS`."""
-    return _cut(fsutil.one_line(_redacted(cfg, task[:TASK_CHARS])), TITLE_CHARS)
+    return _cut(fsutil.one_line(ops.redacted(cfg, task[:TASK_CHARS], prose=True)), TITLE_CHARS)
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -247,7 +237,7 @@ def summary_from(cfg: Config, transcript: Path) -> str:
     line ends); "" when there is none."""
     lines: list[str] = []
     fenced = False
-    for line in _redacted(cfg, last_message(transcript)).splitlines():
+    for line in ops.redacted(cfg, last_message(transcript), prose=True).splitlines():
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and line.strip():

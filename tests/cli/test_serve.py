@@ -22,7 +22,7 @@ from repomem.fsutil import FileLock
 from repomem.index import indexer
 from repomem.memory import access
 from tests.cli.test_index import run
-from tests.conftest import Repo
+from tests.conftest import Repo, wait_until
 from tests.server.conftest import text
 
 DEADLINE = 60.0
@@ -380,10 +380,10 @@ def test_claude_hooks_record_a_session_with_the_settings_they_write(
     from repomem import hooks as git_hooks
 
     log = git_hooks.log_path(code.config())  # where the background process reports
-    deadline = time.monotonic() + DEADLINE
-    while not log.exists() or "claude-hook: recorded" not in log.read_text("utf-8"):
-        assert time.monotonic() < deadline, "the session was not recorded in the background"
-        time.sleep(0.05)
+    wait_until(
+        lambda: log.exists() and "claude-hook: recorded" in log.read_text("utf-8"),
+        "the session recorded in the background", DEADLINE,
+    )  # fmt: skip
     (entry,) = access.load(code.config()).sessions()
     assert entry.summary == "Calculator.total sums the items now."
     assert entry.title == "Calculator.total adds one too many" and entry.agent == "claude-code"

@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,19 @@ def start_reader(proc: subprocess.Popen[str]) -> tuple[threading.Thread, queue.Q
     reader = threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True)
     reader.start()
     return reader, lines
+
+
+def start_watch(
+    repo: Repo, *options: str, **popen: Any
+) -> tuple[subprocess.Popen[str], threading.Thread, queue.Queue[str]]:
+    """`repomem watch` on `repo` in a process of its own, its output read line by line."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", *options],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen,
+    )  # fmt: skip
+    reader, lines = start_reader(proc)
+    return proc, reader, lines
 
 
 def drain(reader: threading.Thread, lines: queue.Queue[str], seen: list[str]) -> None:
@@ -71,13 +85,7 @@ def expect(lines: queue.Queue[str], text: str, seen: list[str], timeout: float =
 def test_watch_prints_a_status_line_per_batch_and_stops_on_ctrl_c(repo: Repo) -> None:
     populate(repo, 3)
     repo.commit()
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=ctrl_c_reaches_it,
-    )  # fmt: skip
-    reader, lines = start_reader(proc)
+    proc, reader, lines = start_watch(repo, "--debounce", "50", preexec_fn=ctrl_c_reaches_it)
     seen: list[str] = []
     try:
         expect(lines, "Watching", seen)
@@ -99,12 +107,7 @@ def test_watch_stops_on_sigterm_and_sighup_as_on_ctrl_c(repo: Repo, sig: signal.
     killed where it stood)."""
     populate(repo, 2)
     repo.commit()
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch", "--debounce", "50"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    reader, lines = start_reader(proc)
+    proc, reader, lines = start_watch(repo, "--debounce", "50")
     seen: list[str] = []
     try:
         expect(lines, "whole tree (start): 2 added", seen)
@@ -123,14 +126,7 @@ def test_ctrl_c_during_a_large_update_exits_cleanly_and_leaves_a_recoverable_sto
 
     populate(repo, 300)  # the catch-up run parses in worker processes
     repo.commit()
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(repo.root), "watch"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=ctrl_c_reaches_it,
-        start_new_session=True,
-    )  # fmt: skip
-    reader, lines = start_reader(proc)
+    proc, reader, lines = start_watch(repo, preexec_fn=ctrl_c_reaches_it, start_new_session=True)
     seen: list[str] = []
     try:
         expect(lines, "Watching", seen)  # the catch-up run is under way now
