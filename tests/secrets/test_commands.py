@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from repomem.secrets import REDACTED, is_config_like, redact
@@ -245,9 +243,6 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
         *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
     ],
 )
-def test_a_word_repeated_without_a_credential_costs_no_python_work(word: str) -> None:
-    # a megabyte of "connect(" took seconds: every hit was read in Python
-    text = word * (1_000_000 // len(word))
-    start = time.process_time()
-    assert redact(text) == (text, 0)
-    assert time.process_time() - start < 1.0
+def test_a_word_repeated_without_a_credential_is_kept(word: str) -> None:
+    # (what that costs, dropped inside the regex engine: bench/redact_bench.py's dense texts)
+    assert_kept(word * (1_000_000 // len(word)))
