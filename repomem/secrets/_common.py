@@ -213,6 +213,10 @@ def _plain_secret(value: str, keyword: str = "") -> bool:
 
 _SYMBOLS = frozenset("!@#$%^&*~+=?/\\|")
 
+# What opens a call, a subscript or a literal: a value holding one is code (a set's test
+# costs less than a regex's).
+_OPENING_BRACKETS = frozenset("([{")
+
 
 def _typed(value: str) -> bool:
     """True for a word a person typed as a password: it has a digit or a symbol."""

@@ -49,6 +49,7 @@ import re
 
 from repomem.secrets._common import (
     _BOOKKEEPING_TOKENS,
+    _OPENING_BRACKETS,
     REDACTED,
     _is_name_value,
     _is_placeholder,
@@ -169,9 +170,6 @@ _MATCHED_KEYWORDS = {
 }
 # Every scan of the lowered text: the keywords' and the words' (eight, each a pass).
 _SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
-
-# What opens a call, a subscript or a literal: code, where a comment quotes it.
-_OPENING_BRACKETS = frozenset("([{")
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")

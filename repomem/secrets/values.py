@@ -23,6 +23,7 @@ import re
 from repomem.secrets._common import (
     _GENERATED_KEYWORDS,
     _NL,
+    _OPENING_BRACKETS,
     REDACTED,
     _has_digit_and_letter,
     _is_name_value,
@@ -148,7 +149,6 @@ _LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
-_BRACKETS = frozenset("([{")  # (one of them first: a set's test costs less than the regex)
 
 
 @functools.lru_cache(maxsize=1024)  # (pure; a text dense with credentials repeats values)
@@ -334,7 +334,7 @@ def _secret_value(
     if (
         quoted is None
         and config_like
-        and not _BRACKETS.isdisjoint(value)
+        and not _OPENING_BRACKETS.isdisjoint(value)
         and _CODE_VALUE.match(value)
     ):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)
