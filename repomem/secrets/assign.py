@@ -53,6 +53,7 @@ from repomem.secrets._common import (
     REDACTED,
     _is_name_value,
     _is_placeholder,
+    _line_start,
     _looks_generated,
     _typed,
 )
@@ -222,9 +223,7 @@ def _line_before(text: str, start: int) -> tuple[str, str]:
         i -= 1
     if not i or text[i - 1] in "\n\r":
         return "", text[i:start]  # the name starts its line
-    floor = max(0, i - 200)
-    begin = max(text.rfind("\n", floor, i), text.rfind("\r", floor, i)) + 1
-    return text[begin or floor : i], text[i:start]
+    return text[_line_start(text, i, max(0, i - 200)) : i], text[i:start]
 
 
 def _in_command(line: str) -> bool:

@@ -28,6 +28,7 @@ from repomem.secrets._common import (
     _has_digit_and_letter,
     _is_name_value,
     _is_placeholder,
+    _line_start,
     _looks_generated,
     _plain_secret,
     _typed,
@@ -179,7 +180,7 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     nxt = _NEXT_LINE.match(text, m.end())
     if nxt is None or _LONE_SCALAR.match(nxt.group(2).rstrip()) is None:
         return None
-    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+    line_start = _line_start(text, m.start())
     key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
     value = nxt.group(2).rstrip()
     if len(nxt.group(1)) <= key_indent or not _plain_secret(value) or _CODE_VALUE.match(value):
