@@ -493,7 +493,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             if kind is None:  # a word that introduces a credential
                 kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
             hits.append((hit.start() - kind[1], kind[0], hit.end()))
-    if not text.isascii():
+    if not text.isascii():  # (_fold_full_width and _cjk_hits take only such a text)
         folded = _fold_full_width(text, lowered, hits)
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
