@@ -104,6 +104,8 @@ _SPACE = re.compile(r"\s")  # the characters str.isspace() is true for
 # AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
 # they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
+# The shortest rest of such a name after its keyword "secret": "accesskey".
+_AWS_NAME_REST = len("accesskey")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
 # How far a bare config value is read (a longer line's value is its first word).
@@ -206,9 +208,9 @@ def _secret_value(
     """
     name_rest = m.group("rest")
     group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
-    if group == "bare" and not (config_like or context) and len(name_rest) < 9:
+    if group == "bare" and not (config_like or context) and len(name_rest) < _AWS_NAME_REST:
         return None  # password=password in code: bare, read below only as an AWS key's
-        # value (nine characters of name at least: _access_key) or in a context
+        # value or in a context
     last = _LAST_WORD.search(name_rest) if name_rest else None
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
@@ -233,8 +235,8 @@ def _secret_value(
     else:
         bare = m.group("bare")
         start = m.start("bare")
-        # (the name has "access" and "key" after the keyword: nine characters at least)
-        if len(name_rest) >= 9 and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
+        aws_name = len(name_rest) >= _AWS_NAME_REST  # (a cheap test first)
+        if aws_name and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
             key = _AWS_SECRET_VALUE.match(bare)
             if key is None:
                 return None
