@@ -44,10 +44,7 @@ ASSIGNMENTS = {
 
 @named("template", ASSIGNMENTS)
 def test_credential_assignment_redacts_only_the_value(template: str) -> None:
-    value = fake(ALNUM, 24, 40)
-    out, n = redact(template.format(v=value))
-    assert out == template.format(v=REDACTED)
-    assert n == 1
+    assert_filled_redacted(template, v=fake(ALNUM, 24, 40))
 
 
 def test_human_chosen_password_is_redacted() -> None:

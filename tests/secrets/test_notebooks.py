@@ -6,7 +6,7 @@ import json
 
 from repomem.secrets import REDACTED, redact
 from repomem.secrets.notebooks import is_notebook
-from tests.secrets.cases import ALNUM, fake, line_shape, named
+from tests.secrets.cases import ALNUM, assert_filled_redacted, assert_kept, fake, line_shape, named
 
 PW = "Qz" + fake(ALNUM, 10, 70)
 TOKEN = fake(ALNUM, 24, 71)
@@ -124,11 +124,8 @@ FRAGMENTS = {
 
 @named("fragment", FRAGMENTS)
 def test_secrets_in_cells_without_their_notebook_are_redacted(fragment: str) -> None:
-    text = fragment.format(p=PW)
-    out, count = redact(text)
-    assert out == fragment.format(p=REDACTED) and count == 1
+    assert_filled_redacted(fragment, p=PW)
 
 
 def test_a_json_source_list_without_secrets_is_kept() -> None:
-    text = '{\n "source": [\n  "src/index.ts",\n  "src/lib/token_store.ts"\n ]\n}\n'
-    assert redact(text) == (text, 0)
+    assert_kept('{\n "source": [\n  "src/index.ts",\n  "src/lib/token_store.ts"\n ]\n}\n')
