@@ -16,7 +16,8 @@ HEAD), taken with `git archive` into a temporary directory and imported as
    each round and MB/s of the fastest, the ratio of the summed times, and how many files the
    two redact differently (a baseline from before a change of the rules differs on purpose).
 2. **Dense**: 1.6 MB of one line repeated (`password="..."` in code, `password=x` in code,
-   bare values in config, a comment, YAML, an API key), the fastest of the rounds of each.
+   bare values in config, a comment, YAML, an API key), or of a word that introduces a
+   credential without one (`connect(`, `net use `, ...), the fastest of the rounds of each.
 
 Nothing is asserted: it measures, people judge. On a machine shared with other work, run it
 when it is quiet and compare ratios, not times.
@@ -53,6 +54,14 @@ DENSE = {
     "yaml": ("password: Tr0ub4dor3x\n", True),
     "api key": ('api_key = "abcDEF0123456789xyz"\n', False),
 }
+# Words that introduce a credential, repeated without one: every hit is to be dropped inside
+# the regex engine (a megabyte of "connect(" took seconds when each was read in Python).
+REPEATED_WORDS = (
+    *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
+    *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
+    *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
+)
+DENSE.update({f"word {word!r}": (word, False) for word in REPEATED_WORDS})
 
 
 def load_baseline(rev: str, into: Path) -> Redact:

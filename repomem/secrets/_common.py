@@ -48,6 +48,12 @@ def _mask(secret: str) -> str:
     return "".join(pieces)
 
 
+def _line_start(text: str, at: int, floor: int = 0) -> int:
+    """Where the line holding ``at`` starts (after a "\\n" or a "\\r"), looked for back to
+    ``floor`` only: ``floor`` when the line starts before it."""
+    return max(text.rfind("\n", floor, at), text.rfind("\r", floor, at)) + 1 or floor
+
+
 def _splice(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
     """``text`` with the span ``start:end`` of each edit replaced by its string (the edits in
     text order, not overlapping)."""
@@ -212,6 +218,10 @@ def _plain_secret(value: str, keyword: str = "") -> bool:
 
 
 _SYMBOLS = frozenset("!@#$%^&*~+=?/\\|")
+
+# What opens a call, a subscript or a literal: a value holding one is code (a set's test
+# costs less than a regex's).
+_OPENING_BRACKETS = frozenset("([{")
 
 
 def _typed(value: str) -> bool:

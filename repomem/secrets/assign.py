@@ -49,9 +49,11 @@ import re
 
 from repomem.secrets._common import (
     _BOOKKEEPING_TOKENS,
+    _OPENING_BRACKETS,
     REDACTED,
     _is_name_value,
     _is_placeholder,
+    _line_start,
     _looks_generated,
     _typed,
 )
@@ -170,9 +172,6 @@ _MATCHED_KEYWORDS = {
 # Every scan of the lowered text: the keywords' and the words' (eight, each a pass).
 _SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
 
-# What opens a call, a subscript or a literal: code, where a comment quotes it.
-_OPENING_BRACKETS = frozenset("([{")
-
 # A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")
 
@@ -224,9 +223,7 @@ def _line_before(text: str, start: int) -> tuple[str, str]:
         i -= 1
     if not i or text[i - 1] in "\n\r":
         return "", text[i:start]  # the name starts its line
-    floor = max(0, i - 200)
-    begin = max(text.rfind("\n", floor, i), text.rfind("\r", floor, i)) + 1
-    return text[begin or floor : i], text[i:start]
+    return text[_line_start(text, i, max(0, i - 200)) : i], text[i:start]
 
 
 def _in_command(line: str) -> bool:
@@ -496,7 +493,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             if kind is None:  # a word that introduces a credential
                 kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
             hits.append((hit.start() - kind[1], kind[0], hit.end()))
-    if not text.isascii():
+    if not text.isascii():  # (_fold_full_width and _cjk_hits take only such a text)
         folded = _fold_full_width(text, lowered, hits)
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)

@@ -39,6 +39,7 @@ from repomem.secrets._common import (
     _has_digit_and_letter,
     _is_name_value,
     _is_placeholder,
+    _line_start,
     _looks_generated,
     _plain_secret,
     _redact_group,
@@ -463,10 +464,9 @@ def _word_spans(
     if kind == "piped":  # --password-stdin, sudo -S
         if text[start] == "s" and not text.startswith("-S", word_end):
             return []  # sudo -s: a shell
-        floor = max(0, start - 400)
-        line = max(text.rfind("\n", floor, start), text.rfind("\r", floor, start)) + 1
-        bar = text.rfind("|", line or floor, start)
-        at = text.rfind("echo", line or floor, bar) if bar > 0 else -1
+        line = _line_start(text, start, max(0, start - 400))
+        bar = text.rfind("|", line, start)
+        at = text.rfind("echo", line, bar) if bar > 0 else -1
         echo = _PIPED_ECHO.match(text, at, start) if at >= 0 else None
         if (
             echo is None

@@ -44,9 +44,10 @@ _FULL_WIDTH_KEYWORD_LETTERS = ("\uff50", "\uff4b", "\uff53", "\uff48")
 
 
 def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) -> str | None:
-    """``text`` with its full-width forms read as ASCII, or None when it needs no folding:
-    ``lowered`` is its lower-cased copy, ``hits`` the scans' (start, keyword, end) in it."""
-    if text.isascii() or not (
+    """``text`` (not ASCII) with its full-width forms read as ASCII, or None when it needs no
+    folding: ``lowered`` is its lower-cased copy, ``hits`` the scans' (start, keyword, end)
+    in it."""
+    if not (
         any(letter in lowered for letter in _FULL_WIDTH_KEYWORD_LETTERS)
         or any(_FULL_WIDTH_NEAR.match(lowered, end) for _, _, end in hits)
     ):
@@ -83,9 +84,9 @@ _CJK_NAME = re.compile(
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
-    """The CJK names of credentials with a value in ``text``: (start, "cjk", end of the
-    match), as the keyword scans report theirs."""
-    if text.isascii() or not any(word in text for word in _CJK_FINDS):
+    """The CJK names of credentials with a value in ``text`` (not ASCII): (start, "cjk", end
+    of the match), as the keyword scans report theirs."""
+    if not any(word in text for word in _CJK_FINDS):
         return []
     return [(m.start(), "cjk", m.end()) for m in _CJK_NAME.finditer(text)]
 

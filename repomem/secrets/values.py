@@ -23,10 +23,12 @@ import re
 from repomem.secrets._common import (
     _GENERATED_KEYWORDS,
     _NL,
+    _OPENING_BRACKETS,
     REDACTED,
     _has_digit_and_letter,
     _is_name_value,
     _is_placeholder,
+    _line_start,
     _looks_generated,
     _plain_secret,
     _typed,
@@ -102,6 +104,8 @@ _SPACE = re.compile(r"\s")  # the characters str.isspace() is true for
 # AWS secret access keys: 40 base64 characters, recognised unquoted even in code because
 # they are written in ~/.aws/credentials style (aws_secret_access_key = ...).
 _AWS_SECRET_NAME = re.compile(r"secret[_-]?access[_-]?key")
+# The shortest rest of such a name after its keyword "secret": "accesskey".
+_AWS_NAME_REST = len("accesskey")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
 # How far a bare config value is read (a longer line's value is its first word).
@@ -148,7 +152,6 @@ _LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
-_BRACKETS = frozenset("([{")  # (one of them first: a set's test costs less than the regex)
 
 
 @functools.lru_cache(maxsize=1024)  # (pure; a text dense with credentials repeats values)
@@ -179,7 +182,7 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     nxt = _NEXT_LINE.match(text, m.end())
     if nxt is None or _LONE_SCALAR.match(nxt.group(2).rstrip()) is None:
         return None
-    line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+    line_start = _line_start(text, m.start())
     key_indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip())
     value = nxt.group(2).rstrip()
     if len(nxt.group(1)) <= key_indent or not _plain_secret(value) or _CODE_VALUE.match(value):
@@ -205,9 +208,9 @@ def _secret_value(
     """
     name_rest = m.group("rest")
     group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
-    if group == "bare" and not (config_like or context) and len(name_rest) < 9:
+    if group == "bare" and not (config_like or context) and len(name_rest) < _AWS_NAME_REST:
         return None  # password=password in code: bare, read below only as an AWS key's
-        # value (nine characters of name at least: _access_key) or in a context
+        # value or in a context
     last = _LAST_WORD.search(name_rest) if name_rest else None
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None
@@ -232,8 +235,8 @@ def _secret_value(
     else:
         bare = m.group("bare")
         start = m.start("bare")
-        # (the name has "access" and "key" after the keyword: nine characters at least)
-        if len(name_rest) >= 9 and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
+        aws_name = len(name_rest) >= _AWS_NAME_REST  # (a cheap test first)
+        if aws_name and _AWS_SECRET_NAME.search(keyword_name + name_rest.lower()):
             key = _AWS_SECRET_VALUE.match(bare)
             if key is None:
                 return None
@@ -334,7 +337,7 @@ def _secret_value(
     if (
         quoted is None
         and config_like
-        and not _BRACKETS.isdisjoint(value)
+        and not _OPENING_BRACKETS.isdisjoint(value)
         and _CODE_VALUE.match(value)
     ):
         return None  # docs' code: password = request.form['password'], auth=HTTPAuth(...)

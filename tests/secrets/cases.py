@@ -1,4 +1,5 @@
-"""Fake credentials of the right shape, shared by the tests of repomem.secrets.
+"""Fake credentials of the right shape, and the scaffolding of a table of cases, shared by
+the tests of repomem.secrets.
 
 Every fake credential is assembled at run time (prefix + generated body) so this file
 itself holds nothing a secret scanner would flag.
@@ -10,6 +11,11 @@ import base64
 import json
 import random
 import string
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from repomem.secrets import REDACTED, redact
 
 UPPER_DIGITS = string.ascii_uppercase + string.digits
 ALNUM = string.ascii_letters + string.digits
@@ -74,3 +80,22 @@ def pem_block(kind: str = "RSA PRIVATE KEY", lines: int = 5, newline: str = "\n"
 
 def line_shape(text: str) -> tuple[int, int]:
     return len(text.splitlines()), text.count("\n")
+
+
+def named(argnames: str | Sequence[str], cases: Mapping[str, object]) -> pytest.MarkDecorator:
+    """Parametrize a test over ``cases``, each reported under its key."""
+    return pytest.mark.parametrize(argnames, list(cases.values()), ids=list(cases))
+
+
+def assert_kept(text: str, config_like: bool = False) -> None:
+    """``text`` is returned as it is, nothing counted."""
+    assert redact(text, config_like=config_like) == (text, 0)
+
+
+def assert_filled_redacted(template: str, config_like: bool = False, **values: str) -> None:
+    """``template`` filled with ``values`` (each once) comes back filled with REDACTED
+    instead, each value counted."""
+    assert redact(template.format(**values), config_like=config_like) == (
+        template.format(**dict.fromkeys(values, REDACTED)),
+        len(values),
+    )

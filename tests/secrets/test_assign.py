@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from repomem.secrets import REDACTED, redact
-from tests.secrets.cases import ALNUM, OPENAI_LEGACY, PASSWORD, fake, pem_block
+from tests.secrets.cases import (
+    ALNUM,
+    OPENAI_LEGACY,
+    PASSWORD,
+    assert_filled_redacted,
+    assert_kept,
+    fake,
+    named,
+    pem_block,
+)
 
 ASSIGNMENTS = {
     "python_constant": 'API_KEY = "{v}"',
@@ -33,12 +42,9 @@ ASSIGNMENTS = {
 }
 
 
-@pytest.mark.parametrize("template", ASSIGNMENTS.values(), ids=ASSIGNMENTS.keys())
+@named("template", ASSIGNMENTS)
 def test_credential_assignment_redacts_only_the_value(template: str) -> None:
-    value = fake(ALNUM, 24, 40)
-    out, n = redact(template.format(v=value))
-    assert out == template.format(v=REDACTED)
-    assert n == 1
+    assert_filled_redacted(template, v=fake(ALNUM, 24, 40))
 
 
 def test_human_chosen_password_is_redacted() -> None:
@@ -104,7 +110,7 @@ MORE_SHAPES = {
 }
 
 
-@pytest.mark.parametrize(("text", "secret"), MORE_SHAPES.values(), ids=MORE_SHAPES.keys())
+@named(("text", "secret"), MORE_SHAPES)
 def test_short_encoded_and_python_spelled_passwords_are_redacted(text: str, secret: str) -> None:
     text = text.format(p=PW, t=TOKEN, w="pw4rd2x")
     out, count = redact(text)
@@ -131,7 +137,7 @@ KEPT_MORE = [
 
 @pytest.mark.parametrize("text", KEPT_MORE)
 def test_pages_variables_and_shell_escapes_without_a_password_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 # A quoted value's plain characters are read a run at a time; the value must end where the
@@ -150,7 +156,7 @@ QUOTED_READS = {
 }
 
 
-@pytest.mark.parametrize(("text", "count"), QUOTED_READS.values(), ids=QUOTED_READS.keys())
+@named(("text", "count"), QUOTED_READS)
 def test_a_quoted_value_ends_where_it_is_read_to_one_character_at_a_time(
     text: str, count: int
 ) -> None:
@@ -167,10 +173,9 @@ SIGNING_KEYS = {
 }
 
 
-@pytest.mark.parametrize("template", SIGNING_KEYS.values(), ids=SIGNING_KEYS.keys())
+@named("template", SIGNING_KEYS)
 def test_keys_that_sign_or_encrypt_are_redacted(template: str) -> None:
-    value = fake(ALNUM, 32, 43)
-    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+    assert_filled_redacted(template, v=fake(ALNUM, 32, 43))
 
 
 SIGNING_KEYS_KEPT = {
@@ -182,9 +187,9 @@ SIGNING_KEYS_KEPT = {
 }
 
 
-@pytest.mark.parametrize("text", SIGNING_KEYS_KEPT.values(), ids=SIGNING_KEYS_KEPT.keys())
+@named("text", SIGNING_KEYS_KEPT)
 def test_names_and_short_check_values_of_signing_keys_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 TYPOGRAPHIC_QUOTES = {
@@ -197,10 +202,9 @@ TYPOGRAPHIC_QUOTES = {
 }
 
 
-@pytest.mark.parametrize("template", TYPOGRAPHIC_QUOTES.values(), ids=TYPOGRAPHIC_QUOTES.keys())
+@named("template", TYPOGRAPHIC_QUOTES)
 def test_values_and_keys_in_typographic_quotes_are_read(template: str) -> None:
-    value = fake(ALNUM, 24, 44)
-    assert redact(template.format(v=value)) == (template.format(v=REDACTED), 1)
+    assert_filled_redacted(template, v=fake(ALNUM, 24, 44))
 
 
 TYPOGRAPHIC_KEPT = {
@@ -211,9 +215,9 @@ TYPOGRAPHIC_KEPT = {
 }
 
 
-@pytest.mark.parametrize("text", TYPOGRAPHIC_KEPT.values(), ids=TYPOGRAPHIC_KEPT.keys())
+@named("text", TYPOGRAPHIC_KEPT)
 def test_words_in_typographic_quotes_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 def test_a_german_password_name_is_a_password_name() -> None:
@@ -248,7 +252,7 @@ LISTED = {
 }
 
 
-@pytest.mark.parametrize(("path", "text", "secrets"), LISTED.values(), ids=LISTED.keys())
+@named(("path", "text", "secrets"), LISTED)
 def test_listed_and_paired_credentials_are_redacted(
     path: str, text: str, secrets: tuple[str, ...]
 ) -> None:
@@ -279,7 +283,7 @@ LISTED_KEPT = [
 
 @pytest.mark.parametrize("text", LISTED_KEPT)
 def test_lists_and_pairs_of_names_and_words_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 def test_string_literals_concatenated_are_one_value() -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from repomem.secrets import REDACTED, is_config_like, redact
-from tests.secrets.cases import ALNUM, GITHUB_PAT, fake
+from tests.secrets.cases import ALNUM, GITHUB_PAT, assert_filled_redacted, assert_kept, fake, named
 
 FULL_WIDTH = {
     # (text, config_like): typed with a CJK input method; the value is masked in place
@@ -26,13 +24,11 @@ FULL_WIDTH = {
 }
 
 
-@pytest.mark.parametrize(("text", "config_like"), FULL_WIDTH.values(), ids=FULL_WIDTH.keys())
+@named(("text", "config_like"), FULL_WIDTH)
 def test_full_width_names_operators_and_quotes_are_read_as_ascii(
     text: str, config_like: bool
 ) -> None:
-    value = fake(ALNUM, 24, 42)
-    out, n = redact(text.format(v=value), config_like=config_like)
-    assert (out, n) == (text.format(v=REDACTED), 1)
+    assert_filled_redacted(text, config_like, v=fake(ALNUM, 24, 42))
 
 
 FULL_WIDTH_KEPT = {
@@ -46,9 +42,9 @@ FULL_WIDTH_KEPT = {
 }
 
 
-@pytest.mark.parametrize("text", FULL_WIDTH_KEPT.values(), ids=FULL_WIDTH_KEPT.keys())
+@named("text", FULL_WIDTH_KEPT)
 def test_full_width_look_alikes_of_kept_code_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 PW = "Qz" + fake(ALNUM, 10, 70)  # typed like a password: a digit, both cases
@@ -66,7 +62,7 @@ ZERO_WIDTH = {
 }
 
 
-@pytest.mark.parametrize(("path", "text"), ZERO_WIDTH.values(), ids=ZERO_WIDTH.keys())
+@named(("path", "text"), ZERO_WIDTH)
 def test_zero_width_characters_inside_a_name_or_a_token_do_not_hide_it(
     path: str, text: str
 ) -> None:
@@ -84,9 +80,9 @@ ZERO_WIDTH_KEPT = {
 }
 
 
-@pytest.mark.parametrize("text", ZERO_WIDTH_KEPT.values(), ids=ZERO_WIDTH_KEPT.keys())
+@named("text", ZERO_WIDTH_KEPT)
 def test_zero_width_characters_that_hide_nothing_are_kept(text: str) -> None:
-    assert redact(text) == (text, 0)
+    assert_kept(text)
 
 
 def test_zero_width_characters_elsewhere_are_kept_when_nothing_is_hidden() -> None:
@@ -113,7 +109,7 @@ CJK = {
 }
 
 
-@pytest.mark.parametrize(("path", "text", "secret"), CJK.values(), ids=CJK.keys())
+@named(("path", "text", "secret"), CJK)
 def test_cjk_names_of_credentials_have_their_value_redacted(
     path: str, text: str, secret: str
 ) -> None:
@@ -137,6 +133,6 @@ CJK_KEPT = {
 }
 
 
-@pytest.mark.parametrize(("path", "text"), CJK_KEPT.values(), ids=CJK_KEPT.keys())
+@named(("path", "text"), CJK_KEPT)
 def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
-    assert redact(text, config_like=is_config_like(path)) == (text, 0)
+    assert_kept(text, is_config_like(path))

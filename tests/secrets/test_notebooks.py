@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from repomem.secrets import REDACTED, redact
 from repomem.secrets.notebooks import is_notebook
-from tests.secrets.cases import ALNUM, fake, line_shape
+from tests.secrets.cases import ALNUM, assert_filled_redacted, assert_kept, fake, line_shape, named
 
 PW = "Qz" + fake(ALNUM, 10, 70)
 TOKEN = fake(ALNUM, 24, 71)
@@ -38,7 +36,7 @@ IN_SOURCE = {
 }
 
 
-@pytest.mark.parametrize("source", IN_SOURCE.values(), ids=IN_SOURCE.keys())
+@named("source", IN_SOURCE)
 def test_secrets_in_a_cells_source_are_redacted(source: list[str]) -> None:
     text = notebook([line.format(p=PW, t=TOKEN) for line in source])
     out, count = redact(text)
@@ -58,7 +56,7 @@ IN_OUTPUTS = {
 }
 
 
-@pytest.mark.parametrize("line", IN_OUTPUTS.values(), ids=IN_OUTPUTS.keys())
+@named("line", IN_OUTPUTS)
 def test_secrets_in_a_cells_outputs_are_redacted(line: str) -> None:
     text = notebook(["print(creds)\n"], [line.format(p=PW, t=TOKEN)])
     out, count = redact(text)
@@ -85,7 +83,7 @@ KEPT = {
 }
 
 
-@pytest.mark.parametrize("source", KEPT.values(), ids=KEPT.keys())
+@named("source", KEPT)
 def test_notebooks_without_secrets_are_kept(source: list[str]) -> None:
     text = notebook(source, ["Epoch 1/10 - loss: 0.6931 - password_strength: 0.12\n"])
     assert redact(text) == (text, 0)
@@ -124,13 +122,10 @@ FRAGMENTS = {
 }
 
 
-@pytest.mark.parametrize("fragment", FRAGMENTS.values(), ids=FRAGMENTS.keys())
+@named("fragment", FRAGMENTS)
 def test_secrets_in_cells_without_their_notebook_are_redacted(fragment: str) -> None:
-    text = fragment.format(p=PW)
-    out, count = redact(text)
-    assert out == fragment.format(p=REDACTED) and count == 1
+    assert_filled_redacted(fragment, p=PW)
 
 
 def test_a_json_source_list_without_secrets_is_kept() -> None:
-    text = '{\n "source": [\n  "src/index.ts",\n  "src/lib/token_store.ts"\n ]\n}\n'
-    assert redact(text) == (text, 0)
+    assert_kept('{\n "source": [\n  "src/index.ts",\n  "src/lib/token_store.ts"\n ]\n}\n')

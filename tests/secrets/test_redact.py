@@ -13,7 +13,17 @@ import pytest
 
 from repomem.errors import ConfigError
 from repomem.secrets import REDACTED, contains_secret, is_config_like, redact
-from tests.secrets.cases import ALNUM, B64, GITHUB_PAT, HEX, PASSWORD, fake, line_shape
+from tests.secrets.cases import (
+    ALNUM,
+    B64,
+    GITHUB_PAT,
+    HEX,
+    PASSWORD,
+    assert_kept,
+    fake,
+    line_shape,
+    named,
+)
 
 # ---------------------------------------------------------------------------------------
 # Extra patterns and contains_secret
@@ -207,7 +217,7 @@ LEAKED = {
 }
 
 
-@pytest.mark.parametrize(("path", "text", "secret"), LEAKED.values(), ids=LEAKED.keys())
+@named(("path", "text", "secret"), LEAKED)
 def test_more_formats_and_shapes_are_redacted(path: str, text: str, secret: str) -> None:
     out, count = redact(text, config_like=is_config_like(path))
     assert secret not in out and count >= 1
@@ -254,9 +264,9 @@ KEPT = {
 }
 
 
-@pytest.mark.parametrize(("path", "text"), KEPT.values(), ids=KEPT.keys())
+@named(("path", "text"), KEPT)
 def test_words_about_credentials_are_kept(path: str, text: str) -> None:
-    assert redact(text, config_like=is_config_like(path)) == (text, 0)
+    assert_kept(text, is_config_like(path))
 
 
 @pytest.mark.parametrize(
@@ -646,7 +656,7 @@ KEPT_GIVEN = {
     ("path", "text"), [*KEPT_SHAPES.values(), *KEPT_GIVEN.values()], ids=[*KEPT_SHAPES, *KEPT_GIVEN]
 )
 def test_look_alikes_of_the_common_leak_shapes_are_kept(path: str, text: str) -> None:
-    assert redact(text, config_like=is_config_like(path)) == (text, 0)
+    assert_kept(text, is_config_like(path))
 
 
 def test_base64_private_key_over_yaml_lines_keeps_every_line() -> None:
