@@ -547,12 +547,15 @@ def ignore_locally(root: Path, path: str) -> bool:
     return True
 
 
-def commits_since(root: Path, since: str | None, *, limit: int = 200) -> list[tuple[str, str]]:
-    """(short sha, subject) of commits reachable from HEAD but not from `since`, oldest first."""
+def commits_since(
+    root: Path, since: str | None, *, until: str = "HEAD", limit: int = 200
+) -> list[tuple[str, str]]:
+    """(short sha, subject) of commits reachable from `until` (HEAD) but not from `since`,
+    oldest first."""
     repo = _repo(root)
     if repo is None or head(root) is None:
         return []
-    rng = f"{since}..HEAD" if since else "HEAD"
+    rng = f"{since}..{until}" if since else until
     try:
         out: str = repo.git.log("--format=%h%x00%s", f"-n{limit}", rng)
     except git_error() as exc:  # `since` no longer exists (history rewritten)
@@ -594,15 +597,44 @@ def reflog_size(root: Path) -> int | None:
     return len(out.split())
 
 
+def reflog_at(root: Path, when: float) -> tuple[int, str | None] | None:
+    """How many entries HEAD's reflog held at `when` (seconds since the epoch), and the commit
+    HEAD then pointed to (None before the first entry); None without git or a reflog.
+
+    An entry's time is its committer's (`GIT_COMMITTER_DATE` sets it: a rebase told to keep
+    the authors' dates writes past times), so the entries are counted oldest first up to the
+    first one made after `when`."""
+    repo = _repo(root)
+    if repo is None or head(root) is None:
+        return None
+    try:
+        out: str = repo.git.reflog("show", "--format=%H %gd", "--date=unix", "HEAD")
+    except git_error():
+        return None
+    count, sha = 0, None
+    for line in reversed(out.splitlines()):
+        found = _REFLOG_TIME.search(line)
+        if found is None or int(found.group(1)) > when:
+            break
+        count, sha = count + 1, line.split(" ", 1)[0]
+    return count, sha
+
+
+_REFLOG_TIME = re.compile(r"@\{(\d+)\}$")
+
+
 # Reflog actions that create a commit of one's own (not a checkout, reset, pull or fast-forward).
 _MAKES_COMMIT = re.compile(r"^(?:commit\b|cherry-pick\b|revert\b|rebase[^:]*\((?:pick|reword|"
                            r"edit|squash|fixup)\)|merge [^:]+: Merge made)")  # fmt: skip
 
 
-def commits_made(root: Path, since_size: int) -> list[tuple[str, str]] | None:
+def commits_made(
+    root: Path, since_size: int, until_size: int | None = None
+) -> list[tuple[str, str]] | None:
     """(sha, subject) of the commits made in this checkout since HEAD's reflog held
-    `since_size` entries, oldest first, on whatever branch; a commit amended later is left
-    out. None when the reflog cannot tell (absent, or expired below that size)."""
+    `since_size` entries (and until it held `until_size`), oldest first, on whatever branch; a
+    commit amended later is left out. None when the reflog cannot tell (absent, or expired
+    below that size)."""
     repo = _repo(root)
     if repo is None:
         return None
@@ -611,11 +643,12 @@ def commits_made(root: Path, since_size: int) -> list[tuple[str, str]] | None:
     except git_error():
         return None
     entries = [tuple(line.split("\0", 1)) for line in out.splitlines() if "\0" in line]
-    if len(entries) < since_size:
+    if len(entries) < max(since_size, until_size or 0):
         return None
     made: list[str] = []
     previous = ""
-    for sha, action in reversed(entries[: len(entries) - since_size]):
+    later = 0 if until_size is None else len(entries) - until_size  # made after `until_size`
+    for sha, action in reversed(entries[later : len(entries) - since_size]):
         if action.startswith("commit (amend)") and previous in made:
             made.remove(previous)
         if _MAKES_COMMIT.match(action) and sha not in made:
@@ -642,16 +675,26 @@ def commit_changes(root: Path, sha: str) -> list[tuple[str, str, str]]:
     return _name_status(out)
 
 
-def changes_since(root: Path, rev: str | None) -> list[tuple[str, str, str]]:
-    """(status letter A/M/D/R, path, new path for renames) between `rev` and the work tree.
+def changes_since(root: Path, rev: str | None, to: str | None = None) -> list[tuple[str, str, str]]:
+    """(status letter A/M/D/R, path, new path for renames) between `rev` and the work tree
+    (or commit `to`).
 
-    Untracked files that .gitignore does not exclude count as added. With `rev` None (no
-    commit at the start) every listed file is added.
+    Untracked files that .gitignore does not exclude count as added (not with `to`). With
+    `rev` None (no commit at the start) every listed file is added.
     """
     repo = _repo(root)
     if repo is None:
         return []
     changes: list[tuple[str, str, str]] = []
+    if to is not None:
+        try:
+            if rev is None:
+                names: str = repo.git.ls_tree("-r", "-z", "--name-only", to)
+                return [("A", p, "") for p in names.split("\0") if p]
+            return _name_status(repo.git.diff("--name-status", "-M", "-z", rev, to, "--"))
+        except git_error() as exc:
+            log.debug("git diff %s %s failed: %s", rev, to, exc)
+            return []
     if rev is None:
         return [("A", p, "") for p in list_files(root)]
     try:

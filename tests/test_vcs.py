@@ -321,3 +321,40 @@ def test_the_git_directory_is_read_from_the_files_as_gitpython_finds_it(
     without_git = clone("without-git")
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # GitPython's to say what is wrong
     assert vcs._plain_git_dir(without_git) is None
+
+
+def test_the_reflog_at_a_time_counts_the_entries_made_until_then(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1700000000 +0000")
+    first = repo.commit("first")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1700000100 +0000")
+    second = repo.commit("second")
+    repo.git("checkout", "-q", "-b", "topic")  # an entry, at the same time
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1700000200 +0000")
+    repo.commit("third")
+    assert vcs.reflog_at(repo.root, 1699999999) == (0, None)
+    assert vcs.reflog_at(repo.root, 1700000000) == (1, first)
+    assert vcs.reflog_at(repo.root, 1700000150) == (3, second)
+    assert vcs.reflog_at(repo.root, 1800000000) == (4, vcs.head(repo.root))
+    assert vcs.reflog_size(repo.root) == 4
+
+
+def test_the_commits_made_between_two_reflog_sizes_and_the_files_between_two_commits(
+    repo: Repo,
+) -> None:
+    repo.write("a.py", "a = 1\n")
+    start = repo.commit("start")
+    repo.write("b.py", "b = 1\n")
+    mine = repo.commit("mine")
+    size = vcs.reflog_size(repo.root)
+    assert size == 2
+    repo.write("c.py", "c = 1\n")
+    repo.commit("theirs")
+    made = vcs.commits_made(repo.root, 1, size)
+    assert made == [(mine, "mine")]
+    assert vcs.commits_made(repo.root, 1, 9) is None  # the reflog never held that many
+    assert vcs.commits_since(repo.root, start, until=mine) == [(mine[:7], "mine")]
+    repo.write("d.py", "d = 1\n")  # in the work tree only
+    assert vcs.changes_since(repo.root, start, to=mine) == [("A", "b.py", "")]
+    assert vcs.changes_since(repo.root, None, to=mine) == [("A", "a.py", ""), ("A", "b.py", "")]

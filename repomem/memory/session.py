@@ -10,7 +10,11 @@ ended or discarded.
 A session opened for a client (a Claude Code session, see `repomem.server.claude_sessions`)
 names it in its record's `owner`, so only that client ends it; one opened by hand has none. The
 client may `set_aside` the record when its own session ends, which frees the slot for the next
-session at once, and `end(record=...)` it later.
+session at once, and `end(record=...)` it later. The record set aside keeps where the session
+ended (the time, and HEAD's reflog then), so a late `end` counts the commits made up to there
+and not the next session's; the work tree is not kept, so its uncommitted edits count only
+while HEAD has not moved since (once the next session committed or checked out, they can no
+longer be told from its own, and are left out).
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ import contextlib
 import functools
 import json
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,8 +81,16 @@ def _hash_now(files: Resolver, rel: str) -> str | None:
     return digest(f.lines) if f is not None else None
 
 
-def start(cfg: Config, title: str = "", *, agent: str = "", owner: str = "") -> dict[str, Any]:
-    """Open a session (`owner`: the client's session it is kept for, see the module's doc).
+def start(
+    cfg: Config,
+    title: str = "",
+    *,
+    agent: str = "",
+    owner: str = "",
+    notes: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Open a session (`owner`: the client's session it is kept for, see the module's doc;
+    `notes`: what the client keeps in the record besides).
 
     Raises:
         InputError: when one is already open (end or discard it first).
@@ -114,6 +127,7 @@ def start(cfg: Config, title: str = "", *, agent: str = "", owner: str = "") -> 
         "dirty": dirty,
         "pid": os.getpid(),
         **({"owner": owner} if owner else {}),
+        **(notes or {}),
     }
     path = _state_path(cfg)
     try:
@@ -130,17 +144,29 @@ def retitle(cfg: Config, title: str) -> dict[str, Any]:
     Raises:
         InputError: when none is open (or its record is unreadable), or `title` holds a secret.
     """
+    return note(cfg, title=ops.entry_text(cfg, title, "The title"))
+
+
+def note(cfg: Config, **fields: Any) -> dict[str, Any]:
+    """Add `fields` to the open session's record (a client's notes, see `start`).
+
+    Raises:
+        InputError: when none is open (or its record is unreadable).
+    """
     record = open_session(cfg)
     if record is None or record.get("corrupt"):
         raise InputError("No session is open; start one with `repomem session start`.")
-    record["title"] = ops.entry_text(cfg, title, "The title")
+    record.update(fields)
     atomic_write(_state_path(cfg), json.dumps(record, indent=1))
     return record
 
 
-def set_aside(cfg: Config, dest: Path, **fields: Any) -> dict[str, Any]:
-    """Move the open session's record to `dest`, with `fields` added: no session is open
-    then, and `end(cfg, record=...)` records this one later.
+def set_aside(
+    cfg: Config, dest: Path, *, ended: float | None = None, **fields: Any
+) -> dict[str, Any]:
+    """Move the open session's record to `dest`, with where it ended (now, or at `ended`
+    seconds since the epoch: its time, and HEAD's reflog then) and `fields` added: no session
+    is open then, and `end(cfg, record=...)` records this one later, up to its end.
 
     Raises:
         InputError: when none is open (or its record is unreadable).
@@ -149,6 +175,7 @@ def set_aside(cfg: Config, dest: Path, **fields: Any) -> dict[str, Any]:
     if record is None or record.get("corrupt"):
         raise InputError("No session is open; nothing to set aside.")
     record.update(fields)
+    record.update(_end_of(cfg.root, ended))
     path = _state_path(cfg)
     atomic_write(path, json.dumps(record, indent=1))  # then moved whole: never half of it
     try:
@@ -156,6 +183,21 @@ def set_aside(cfg: Config, dest: Path, **fields: Any) -> dict[str, Any]:
     except OSError as exc:
         raise cannot_write(dest, exc) from exc
     return record
+
+
+def _end_of(root: Path, when: float | None) -> dict[str, Any]:
+    """The fields that say where a session ended: `ended` (its time), and `end_reflog` and
+    `end_head` (HEAD's reflog size then, and its commit; None without a reflog)."""
+    size: int | None = None
+    sha: str | None = None
+    if when is None:
+        size = vcs.reflog_size(root)
+        sha = vcs.head(root) if size is not None else None
+    else:
+        at = vcs.reflog_at(root, when)
+        size, sha = at if at is not None else (None, None)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))  # as `model.now_iso`
+    return {"ended": stamp, "end_reflog": size, "end_head": sha}
 
 
 def discard(cfg: Config) -> dict[str, Any]:
@@ -188,14 +230,23 @@ class Changes:
 
 
 def changes(cfg: Config, record: dict[str, Any]) -> Changes:
-    """What changed in the work tree and history since `record` was taken."""
+    """What changed in the work tree and history since `record` was taken (up to its end,
+    for one `set_aside`: see the module's doc)."""
     root = cfg.root
     head = record.get("head")
     dirty: dict[str, dict[str, Any]] = record.get("dirty") or {}
     reflog = record.get("reflog")
-    made = vcs.commits_made(root, reflog) if isinstance(reflog, int) else None
+    until = record.get("end_reflog")
+    until = until if isinstance(until, int) else None
+    made = vcs.commits_made(root, reflog, until) if isinstance(reflog, int) else None
+    # set aside, and HEAD moved since (the next session committed, or checked out): the end
+    # is the session's commits, the work tree another's
+    moved = until is not None and vcs.reflog_size(root) != until
+    end_head: str | None = record.get("end_head") if moved else None
     if made is not None:  # the commits made in this checkout during the session, any branch
         subjects = [(sha[:7], subject) for sha, subject in made]
+    elif moved:
+        subjects = vcs.commits_since(root, head, until=end_head) if end_head else []
     else:
         subjects = vcs.commits_since(root, head)
     out = Changes(commits=[f"{sha} {ops.redacted_line(cfg, subject)}" for sha, subject in subjects])
@@ -210,10 +261,19 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     def show(rev: str, rel: str) -> bytes | None:  # a committed version, read from git once
         return vcs.show_file(root, rev, rel)
 
-    now = vcs.head(root)
+    now = end_head if moved else vcs.head(root)
     new_symbols: Callable[[str], dict[str, str]] = files.symbol_hashes
     before_rev: dict[str, str | None] = {}  # where a file's start is read, if not at `head`
-    if made is not None and head and now and not _linear(root, head, now, made):
+    if moved and made is not None:
+        listing, before_rev, new_symbols = _own_work(root, made, now, files, show, edits=False)
+    elif moved:  # no reflog to tell the session's commits by: the history up to its end
+        listing = vcs.changes_since(root, head, to=end_head) if end_head else []
+
+        def committed_symbols(rel: str) -> dict[str, str]:
+            return _old_symbols(rel, show(end_head, rel) if end_head else None)
+
+        new_symbols = committed_symbols
+    elif made is not None and head and now and not _linear(root, head, now, made):
         # HEAD moved to another line, the session committed on a branch it then left, or
         # others' commits came in (a pull): the difference between start and end is not the
         # session's work; its own commits and the uncommitted edits are.
@@ -231,8 +291,8 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
     def gone_at_start(rel: str) -> bool:
         return rel in dirty and dirty[rel].get("hash") is None
 
-    def unchanged_since_start(rel: str) -> bool:
-        return rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
+    def unchanged_since_start(rel: str) -> bool:  # (the work tree is not the end once moved)
+        return not moved and rel in dirty and _hash_now(files, rel) == dirty[rel].get("hash")
 
     # the memory file records the session; it is not part of the work
     seen: set[str] = {access.memory_path(cfg).relative_to(root.resolve()).as_posix()}
@@ -264,7 +324,7 @@ def changes(cfg: Config, record: dict[str, Any]) -> Changes:
         sym_changed += [n for n in after if n in before and before[n] != after[n]]
     # files dirty at the start and since reverted to HEAD drop out of `git diff`
     for rel, snap in dirty.items():
-        if rel in seen or snap.get("hash") is None:
+        if moved or rel in seen or snap.get("hash") is None:
             continue
         now = _hash_now(files, rel)
         if now is not None and now != snap["hash"]:
@@ -297,15 +357,17 @@ def _linear(root: Path, head: str, now: str, made: list[tuple[str, str]]) -> boo
 def _own_work(
     root: Path,
     made: list[tuple[str, str]],
-    now: str,
+    now: str | None,
     files: Resolver,
     show: Callable[[str, str], bytes | None],
+    *,
+    edits: bool = True,
 ) -> tuple[list[tuple[str, str, str]], dict[str, str | None], Callable[[str], dict[str, str]]]:
-    """The files the session's own commits and uncommitted edits changed, as (status, path,
-    new path) against where each file started: the parent of the first of those commits that
-    touched it, else HEAD. Also where each starts, and its symbols at the end (the work tree
-    for uncommitted edits, else the last commit that touched it, which may be on a branch
-    that is not checked out)."""
+    """The files the session's own commits and uncommitted edits (unless not `edits`) changed,
+    as (status, path, new path) against where each file started: the parent of the first of
+    those commits that touched it, else HEAD. Also where each starts, and its symbols at the
+    end (the work tree for uncommitted edits, else the last commit that touched it, which may
+    be on a branch that is not checked out)."""
     start: dict[str, str | None] = {}  # path -> revision its start is read from
     last: dict[str, str] = {}  # path -> the last session commit that touched it
     origin: dict[str, str] = {}  # path at the end -> its path at the start
@@ -317,7 +379,7 @@ def _own_work(
                 origin[new] = origin.pop(path, path)
                 last[path] = sha
             last[new or path] = sha
-    uncommitted = vcs.changes_since(root, now)
+    uncommitted = vcs.changes_since(root, now) if edits and now else []
     edited = {new or path for _, path, new in uncommitted}
     for _, path, new in uncommitted:
         start.setdefault(origin.get(path, path), now)
@@ -400,6 +462,9 @@ def end(
     steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
     ch = changed or (changes(cfg, record) if not record.get("corrupt") else Changes())
     info = vcs.open_repo(cfg.root)
+    end_head = info.head if info else None
+    if isinstance(record.get("end_reflog"), int):  # set aside: counted up to where it ended
+        end_head = record.get("end_head")
     sess = Session(
         id=record["id"],
         title=record.get("title") or "",
@@ -407,8 +472,8 @@ def end(
         started=record.get("started") or model.now_iso(),
         start_head=(record.get("head") or "")[:12],
         branch=record.get("branch") or "",
-        ended=model.now_iso(),
-        end_head=((info.head or "") if info else "")[:12],
+        ended=str(record.get("ended") or model.now_iso()),
+        end_head=(end_head or "")[:12],
         agent=record.get("agent") or "",
         commits=ch.commits,
         added=ch.added,

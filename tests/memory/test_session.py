@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from repomem.errors import InputError
@@ -144,6 +146,58 @@ def test_a_session_set_aside_frees_the_slot_and_is_ended_later(code: Repo) -> No
                                                    "claude-code")  # fmt: skip
     assert session.open_session(cfg)["id"] == nxt["id"]  # the open one is left alone
     assert [x.id for x in access.load(cfg).sessions()] == [rec["id"]]
+
+
+def test_a_session_ended_late_counts_its_own_commits_and_not_the_next_sessions(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    rec = session.start(cfg, "Rework app", agent="claude-code", owner="claude-1")
+    code.write("app.py", BASE.replace("return 2", "return 20"))
+    mine = code.commit("Change change")
+    code.write("wip.py", "def wip():\n    return 'left uncommitted'\n")
+    kept = session.set_aside(cfg, session._state_path(cfg).parent / "aside.json")
+    assert kept["end_head"] == mine and isinstance(kept["end_reflog"], int)
+    session.start(cfg, "next")
+    code.write("extra.py", "def extra():\n    return 1\n")
+    code.write("app.py", BASE.replace("return 3", "return 30"))
+    code.commit("The next session's work")
+    code.write("gone.py", "x = 2\n")  # and its edit in progress
+    s = session.end(cfg, record=kept, summary="Changed change().").session
+    assert (s.id, s.ended, s.end_head) == (rec["id"], kept["ended"], mine[:12])
+    assert [c.split(" ", 1)[1] for c in s.commits] == ["Change change"]
+    # HEAD moved on: its commits are its end; the work tree is the next session's now
+    assert (s.added, s.modified, s.symbols) == ([], ["app.py"], ["~change"])
+
+
+def test_a_session_ended_late_counts_the_work_tree_while_head_has_not_moved(code: Repo) -> None:
+    cfg = code.config()
+    session.start(cfg, "wip", owner="claude-1")
+    code.write("wip.py", "def wip():\n    return 'edited'\n")
+    kept = session.set_aside(cfg, session._state_path(cfg).parent / "aside.json")
+    s = session.end(cfg, record=kept, summary="Edited wip().").session
+    assert (s.commits, s.modified, s.symbols) == ([], ["wip.py"], ["~wip"])
+
+
+def test_a_session_set_aside_at_an_earlier_time_ends_there(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = code.config()
+    session.start(cfg, "earlier", owner="claude-1")
+    hour = int(time.time()) + 3600  # the commits' times, as git records them
+    monkeypatch.setenv("GIT_COMMITTER_DATE", f"@{hour} +0000")
+    code.write("app.py", BASE.replace("return 2", "return 20"))
+    mine = code.commit("Change change")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", f"@{hour + 120} +0000")
+    code.write("extra.py", "def extra():\n    return 1\n")
+    code.commit("Made after it was last seen")
+    aside = session._state_path(cfg).parent / "aside.json"
+    kept = session.set_aside(cfg, aside, ended=hour + 60.0)
+    assert kept["ended"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(hour + 60))
+    assert kept["end_head"] == mine
+    s = session.end(cfg, record=kept, summary="Changed change().").session
+    assert [c.split(" ", 1)[1] for c in s.commits] == ["Change change"]
+    assert (s.added, s.modified, s.end_head) == ([], ["app.py"], mine[:12])
 
 
 def test_changes_are_empty_without_commits_or_files(code: Repo) -> None:
