@@ -137,7 +137,7 @@ def run(
     try:
         # Claude Code writes and reads UTF-8, whatever the locale (a Windows console's code
         # page would garble the prompt and fail on the first character outside it)
-        hook = hooks.parse(hooks.read_input(sys.stdin.fileno()))
+        hook = hooks.parse(hooks.read_input(sys.stdin.fileno()), parent=os.getppid())
         cfg = config.load(repo or hooks.start_dir(hook, os.environ))
         text = hooks.context_for(
             cfg, hook, every_prompt=every_prompt, max_chars=max_chars or hooks.MAX_CHARS,

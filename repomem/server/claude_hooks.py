@@ -104,6 +104,7 @@ class HookInput:
     source: str = ""  # SessionStart: startup, resume, clear, compact or fork
     transcript: str = ""  # the conversation's JSON Lines file (`transcript_path`)
     reason: str = ""  # SessionEnd: clear, logout, prompt_input_exit, other, ...
+    parent: int = 0  # not in the JSON: the process that ran the hook (0: not known)
 
 
 # Claude Code has left a hook's stdin open after writing its input (a `SessionEnd` on `/clear`:
@@ -147,8 +148,9 @@ def read_input(fd: int, quiet: float = QUIET_SECONDS) -> str:
     return got.decode("utf-8", "replace")
 
 
-def parse(raw: str) -> HookInput:
-    """Read the hook's JSON input.
+def parse(raw: str, parent: int = 0) -> HookInput:
+    """Read the hook's JSON input (`parent`: the process that ran the hook, Claude Code or a
+    shell of its).
 
     Raises:
         InputError: when it is not a JSON object of a known event.
@@ -175,7 +177,7 @@ def parse(raw: str) -> HookInput:
 
     return HookInput(
         event, text("session_id"), text("prompt"), text("cwd"), text("source"),
-        text("transcript_path"), text("reason"),
+        text("transcript_path"), text("reason"), parent,
     )  # fmt: skip
 
 
@@ -296,16 +298,20 @@ def _record(cfg: Config, hook: HookInput, background: bool) -> None:
     from repomem.server import claude_sessions
 
     try:
+        # the session of a Claude session that is gone without a SessionEnd, set aside
+        gone = claude_sessions.take_over(cfg, hook)
+        left: list[Path] = []
         if hook.event == "SessionStart":
             claude_sessions.started(cfg, hook)
             # sessions set aside by a process that died (not one finishing them now)
-            if claude_sessions.pending(cfg, older_than=claude_sessions.RETRY_SECONDS):
-                if background:
-                    claude_sessions.finish_later(cfg)
-                else:
-                    claude_sessions.finish(cfg)
+            left = claude_sessions.pending(cfg, older_than=claude_sessions.RETRY_SECONDS)
         else:
             claude_sessions.prompted(cfg, hook, task_text(hook.prompt))
+        if gone is not None or left:
+            if background:
+                claude_sessions.finish_later(cfg)
+            else:
+                claude_sessions.finish(cfg)
     except (RepomemError, OSError) as exc:
         log.warning("this Claude session is not recorded: %s", exc)
 

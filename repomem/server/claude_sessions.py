@@ -6,11 +6,19 @@ session start/end`:
 
 - `SessionStart` after a start, `/clear` or a compaction (not a resume or fork): when no session
   is open in this work tree, one is opened with agent `claude-code`, its record naming the
-  Claude session (`owner`). A session open already, opened by hand or for another Claude session
-  (two in one work tree), is left alone: only its owner ends it.
+  Claude session (`owner`), its transcript and the process that ran the hook
+  (`claude_liveness.notes`). A session open already, opened by hand or for another Claude
+  session (two in one work tree), is left alone: only its owner ends it, unless that Claude
+  session is evidently gone (`take_over`, below).
 - A prompt that reads like a task: the session this Claude session owns gets its title from the
   prompt if it has none; and when none is open (the other Claude session has ended since, a
   resumed conversation, a session ended by hand), one is opened for this Claude session.
+- Either of the two, from another Claude session than the owner of the open session: when
+  Claude Code fired no `SessionEnd` for the owner (the VS Code extension's `/clear`, a crash),
+  and it is evidently gone (`claude_liveness.gone`: its process exited, its transcript has been
+  idle for half an hour, or it never did anything), its session is set aside as at its
+  `SessionEnd`, ending where the owner was last seen, and `finish`ed; then this Claude
+  session's opens.
 - `SessionEnd` (an exit, `/clear`, a logout): the session this Claude session owns is set aside
   at once (so the `SessionStart` of `/clear`, which follows, opens the next one) and `finish`ed
   in the background: Claude Code gives `SessionEnd` hooks 1.5 s unless configured otherwise,
@@ -35,6 +43,7 @@ from repomem.config import Config
 from repomem.fsutil import FileLock
 from repomem.memory import compact, ops, session
 from repomem.memory.model import Session
+from repomem.server import claude_liveness
 
 if TYPE_CHECKING:
     from repomem.server.claude_hooks import HookInput
@@ -86,8 +95,8 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     with _lock(cfg):
         record = session.open_session(cfg)
         if record is not None:
-            return record if _owned(record, hook.session) else None
-        return _open(cfg, hook.session, "")
+            return _seen_again(cfg, record, hook) if _owned(record, hook.session) else None
+        return _open(cfg, hook, "")
 
 
 def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
@@ -103,17 +112,53 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
     with _lock(cfg):
         record = session.open_session(cfg)
         if record is None:
-            return _open(cfg, hook.session, title_from(cfg, task))
+            return _open(cfg, hook, title_from(cfg, task))
         if not _owned(record, hook.session):
             return None
+        record = _seen_again(cfg, record, hook)
         title = "" if record.get("title") else title_from(cfg, task)
         return session.retitle(cfg, title) if title else record
 
 
-def _open(cfg: Config, claude: str, title: str) -> dict[str, Any]:
-    record = session.start(cfg, title, agent=AGENT, owner=claude)
-    log.info("opened session %s for Claude session %s", record["id"], claude)
+def _open(cfg: Config, hook: HookInput, title: str) -> dict[str, Any]:
+    notes = claude_liveness.notes(hook)
+    record = session.start(cfg, title, agent=AGENT, owner=hook.session, notes=notes)
+    log.info("opened session %s for Claude session %s", record["id"], hook.session)
     return record
+
+
+def _seen_again(cfg: Config, record: dict[str, Any], hook: HookInput) -> dict[str, Any]:
+    """The owner's record, with what another of its hooks tells (`claude_liveness.seen_again`)."""
+    fields = claude_liveness.seen_again(record, hook)
+    return session.note(cfg, **fields) if fields else record
+
+
+def take_over(cfg: Config, hook: HookInput) -> Path | None:
+    """At the start or a task prompt (`UserPromptSubmit`) of a Claude session that does not
+    own the open session: set that session aside, to be `finish`ed, when its owner is
+    evidently gone (`claude_liveness.gone`), ending where the owner was last seen; where it
+    was put, or None (left alone).
+
+    Raises:
+        RepomemError: when the record cannot be moved or its lock is held too long.
+    """
+    if not hook.session:
+        return None
+    with _lock(cfg):
+        record = session.open_session(cfg)
+        owner = record.get("owner") if record is not None else None
+        if record is None or not owner or owner == hook.session or record.get("corrupt"):
+            return None
+        task = hook.event == "UserPromptSubmit"
+        gone = claude_liveness.gone(record, hook, task=task)
+        if gone is None:
+            return None
+        path, _ = claude_liveness.transcript_of(record, hook)
+        dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
+        session.set_aside(cfg, dest, ended=gone.since, transcript=str(path or ""),
+                          end_reason=f"gone: {gone.why}")  # fmt: skip
+    log.info("Claude session %s is gone (%s): its session %s ends", owner, gone.why, record["id"])
+    return dest
 
 
 def ended(cfg: Config, hook: HookInput) -> Path | None:

@@ -234,3 +234,61 @@ def test_a_prompt_that_needs_nothing_imports_neither_typer_nor_the_commands(
         assert "typer" not in names and "click" not in names
         commands = {n for n in names if n.startswith("repomem.cli.")}
         assert commands == {"repomem.cli.claude_hook", "repomem.cli._state"}, commands
+
+
+# Claude Code as far as the hooks see it: a process that runs `repomem claude-hook` for each
+# payload, as its child (the parent the hook records), then exits (killed: no SessionEnd)
+CLAUDE = """
+import json, subprocess, sys
+
+for payload in json.loads(sys.argv[1]):
+    done = subprocess.run(
+        [sys.executable, "-m", "repomem", "claude-hook", "--record-sessions"],
+        input=json.dumps(payload), capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no process ids on Windows")
+def test_a_session_whose_claude_code_exited_without_an_end_is_recorded_at_the_next_start(
+    code: Repo, tmp_path: Path
+) -> None:
+    from repomem import hooks as git_hooks
+    from repomem.memory import access, session
+    from tests.conftest import wait_until
+
+    def claude(*payloads: dict[str, str]) -> None:
+        subprocess.run(
+            [sys.executable, "-c", CLAUDE, json.dumps(payloads)], cwd=code.root, check=True,
+            timeout=DEADLINE, env=dict(os.environ),
+        )  # fmt: skip
+
+    def hook(event: str, claude_id: str, **fields: str) -> dict[str, str]:
+        transcript = str(tmp_path / f"{claude_id}.jsonl")
+        return {"hook_event_name": event, "session_id": claude_id, "cwd": str(code.root),
+                "transcript_path": transcript, **fields}  # fmt: skip
+
+    cfg = code.config()
+    task = "Calculator.total adds one value too many"
+    claude(
+        hook("SessionStart", "c1", source="startup"), hook("UserPromptSubmit", "c1", prompt=task)
+    )
+    opened = session.open_session(cfg)
+    assert opened is not None and opened["host_confirmed"] is True  # two hooks, one process
+    code.write("calc.py", (code.root / "calc.py").read_text("utf-8").replace("add(0, i)", "i"))
+    code.commit("Sum the items themselves")
+    said = {"type": "text", "text": "Calculator.total sums the items now."}
+    line = {"type": "assistant", "message": {"content": [said]}}
+    (tmp_path / "c1.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    claude(hook("SessionStart", "c2", source="startup"))  # the first has exited meanwhile
+    log = git_hooks.log_path(cfg)  # where the background process reports
+    wait_until(
+        lambda: log.exists() and "claude-hook: recorded" in log.read_text("utf-8"),
+        "the session recorded in the background", DEADLINE,
+    )  # fmt: skip
+    (entry,) = access.load(cfg).sessions()
+    assert (entry.id, entry.title) == (opened["id"], task)
+    assert entry.summary == "Calculator.total sums the items now."
+    assert [c.split(" ", 1)[1] for c in entry.commits] == ["Sum the items themselves"]
+    assert session.open_session(cfg)["owner"] == "c2"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +45,7 @@ def written(msg: str, *content: dict[str, Any], model: str = "claude-opus-4-5") 
     return {"type": "assistant", "message": message}
 
 
-def run(cfg: Any, event: str, claude: str = "c1", **fields: str) -> str:
+def run(cfg: Any, event: str, claude: str = "c1", **fields: Any) -> str:
     hook = hooks.HookInput(event, claude, **fields)
     return hooks.context_for(cfg, hook, record_sessions=True, background=False)
 
@@ -196,6 +199,135 @@ def test_a_session_set_aside_by_a_process_that_died_is_finished_at_the_next_star
     assert recorder.pending(cfg) == []
     (entry,) = access.load(cfg).sessions()
     assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+
+
+def test_a_session_finished_late_does_not_count_the_next_sessions_commits(code: Repo) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    sha = fix_calc(code)
+    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1"))  # its recording died
+    assert aside is not None
+    run(cfg, "SessionStart", "c2", source="startup")
+    code.write("app/new.py", "def new():\n    return 1\n")
+    code.commit("The next session's work")
+    old = time.time() - recorder.RETRY_SECONDS - 1
+    os.utime(aside, (old, old))
+    run(cfg, "SessionStart", "c3", source="startup")  # (c2's session is left alone)
+    (entry,) = access.load(cfg).sessions()
+    assert entry.commits == [f"{sha[:7]} Sum the items themselves"]
+    assert (entry.added, entry.modified, entry.end_head) == ([], ["calc.py"], sha[:12])
+
+
+def ago(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - seconds))
+
+
+def test_a_session_whose_claude_session_went_idle_without_an_end_is_recorded_at_the_next_start(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = repo.config()
+
+    def at(seconds_ago: float) -> None:  # what git commits next is dated then
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"@{int(time.time() - seconds_ago)} +0000")
+
+    at(4 * 3600)
+    repo.write("calc.py", CALC)
+    repo.commit("init")
+    t1 = tmp_path / "c1.jsonl"
+    run(cfg, "SessionStart", source="startup", transcript=str(t1))
+    session.note(cfg, started=ago(3 * 3600))  # opened three hours ago
+    recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c1", transcript=str(t1)), TASK)
+    at(2 * 3600 + 600)
+    sha = fix_calc(repo)
+    transcript(t1, asked(TASK), said("Fixed `Calculator.total`."))
+    last_seen = int(time.time() - 2 * 3600)
+    os.utime(t1, (last_seen, last_seen))  # then the VS Code extension's /clear: no SessionEnd
+    at(2 * 3600 - 600)
+    repo.write("notes.txt", "by hand\n")
+    repo.commit("Made by hand since")  # not the Claude session's work
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    t2 = tmp_path / "c2.jsonl"
+    run(cfg, "SessionStart", "c2", source="startup", transcript=str(t2))
+    (entry,) = access.load(cfg).sessions()
+    assert (entry.title, entry.summary) == (TASK, "Fixed `Calculator.total`.")
+    assert entry.commits == [f"{sha[:7]} Sum the items themselves"]
+    assert (entry.added, entry.modified) == ([], ["calc.py"])
+    assert entry.ended == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(last_seen))
+    opened = session.open_session(cfg)
+    assert opened is not None and opened["owner"] == "c2" and opened["transcript"] == str(t2)
+    assert recorder.pending(cfg) == []
+
+
+@pytest.fixture
+def claude_code() -> Any:
+    """A process standing for Claude Code, which runs the hooks: it runs until stopped."""
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                            stdin=subprocess.PIPE)  # fmt: skip
+    yield proc
+    if proc.stdin is not None and not proc.stdin.closed:
+        proc.stdin.close()
+    proc.wait(timeout=30)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no process ids on Windows")
+def test_a_session_whose_claude_code_exited_without_an_end_is_recorded_at_the_next_start(
+    code: Repo, tmp_path: Path, claude_code: Any
+) -> None:
+    cfg = code.config()
+    t1 = tmp_path / "c1.jsonl"
+    mine = {"transcript": str(t1), "parent": claude_code.pid}
+    run(cfg, "SessionStart", source="startup", **mine)
+    run(cfg, "UserPromptSubmit", prompt=TASK, **mine)  # the same process: Claude Code
+    sha = fix_calc(code)
+    transcript(t1, asked(TASK), said("Fixed it."))
+    run(cfg, "SessionStart", "c2", source="startup", transcript=str(tmp_path / "c2.jsonl"))
+    kept = session.open_session(cfg)
+    assert kept is not None and kept["owner"] == "c1" and kept["host_confirmed"] is True
+    claude_code.stdin.close()  # killed: no SessionEnd
+    claude_code.wait(timeout=30)
+    run(cfg, "SessionStart", "c3", source="startup", transcript=str(tmp_path / "c3.jsonl"))
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == kept["id"] and entry.summary == "Fixed it."
+    assert entry.commits == [f"{sha[:7]} Sum the items themselves"]
+    assert session.open_session(cfg)["owner"] == "c3"
+
+
+def test_a_claude_session_that_did_nothing_gives_way_to_anothers_task(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    t1, t2 = tmp_path / "c1.jsonl", tmp_path / "c2.jsonl"  # neither written yet
+    run(cfg, "SessionStart", source="startup", transcript=str(t1))  # a throwaway start
+    run(cfg, "SessionStart", "c2", source="resume", transcript=str(t2))
+    assert session.open_session(cfg)["owner"] == "c1"  # a start is no task
+    run(cfg, "UserPromptSubmit", "c2", prompt=TASK, transcript=str(t2))
+    opened = session.open_session(cfg)
+    assert opened is not None and opened["owner"] == "c2" and opened["title"] == TASK
+    assert access.load(cfg).sessions() == [] and recorder.pending(cfg) == []  # it changed nothing
+    run(cfg, "UserPromptSubmit", prompt="Now my own task please", transcript=str(t1))
+    assert session.open_session(cfg) == opened  # c2 has its task: kept
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no process ids on Windows")
+def test_two_claude_sessions_at_work_in_one_work_tree_never_take_the_others_session(
+    code: Repo, tmp_path: Path, claude_code: Any
+) -> None:
+    cfg = code.config()
+    t1, t2 = tmp_path / "c1.jsonl", tmp_path / "c2.jsonl"
+    first = {"transcript": str(t1), "parent": claude_code.pid}
+    run(cfg, "SessionStart", source="startup", **first)
+    run(cfg, "UserPromptSubmit", prompt=TASK, **first)
+    transcript(t1, asked(TASK), said("Looking at calc.py."))
+    kept = session.open_session(cfg)
+    # the second, in another terminal: its start, its task, a /clear in it and the next task
+    second = {"transcript": str(t2), "parent": os.getpid()}
+    run(cfg, "SessionStart", "c2", source="startup", **second)
+    transcript(t2, asked("Add tests for app/main.py"))
+    run(cfg, "UserPromptSubmit", "c2", prompt="Add tests for app/main.py", **second)
+    third = {**second, "transcript": str(tmp_path / "c3.jsonl")}  # after /clear in it
+    run(cfg, "SessionStart", "c3", source="clear", **third)
+    run(cfg, "UserPromptSubmit", "c3", prompt="Now write the docs for it", **third)
+    assert session.open_session(cfg) == kept and access.load(cfg).sessions() == []
 
 
 def test_a_secret_in_the_task_or_transcript_never_reaches_the_memory_file(
