@@ -133,34 +133,6 @@ def _seen_again(cfg: Config, record: dict[str, Any], hook: HookInput) -> dict[st
     return session.note(cfg, **fields) if fields else record
 
 
-def take_over(cfg: Config, hook: HookInput) -> Path | None:
-    """At the start or a task prompt (`UserPromptSubmit`) of a Claude session that does not
-    own the open session: set that session aside, to be `finish`ed, when its owner is
-    evidently gone (`claude_liveness.gone`), ending where the owner was last seen; where it
-    was put, or None (left alone).
-
-    Raises:
-        RepomemError: when the record cannot be moved or its lock is held too long.
-    """
-    if not hook.session:
-        return None
-    with _lock(cfg):
-        record = session.open_session(cfg)
-        owner = record.get("owner") if record is not None else None
-        if record is None or not owner or owner == hook.session or record.get("corrupt"):
-            return None
-        task = hook.event == "UserPromptSubmit"
-        gone = claude_liveness.gone(record, hook, task=task)
-        if gone is None:
-            return None
-        path, _ = claude_liveness.transcript_of(record, hook)
-        dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
-        session.set_aside(cfg, dest, ended=gone.since, transcript=str(path or ""),
-                          end_reason=f"gone: {gone.why}")  # fmt: skip
-    log.info("Claude session %s is gone (%s): its session %s ends", owner, gone.why, record["id"])
-    return dest
-
-
 def ended(cfg: Config, hook: HookInput) -> Path | None:
     """At `SessionEnd`: set the session this Claude session owns aside, to be `finish`ed;
     where it was put, or None (none owned).
@@ -175,8 +147,37 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
         if not _owned(record, hook.session):
             return None
         assert record is not None
-        dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
-        session.set_aside(cfg, dest, transcript=hook.transcript, end_reason=hook.reason)
+        return _set_aside(cfg, record, transcript=hook.transcript, end_reason=hook.reason)
+
+
+def take_over(cfg: Config, hook: HookInput) -> Path | None:
+    """At the start or a task prompt (`UserPromptSubmit`) of a Claude session that does not
+    own the open session: set that session aside, to be `finish`ed, when its owner is
+    evidently gone (`claude_liveness.gone`), ending where the owner was last seen; where it
+    was put, or None (left alone).
+
+    Raises:
+        RepomemError: when the record cannot be moved or its lock is held too long.
+    """
+    with _lock(cfg):
+        record = session.open_session(cfg)
+        owner = record.get("owner") if record is not None and not record.get("corrupt") else ""
+        if record is None or not owner or not hook.session or owner == hook.session:
+            return None
+        gone = claude_liveness.gone(record, hook, task=hook.event == "UserPromptSubmit")
+        if gone is None:
+            return None
+        log.info("Claude session %s is gone (%s): its session %s ends", owner, gone.why,
+                 record["id"])  # fmt: skip
+        path, _ = claude_liveness.transcript_of(record, hook)
+        return _set_aside(cfg, record, ended=gone.since, transcript=str(path or ""),
+                          end_reason=f"gone: {gone.why}")  # fmt: skip
+
+
+def _set_aside(cfg: Config, record: dict[str, Any], **fields: Any) -> Path:
+    """Set the open session (`record`) aside, where `finish` finds it (the lock held)."""
+    dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
+    session.set_aside(cfg, dest, **fields)
     return dest
 
 
