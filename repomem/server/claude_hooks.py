@@ -264,7 +264,7 @@ def context_for(
     pack = builder.build(
         cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )
-    if not pack.fresh:
+    if not pack.fresh or pack.touched_left:  # the latter: mtimes to record (a new worktree's)
         _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)

@@ -127,6 +127,7 @@ def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) 
 
 
 def test_a_new_worktree_gets_its_first_pack_from_a_siblings_index(code: Repo) -> None:
+    from repomem import hooks as git_hooks
     from repomem.index import indexer
 
     path = code.root.parent / "wt"
@@ -139,6 +140,15 @@ def test_a_new_worktree_gets_its_first_pack_from_a_siblings_index(code: Repo) ->
     assert "def subtract_twice" in out and "stale" not in out
     assert indexer.open_store(wt.config()).symbols_named("subtract_twice")
     assert not indexer.open_store(code.config()).symbols_named("subtract_twice")
+    # the other files' new mtimes (the worktree's checkout) are recorded in the background:
+    # that rewrites their rows, and the compaction it can make due is not the prompt's to wait
+    log = git_hooks.log_path(wt.config())
+    assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
+    wait_until(lambda: "Indexed" in log.read_text(encoding="utf-8"), "the background refresh")
+    states = indexer.open_store(wt.config()).file_states()
+    for rel in ("app/main.py", "calc.py"):
+        st = (wt.root / rel).stat()
+        assert states[rel][:2] == (st.st_size, st.st_mtime_ns), rel
 
 
 def test_the_hint_to_index_is_said_once_a_session_and_again_after_a_new_start(
