@@ -33,11 +33,16 @@ from typing import TYPE_CHECKING, Any
 from repomem import fsutil
 from repomem.config import Config
 from repomem.fsutil import FileLock
-from repomem.memory import compact, ops, session
-from repomem.memory.model import Session
+from repomem.memory.session_record import open_session
 
 if TYPE_CHECKING:
+    from repomem.memory import compact
+    from repomem.memory.model import Session
     from repomem.server.claude_hooks import HookInput
+
+# `repomem.memory.session` and `ops` (the secret filter, the parser, GitPython when a session
+# opens) are imported where a session is opened, titled or ended: a prompt in a session that
+# has its title reads the record only, on every task-like prompt
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +89,7 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     if hook.source not in OPENING or not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if record is not None:
             return record if _owned(record, hook.session) else None
         return _open(cfg, hook.session, "")
@@ -101,16 +106,22 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
     if not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if record is None:
             return _open(cfg, hook.session, title_from(cfg, task))
         if not _owned(record, hook.session):
             return None
         title = "" if record.get("title") else title_from(cfg, task)
-        return session.retitle(cfg, title) if title else record
+        if not title:
+            return record
+        from repomem.memory import session
+
+        return session.retitle(cfg, title)
 
 
 def _open(cfg: Config, claude: str, title: str) -> dict[str, Any]:
+    from repomem.memory import session
+
     record = session.start(cfg, title, agent=AGENT, owner=claude)
     log.info("opened session %s for Claude session %s", record["id"], claude)
     return record
@@ -126,10 +137,12 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
     if not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if not _owned(record, hook.session):
             return None
         assert record is not None
+        from repomem.memory import session
+
         dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
         session.set_aside(cfg, dest, transcript=hook.transcript, end_reason=hook.reason)
     return dest
@@ -163,7 +176,7 @@ def finish(cfg: Config, summarizer: compact.Summarizer | None = None) -> list[Fi
         RepomemError: when the memory file cannot be written (what is left stays set aside,
         for the next start to finish).
     """
-    from repomem.memory import access
+    from repomem.memory import access, session
 
     out: list[Finished] = []
     with FileLock(_state(cfg) / FINISH_LOCK, FINISH_LOCK_SECONDS):
@@ -223,6 +236,8 @@ def _cut(text: str, limit: int) -> str:
 
 def title_from(cfg: Config, task: str) -> str:
     """A session's title from its task: one line, redacted, within `TITLE_CHARS`."""
+    from repomem.memory import ops
+
     return _cut(fsutil.one_line(ops.redacted(cfg, task[:TASK_CHARS], prose=True)), TITLE_CHARS)
 
 
@@ -235,6 +250,8 @@ def summary_from(cfg: Config, transcript: Path) -> str:
     """The last message the assistant wrote in `transcript`, redacted, its code blocks and the
     marks of its Markdown headings left out, within `SUMMARY_CHARS` (cut where a sentence or
     line ends); "" when there is none."""
+    from repomem.memory import ops
+
     lines: list[str] = []
     fenced = False
     for line in ops.redacted(cfg, last_message(transcript), prose=True).splitlines():

@@ -572,6 +572,24 @@ def test_a_prompt_that_needs_nothing_loads_none_of_what_a_pack_needs(
     assert not [n for n in names if n.startswith(heavy)], names
 
 
+def test_a_task_in_a_session_recorded_with_its_title_loads_neither_the_filter_nor_git(
+    code: Repo,
+) -> None:
+    from repomem.memory import session
+
+    cfg = code.config()
+    first = prompt("Calculator.total adds one value too many")
+    assert hooks.context_for(cfg, first, record_sessions=True, background=False)
+    assert session.open_session(cfg)["title"] == "Calculator.total adds one value too many"
+    ask = {"event": "UserPromptSubmit", "session": "s1", "prompt": "and now fix the tests too"}
+    out, names = in_a_process(code, (ask, True))
+    assert out == [""]
+    assert session.open_session(cfg)["title"] == "Calculator.total adds one value too many"
+    heavy = ("repomem.secrets", "repomem.memory.cite", "repomem.index.parser", "git", "lancedb")
+    assert not [n for n in names if n.startswith(heavy)], names
+    assert "repomem.memory.session" not in names
+
+
 def test_a_sessions_memory_digest_does_not_load_the_index(code: Repo) -> None:
     ops.remember(code.config(), "Never print from library code.", kind="convention")
     start = {"event": "SessionStart", "session": "d", "source": "startup"}
