@@ -29,7 +29,8 @@ again after a start that counts it as not packed: Claude Code shows it as an err
 which on every prompt would be noise): building the index inside a hook could outlast the
 hook's time limit. For the same reason a stale index is refreshed first only when few files
 changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
-background.
+background. The new mtimes of files whose content did not change (every file of a new
+worktree) are recorded in the background too: recording them can make a compaction due.
 
 `settings_entry` and `write_settings` put the hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something

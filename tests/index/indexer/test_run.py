@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from repomem.config import Config
 from repomem.index import indexer, query
 from tests.conftest import Repo
 from tests.index.indexer.cases import (
@@ -183,6 +184,15 @@ def _touch(path: Path) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
 
 
+def _indexed(repo: Repo, n: int) -> Config:
+    """`n` modules committed and indexed; the repository's configuration."""
+    populate(repo, n)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    return cfg
+
+
 def _recorded(repo: Repo, rel: str) -> tuple[int, int]:
     """The size and mtime the index holds for `rel`."""
     size, mtime, _ = indexer.open_store(repo.config()).file_states()[rel]
@@ -198,10 +208,7 @@ def _on_disk(repo: Repo, rel: str) -> tuple[int, int]:
 def test_a_run_follows_the_plan_prepared_before_it_while_the_store_is_unchanged(
     repo: Repo, manifest: bool
 ) -> None:
-    populate(repo, 3)
-    repo.commit()
-    cfg = repo.config()
-    indexer.run(cfg)
+    cfg = _indexed(repo, 3)
     if not manifest:
         (repo.root / ".git" / "repomem" / "manifest.json").unlink()
     repo.write("pkg/mod_0.py", "def planned():\n    pass\n")
@@ -217,10 +224,7 @@ def test_a_run_follows_the_plan_prepared_before_it_while_the_store_is_unchanged(
 def test_a_run_plans_again_when_the_store_changed_since_its_plan_was_prepared(
     repo: Repo,
 ) -> None:
-    populate(repo, 3)
-    repo.commit()
-    cfg = repo.config()
-    indexer.run(cfg)
+    cfg = _indexed(repo, 3)
     repo.write("pkg/mod_0.py", "def planned():\n    pass\n")
     prepared = indexer.prepare(cfg, indexer.reader(cfg))
     assert indexer.run(cfg).modified == ["pkg/mod_0.py"]  # another run wrote meanwhile
@@ -232,10 +236,7 @@ def test_a_run_plans_again_when_the_store_changed_since_its_plan_was_prepared(
 def test_files_only_touched_keep_their_mtimes_when_a_run_leaves_them_for_later(
     repo: Repo,
 ) -> None:
-    populate(repo, 3)
-    repo.commit()
-    cfg = repo.config()
-    indexer.run(cfg)
+    cfg = _indexed(repo, 3)
     touched = ["pkg/mod_0.py", "pkg/mod_1.py"]
     before = [_recorded(repo, rel) for rel in touched]
     for rel in touched:
@@ -254,10 +255,7 @@ def test_files_only_touched_keep_their_mtimes_when_a_run_leaves_them_for_later(
 def test_files_a_prepared_plan_found_unchanged_are_recorded_without_being_read(
     repo: Repo,
 ) -> None:
-    populate(repo, 2)
-    repo.commit()
-    cfg = repo.config()
-    indexer.run(cfg)
+    cfg = _indexed(repo, 2)
     _touch(repo.root / "pkg/mod_0.py")
     prepared = indexer.prepare(cfg, indexer.reader(cfg))
     assert indexer.really_changed(cfg, prepared.plan, prepared.states) == []
