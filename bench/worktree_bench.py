@@ -1,7 +1,7 @@
 """A new worktree's first index: started from a sibling worktree's store, or built from scratch.
 
     python bench/worktree_bench.py --repo /work/.mirror/sympy+sympy/repo [--back 0 20 300]
-        [--rounds 3]
+        [--rounds 3] [--donor-runs N]
 
 The repository is cloned (`git clone --shared`) and indexed once (the main work tree). Then,
 for each `--back N` (first-parent commits behind the main HEAD; 0 is the same commit, how
@@ -12,9 +12,13 @@ for each `--back N` (first-parent commits behind the main HEAD; 0 is the same co
 - **scratch** (the baseline, what a worktree's first index did before): `repomem index --full`
   in another fresh worktree at the same commit.
 
-Each is a CLI process (`python -m repomem`), timed end to end; the worktree is removed after
-each. The seeded index must equal the scratch one (files' paths and hashes, symbols, refs,
-chunks: checked in the first round). Prints the medians and the ratio per distance.
+Each is a CLI process (`python -m repomem`), timed end to end, and says whether it compacted
+the store; the worktree is removed after each. The seeded index must equal the scratch one
+(files' paths and hashes, symbols, refs, chunks: checked in the first round). Prints the
+medians and the ratio per distance.
+
+`--donor-runs N` records N runs since the main store's last compaction before the rounds (a
+donor that many incremental runs old; at 20, `store.optimize_every`, one is due).
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ def main() -> None:
     ap.add_argument("--repo", type=Path, required=True, help="a git repository with history")
     ap.add_argument("--back", type=int, nargs="+", default=[0, 20, 300])
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--donor-runs", type=int, default=None, help="runs since its compaction")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="worktree-bench-") as tmp:
         main_root = Path(tmp) / "main"
@@ -79,6 +84,10 @@ def main() -> None:
         )
         seconds, line = index(main_root, full=True)
         print(f"main work tree indexed in {seconds:.1f}s: {line}")
+        if args.donor_runs is not None:
+            donor = indexer.open_store(config.load(main_root))
+            with donor.writing():
+                donor.set_meta({"runs_since_optimize": str(args.donor_runs)})
         rows = []
         for back in args.back:
             rev = git(main_root, "rev-parse", f"HEAD~{back}" if back else "HEAD")
@@ -95,7 +104,9 @@ def main() -> None:
                     if kind == "seeded" and "Started from" not in line:
                         raise SystemExit(f"the worktree was not seeded: {line}")
                     times[kind].append(seconds)
-                    print(f"  back {back}, round {r + 1}, {kind}: {seconds:.2f}s  {line}")
+                    meta = indexer.open_store(config.load(wt)).all_meta()
+                    done = "compacted" if meta.get("optimized_at") else "not compacted"
+                    print(f"  back {back}, round {r + 1}, {kind}: {seconds:.2f}s  {line}, {done}")
                     made[kind] = wt
                 if r == 0 and content(made["seeded"]) != content(made["scratch"]):
                     raise SystemExit(f"back {back}: the seeded index differs from a full build")

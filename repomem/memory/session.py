@@ -36,36 +36,11 @@ from repomem.fsutil import atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import Session
+from repomem.memory.session_record import open_session as open_session
+from repomem.memory.session_record import record_path as _state_path
 
 MAX_SYMBOLS = 40
 MAX_FILES = 60
-
-
-def _state_path(cfg: Config) -> Path:
-    from repomem.index.state import state_dir
-
-    return state_dir(cfg) / "session.json"
-
-
-def open_session(cfg: Config) -> dict[str, Any] | None:
-    """The open session's start record, or None."""
-    path = _state_path(cfg)
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        # A torn record (crash mid-write is prevented by atomic_write, but a hand edit is not)
-        return {
-            "id": "s-unknown",
-            "title": "(unreadable session record)",
-            "started": "",
-            "head": None,
-            "branch": "",
-            "dirty": {},
-            "corrupt": True,
-        }
-    return data
 
 
 def _old_symbols(rel: str, data: bytes | None) -> dict[str, str]:

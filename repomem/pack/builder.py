@@ -64,7 +64,10 @@ def build(
     budget until it does, and `Pack.rendered` is the text measured. With
     `refresh_at_most`, a stale index is refreshed only when at most that many files changed
     and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
-    the index as it is and says so (`fresh` false), for a caller with a time limit. Files in
+    the index as it is and says so (`fresh` false), for a caller with a time limit. That
+    refresh follows the plan that counted the files, and leaves the files only touched (a new
+    mtime, the same content) unrecorded, which could make a compaction due: `Pack.touched_left`
+    says how many, for the caller to record in the background. Files in
     `leave_out` (paths from the root, or absolute: the file the task was read from) are
     neither ranked nor named as work.
 
@@ -94,7 +97,10 @@ def build(
     store = indexer.reader(cfg)
     built = store.exists()
     meta: dict[str, str] | None = None  # read once, unless an index run changes it
-    measured: tuple[int, str | None] | None = None  # (files changed, HEAD), counted once
+    # (files changed, HEAD, the plan that counted them): planned once, and the refresh that
+    # follows reuses the plan unless the store changed meanwhile
+    measured: tuple[int, str | None, indexer.Prepared] | None = None
+    touched_left = 0
     if refresh and refresh_at_most is not None and built:
         # a rebuild (another schema or content rules, one cut short) could take minutes
         meta = store.all_meta()
@@ -104,7 +110,13 @@ def build(
         refresh = measured is not None and measured[0] <= refresh_at_most
     refreshed = not built or refresh
     if refreshed:
-        indexer.run(cfg)  # it compared the work tree with the store: now fresh
+        # it compares the work tree with the store: now fresh. Within a time limit, files only
+        # touched keep their stored mtimes (recording them can make a compaction due), and the
+        # caller leaves them to a background refresh (`Pack.touched_left`)
+        report = indexer.run(
+            cfg, prepared=measured[2] if measured else None, record_touched=measured is None
+        )
+        touched_left = report.touched_left
         store = indexer.reader(cfg)
     if refreshed or meta is None:
         meta = store.all_meta()
@@ -116,7 +128,7 @@ def build(
     pending = 0
     fresh = True
     if not refreshed:
-        pending, head = measured or _pending(cfg, store)
+        pending, head, _ = measured or _pending(cfg, store)
         fresh = pending == 0 and commit == head and indexer.built_under_current_rules(cfg, meta)
 
     signals = tasks.analyse(text)
@@ -158,6 +170,7 @@ def build(
             task=text, budget=limit, tokens=0, fresh=fresh, repository=cfg.root.name,
             commit=commit, pending=pending, indexed_at=indexed_at,
             ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
+            touched_left=touched_left,
         )  # fmt: skip
         _fill(pack, memory, candidates, map_items, limit, margin, cfg.pack, fmt)
         return pack
@@ -180,11 +193,14 @@ def _repository_paths(cfg: Config, paths: Sequence[str | Path]) -> set[str]:
     return out
 
 
-def _pending(cfg: Config, store: Any) -> tuple[int, str | None]:
-    """How many files changed or went away since the index was updated, and git's HEAD."""
-    states = store.file_states()
-    plan = indexer.make_plan(cfg, states)
-    return len(indexer.really_changed(cfg, plan, states)) + len(plan.deleted), plan.head
+def _pending(cfg: Config, store: Any) -> tuple[int, str | None, indexer.Prepared]:
+    """How many files changed or went away since the index was updated, git's HEAD, and the
+    plan that found them (for a refresh to reuse; its `same`: the files only touched)."""
+    prepared = indexer.prepare(cfg, store)
+    plan = prepared.plan
+    really = indexer.really_changed(cfg, plan, prepared.states)
+    prepared.same = frozenset(plan.changed).difference(really)
+    return len(really) + len(plan.deleted), plan.head, prepared
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

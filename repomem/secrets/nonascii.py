@@ -25,6 +25,7 @@ texts: a character outside the text's range is not looked for.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from repomem.secrets._common import _has_digit_and_letter, _plain_secret, _typed
@@ -74,13 +75,18 @@ def _without_zero_width(text: str) -> str | None:
 _CJK_PASSWORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번")
 _CJK_TOKENS = ("令牌", "トークン", "토큰", "密钥", "密鑰", "秘钥", "秘鑰", "APIキー")
 _CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORDS + _CJK_TOKENS}))
+
+
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
-# and the value: an ASCII word, maybe quoted.
-_CJK_NAME = re.compile(
-    f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
-    r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
-    r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
-)
+# and the value: an ASCII word, maybe quoted. Compiled at its first use (6 ms, which a text
+# without those names never needs).
+@functools.cache
+def _cjk_name() -> re.Pattern[str]:
+    return re.compile(
+        f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
+        r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
+        r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
+    )
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
@@ -88,13 +94,13 @@ def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
     of the match), as the keyword scans report theirs."""
     if not any(word in text for word in _CJK_FINDS):
         return []
-    return [(m.start(), "cjk", m.end()) for m in _CJK_NAME.finditer(text)]
+    return [(m.start(), "cjk", m.end()) for m in _cjk_name().finditer(text)]
 
 
 def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
     """The span of the value after the CJK name at ``start``, if a secret: typed like a
     password after a password's name, generated after a token's or a key's."""
-    m = _CJK_NAME.match(text, start)
+    m = _cjk_name().match(text, start)
     if m is None:
         return []
     value = m.group("value")

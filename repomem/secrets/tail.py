@@ -10,6 +10,7 @@ and :mod:`.values` the value.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from repomem.secrets._common import _NL
@@ -82,17 +83,19 @@ def _compile_tail(annotation: bool, quoted: str) -> re.Pattern[str]:
     return re.compile(source.replace("QUOTED", quoted).replace("NL", _NL), re.VERBOSE)
 
 
-# (read by runs, read by characters) for code, and for comments and prose
-_ASSIGNMENT_TAILS = (_compile_tail(True, _QUOTED_RUNS), _compile_tail(True, _QUOTED_CHARS))
-_PROSE_TAILS = (_compile_tail(False, _QUOTED_RUNS), _compile_tail(False, _QUOTED_CHARS))
+@functools.cache
+def _tail_regex(comment: bool, runs: bool) -> re.Pattern[str]:
+    """The tail for code, or for comments and prose (``comment``), its quoted values read by
+    runs or by characters; compiled at its first use: the four cost 20 ms, which a text
+    without a credential's name (a Claude Code hook's memory digest) never needs."""
+    return _compile_tail(not comment, _QUOTED_RUNS if runs else _QUOTED_CHARS)
 
 
 def _tail(text: str, end: int, comment: bool) -> re.Match[str] | None:
     """The assignment's tail after the keyword ending at ``end`` (see _ASSIGNMENT_TAIL_SOURCE),
     read as in comments and prose when ``comment``."""
-    runs, chars = _PROSE_TAILS if comment else _ASSIGNMENT_TAILS
-    m = runs.match(text, end)
+    m = _tail_regex(comment, True).match(text, end)
     quoted = m.group("quoted") if m is not None else None
     if quoted is not None and len(quoted) > _QUOTED_LIMIT:
-        return chars.match(text, end)
+        return _tail_regex(comment, False).match(text, end)
     return m

@@ -29,7 +29,8 @@ again after a start that counts it as not packed: Claude Code shows it as an err
 which on every prompt would be noise): building the index inside a hook could outlast the
 hook's time limit. For the same reason a stale index is refreshed first only when few files
 changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
-background.
+background. The new mtimes of files whose content did not change (every file of a new
+worktree) are recorded in the background too: recording them can make a compaction due.
 
 `settings_entry` and `write_settings` put the hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
@@ -266,7 +267,7 @@ def context_for(
     pack = builder.build(
         cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )
-    if not pack.fresh:
+    if not pack.fresh or pack.touched_left:  # the latter: mtimes to record (a new worktree's)
         _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)

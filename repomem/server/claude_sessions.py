@@ -41,12 +41,17 @@ from typing import TYPE_CHECKING, Any
 from repomem import fsutil
 from repomem.config import Config
 from repomem.fsutil import FileLock
-from repomem.memory import compact, ops, session
-from repomem.memory.model import Session
+from repomem.memory.session_record import open_session
 from repomem.server import claude_liveness
 
 if TYPE_CHECKING:
+    from repomem.memory import compact
+    from repomem.memory.model import Session
     from repomem.server.claude_hooks import HookInput
+
+# `repomem.memory.session` and `ops` (the secret filter, the parser, GitPython when a session
+# opens) are imported where a session is opened, titled or ended: a prompt in a session that
+# has its title reads the record only, on every task-like prompt
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +98,7 @@ def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
     if hook.source not in OPENING or not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if record is not None:
             return _seen_again(cfg, record, hook) if _owned(record, hook.session) else None
         return _open(cfg, hook, "")
@@ -110,17 +115,23 @@ def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
     if not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if record is None:
             return _open(cfg, hook, title_from(cfg, task))
         if not _owned(record, hook.session):
             return None
         record = _seen_again(cfg, record, hook)
         title = "" if record.get("title") else title_from(cfg, task)
-        return session.retitle(cfg, title) if title else record
+        if not title:
+            return record
+        from repomem.memory import session
+
+        return session.retitle(cfg, title)
 
 
 def _open(cfg: Config, hook: HookInput, title: str) -> dict[str, Any]:
+    from repomem.memory import session
+
     notes = claude_liveness.notes(hook)
     record = session.start(cfg, title, agent=AGENT, owner=hook.session, notes=notes)
     log.info("opened session %s for Claude session %s", record["id"], hook.session)
@@ -130,7 +141,11 @@ def _open(cfg: Config, hook: HookInput, title: str) -> dict[str, Any]:
 def _seen_again(cfg: Config, record: dict[str, Any], hook: HookInput) -> dict[str, Any]:
     """The owner's record, with what another of its hooks tells (`claude_liveness.seen_again`)."""
     fields = claude_liveness.seen_again(record, hook)
-    return session.note(cfg, **fields) if fields else record
+    if not fields:
+        return record
+    from repomem.memory import session
+
+    return session.note(cfg, **fields)
 
 
 def ended(cfg: Config, hook: HookInput) -> Path | None:
@@ -143,7 +158,7 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
     if not hook.session:
         return None
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         if not _owned(record, hook.session):
             return None
         assert record is not None
@@ -160,7 +175,7 @@ def take_over(cfg: Config, hook: HookInput) -> Path | None:
         RepomemError: when the record cannot be moved or its lock is held too long.
     """
     with _lock(cfg):
-        record = session.open_session(cfg)
+        record = open_session(cfg)
         owner = record.get("owner") if record is not None and not record.get("corrupt") else ""
         if record is None or not owner or not hook.session or owner == hook.session:
             return None
@@ -176,6 +191,8 @@ def take_over(cfg: Config, hook: HookInput) -> Path | None:
 
 def _set_aside(cfg: Config, record: dict[str, Any], **fields: Any) -> Path:
     """Set the open session (`record`) aside, where `finish` finds it (the lock held)."""
+    from repomem.memory import session
+
     dest = _state(cfg) / f"{ENDED_PREFIX}{record['id']}.json"
     session.set_aside(cfg, dest, **fields)
     return dest
@@ -209,7 +226,7 @@ def finish(cfg: Config, summarizer: compact.Summarizer | None = None) -> list[Fi
         RepomemError: when the memory file cannot be written (what is left stays set aside,
         for the next start to finish).
     """
-    from repomem.memory import access
+    from repomem.memory import access, session
 
     out: list[Finished] = []
     with FileLock(_state(cfg) / FINISH_LOCK, FINISH_LOCK_SECONDS):
@@ -269,6 +286,8 @@ def _cut(text: str, limit: int) -> str:
 
 def title_from(cfg: Config, task: str) -> str:
     """A session's title from its task: one line, redacted, within `TITLE_CHARS`."""
+    from repomem.memory import ops
+
     return _cut(fsutil.one_line(ops.redacted(cfg, task[:TASK_CHARS], prose=True)), TITLE_CHARS)
 
 
@@ -281,6 +300,8 @@ def summary_from(cfg: Config, transcript: Path) -> str:
     """The last message the assistant wrote in `transcript`, redacted, its code blocks and the
     marks of its Markdown headings left out, within `SUMMARY_CHARS` (cut where a sentence or
     line ends); "" when there is none."""
+    from repomem.memory import ops
+
     lines: list[str] = []
     fenced = False
     for line in ops.redacted(cfg, last_message(transcript), prose=True).splitlines():

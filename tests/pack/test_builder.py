@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -142,6 +143,25 @@ def test_a_refresh_limit_packs_from_the_index_as_it_is_when_more_changed(repo: R
     assert not any("def refund" in i.text for i in held.items)
     small = builder.build(repo.config(), "refund an invoice", refresh_at_most=2)
     assert small.fresh is True and any("def refund" in i.text for i in small.items)
+
+
+def test_a_refresh_limit_leaves_the_mtimes_of_files_only_touched_for_later(repo: Repo) -> None:
+    make_project(repo)
+    cfg = repo.config()
+    indexer.run(cfg)
+    stored = indexer.open_store(cfg).file_states()
+    for path in (repo.root / "misc").iterdir():  # same content, a new mtime (a checkout's)
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    pack = builder.build(cfg, "refund an invoice", refresh_at_most=1)
+    # one file changed: refreshed; twenty only touched, not counted and left as they were
+    assert pack.fresh is True and pack.pending == 0 and pack.touched_left == 20
+    assert any("def refund" in i.text for i in pack.items)
+    states = indexer.open_store(cfg).file_states()
+    assert all(states[p] == stored[p] for p in stored if p.startswith("misc/"))
+    assert indexer.run(cfg).touched_left == 0  # a refresh without a limit records them
+    assert builder.build(cfg, "refund an invoice", refresh_at_most=1).touched_left == 0
 
 
 def test_a_refresh_limit_never_starts_a_rebuild(repo: Repo) -> None:

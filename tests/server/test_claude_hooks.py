@@ -127,6 +127,7 @@ def test_a_repository_without_an_index_gets_a_hint_not_a_slow_build(repo: Repo) 
 
 
 def test_a_new_worktree_gets_its_first_pack_from_a_siblings_index(code: Repo) -> None:
+    from repomem import hooks as git_hooks
     from repomem.index import indexer
 
     path = code.root.parent / "wt"
@@ -139,6 +140,15 @@ def test_a_new_worktree_gets_its_first_pack_from_a_siblings_index(code: Repo) ->
     assert "def subtract_twice" in out and "stale" not in out
     assert indexer.open_store(wt.config()).symbols_named("subtract_twice")
     assert not indexer.open_store(code.config()).symbols_named("subtract_twice")
+    # the other files' new mtimes (the worktree's checkout) are recorded in the background:
+    # that rewrites their rows, and the compaction it can make due is not the prompt's to wait
+    log = git_hooks.log_path(wt.config())
+    assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
+    wait_until(lambda: "Indexed" in log.read_text(encoding="utf-8"), "the background refresh")
+    states = indexer.open_store(wt.config()).file_states()
+    for rel in ("app/main.py", "calc.py"):
+        st = (wt.root / rel).stat()
+        assert states[rel][:2] == (st.st_size, st.st_mtime_ns), rel
 
 
 def test_the_hint_to_index_is_said_once_a_session_and_again_after_a_new_start(
@@ -209,33 +219,40 @@ def test_the_input_is_read_or_refused_in_one_line() -> None:
 def test_the_input_ends_with_its_json_object_though_the_pipe_stays_open() -> None:
     payload = '{"hook_event_name": "SessionEnd", "session_id": "s", "reason": "clear"}'
 
+    # every pipe stays open to the end of the test: a reading thread left behind by one read
+    # may still be blocked on its end, and a descriptor closed and reused by the next pipe
+    # would hand that thread the next read's bytes (this made the test fail under load)
+    reads: list[int] = []
+    writes: list[int] = []
+
     def read_from(*parts: bytes, close: bool = False, quiet: float = hooks.QUIET_SECONDS) -> str:
         read, write = os.pipe()
-        try:
-            for part in parts:
-                os.write(write, part)
-            if close:
-                os.close(write)
-            return hooks.read_input(read, quiet=quiet)
-        finally:
-            if not close:
-                os.close(write)  # the reading thread sees the end and stops
-            os.close(read)
+        reads.append(read)
+        for part in parts:
+            os.write(write, part)
+        if close:
+            os.close(write)
+        else:
+            writes.append(write)
+        return hooks.read_input(read, quiet=quiet)
 
-    # no end of the stream, as Claude Code has left it, and silence allowed for an hour: only
-    # the end of the object can end the read
-    got: list[str] = []
-    parts = payload[:20].encode(), payload[20:].encode()
-    reading = threading.Thread(
-        target=lambda: got.append(read_from(*parts, quiet=3600)), daemon=True
-    )
-    reading.start()
-    reading.join(timeout=60)
-    assert got == [payload]
-    # cut short, then silent: what came (the default silence, as long as a loaded machine may
-    # take to start the reading thread; 0.2 s read nothing once under CI's load)
-    assert read_from(payload[:20].encode()) == payload[:20]
-    assert read_from(b"{oops", close=True) == "{oops"  # the end of the stream: what came
+    try:
+        # no end of the stream, as Claude Code has left it, and silence allowed for an hour:
+        # only the end of the object can end the read
+        got: list[str] = []
+        parts = payload[:20].encode(), payload[20:].encode()
+        reading = threading.Thread(
+            target=lambda: got.append(read_from(*parts, quiet=3600)), daemon=True
+        )
+        reading.start()
+        reading.join(timeout=60)
+        assert got == [payload]
+        # cut short, then silent: what came (the default silence)
+        assert read_from(payload[:20].encode()) == payload[:20]
+        assert read_from(b"{oops", close=True) == "{oops"  # the end of the stream: what came
+    finally:
+        for fd in writes + reads:  # the write ends first: the reading threads see the end
+            os.close(fd)
 
 
 def test_a_damaged_sessions_record_is_started_over(code: Repo) -> None:
@@ -560,6 +577,24 @@ def test_a_prompt_that_needs_nothing_loads_none_of_what_a_pack_needs(
         "git",
     )
     assert not [n for n in names if n.startswith(heavy)], names
+
+
+def test_a_task_in_a_session_recorded_with_its_title_loads_neither_the_filter_nor_git(
+    code: Repo,
+) -> None:
+    from repomem.memory import session
+
+    cfg = code.config()
+    first = prompt("Calculator.total adds one value too many")
+    assert hooks.context_for(cfg, first, record_sessions=True, background=False)
+    assert session.open_session(cfg)["title"] == "Calculator.total adds one value too many"
+    ask = {"event": "UserPromptSubmit", "session": "s1", "prompt": "and now fix the tests too"}
+    out, names = in_a_process(code, (ask, True))
+    assert out == [""]
+    assert session.open_session(cfg)["title"] == "Calculator.total adds one value too many"
+    heavy = ("repomem.secrets", "repomem.memory.cite", "repomem.index.parser", "git", "lancedb")
+    assert not [n for n in names if n.startswith(heavy)], names
+    assert "repomem.memory.session" not in names
 
 
 def test_a_sessions_memory_digest_does_not_load_the_index(code: Repo) -> None:

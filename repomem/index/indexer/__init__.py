@@ -13,7 +13,8 @@ file into rows, in a pool of worker processes when there are many), :mod:`.apply
 parsed rows to the store in journaled batches, copying the rows of content stored elsewhere)
 and :mod:`.manifest` (the local snapshot of the stored file states that lets a run with nothing
 to do skip the database). This module holds the entry points (`run`, `update`,
-`optimize_if_due`) and what follows a run: commit messages, embeddings and compaction.
+`optimize_if_due`, `prepare`) and what follows a run: commit messages, embeddings and
+compaction.
 """
 
 from __future__ import annotations
@@ -52,12 +53,13 @@ from repomem.index.indexer.manifest import (
     write_manifest,
 )
 from repomem.index.indexer.parse import Parsed, Progress, process_file
-from repomem.index.indexer.plan import Plan, make_plan, really_changed
+from repomem.index.indexer.plan import Plan, Prepared, make_plan, really_changed
 from repomem.types import IndexReport
 
 __all__ = [
     "Parsed",
     "Plan",
+    "Prepared",
     "Progress",
     "built_under_current_rules",
     "compact",
@@ -66,6 +68,7 @@ __all__ = [
     "make_plan",
     "open_store",
     "optimize_if_due",
+    "prepare",
     "process_file",
     "reader",
     "really_changed",
@@ -130,14 +133,48 @@ def compact(store: Any, cleanup_seconds: float | None = None) -> dict[str, str]:
 # ------------------------------------------------------------------------- the run
 
 
-def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) -> IndexReport:
+def prepare(cfg: Config, store: Any) -> Prepared:
+    """What a run would do, planned before it takes the write lock, for `run(prepared=...)`:
+    from the local manifest when it describes the store, else from `store`'s stored file states
+    (a reader reads them at the last published update). For a caller that measures what
+    changed before it decides to refresh (a pack with a time limit): the run then plans only
+    if the store changed meanwhile.
+
+    Raises:
+        StoreError: if the store cannot be read.
+    """
+    found = _check_manifest(cfg)
+    if found is not None:
+        return found
+    version = int(store.table("files").version)  # before the states: a later write then shows
+    states = store.file_states()
+    return Prepared(make_plan(cfg, states), states, version)
+
+
+def run(
+    cfg: Config,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    prepared: Prepared | None = None,
+    record_touched: bool = True,
+) -> IndexReport:
     """Bring the index up to date with the working tree.
+
+    `prepared` (from `prepare`) is the plan to follow when the store has not changed since it
+    was made; its files found unchanged (`Prepared.same`) are not read again. Without
+    `record_touched`, files whose content is unchanged (a new mtime only: `touch`, a
+    worktree's first checkout) keep their stored size and mtime, and later plans read them
+    again until a run records them: that rewrites their rows, which the full-text index then
+    lacks until a compaction (a seeded worktree of 2,000 files: all its rows, two seconds to
+    fold in), so a caller with a time limit leaves it to a refresh in the background
+    (`IndexReport.touched_left` says how many are left).
 
     Raises:
         StoreError: if the store cannot be opened, is locked too long, or is too new.
     """
     t0 = time.monotonic()
-    early = None if full else _check_manifest(cfg)
+    early = None if full else (prepared or _check_manifest(cfg))
     if early is not None and early.report is not None:
         _embed(cfg, None, early.report, progress, early.files_version)
         early.report.seconds = time.monotonic() - t0
@@ -173,17 +210,18 @@ def run(cfg: Config, *, full: bool = False, progress: Progress | None = None) ->
             and not journal
             and store.table("files").version == early.files_version
         ):
-            # The manifest describes exactly this store version: reuse its plan.
-            states, plan = early.states, early.plan
+            # The manifest (or the prepared plan) describes exactly this store version: reuse
+            # its plan. The work tree may have changed since, as it may during any plan.
+            states, plan, same = early.states, early.plan, early.same
         else:
             if not report.full:
                 states = store.file_states()
-            plan = make_plan(cfg, states)
+            plan, same = make_plan(cfg, states), frozenset()
         report.git = plan.git
         report.files_seen = len(plan.current)
         report.unchanged = plan.unchanged
         t_plan = time.monotonic()
-        _apply(cfg, store, plan, states, report, progress)
+        _apply(cfg, store, plan, states, report, progress, same=same, record=record_touched)
         t_apply = time.monotonic()
         store.ensure_indexes()
         t_indexes = time.monotonic()

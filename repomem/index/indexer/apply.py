@@ -63,7 +63,13 @@ def _apply(
     states: dict[str, tuple[int, int, str]],
     report: IndexReport,
     progress: Progress | None,
+    *,
+    same: frozenset[str] = frozenset(),
+    record: bool = True,
 ) -> None:
+    """Write what `plan` found changed. Files in `same` (of `plan.changed`, their content
+    found unchanged against `states` moments ago) are not read again; the new size and mtime
+    of unchanged files are written unless `record` is false (`run(record_touched=False)`)."""
     keep = ["*"] if report.full else []  # a full build stays marked until it is published
     deleted = set(plan.deleted)
     changed = set(plan.changed)
@@ -81,6 +87,12 @@ def _apply(
             by_hash.setdefault(h, path)
     tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
     touched: dict[str, tuple[int, int]] = {}
+    if same:
+        tasks = [t for t in tasks if t[0] not in same]
+        for rel in sorted(same):
+            st = plan.current[rel]
+            touched[rel] = (st.st_size, st.st_mtime_ns)
+        report.unchanged += len(same)
     reuse: list[Parsed] = []
     batch = _Batch()
 
@@ -160,8 +172,10 @@ def _apply(
     renamed_from = {a for a, _b in report.renamed}
     report.deleted.extend(sorted(deleted - renamed_from))
     flush()
-    if touched:
+    if touched and record:
         _touch(store, touched)
+    elif touched:
+        report.touched_left = len(touched)
     for reason, skipped in plan.skipped.items():
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 

@@ -9,7 +9,6 @@ import json
 import logging
 import os
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from repomem.config import Config
 from repomem.errors import StoreError
 from repomem.index import commits, schema
 from repomem.index.indexer.location import content_rules, open_store, state_dir, store_uri
-from repomem.index.indexer.plan import Plan, make_plan
+from repomem.index.indexer.plan import Prepared, make_plan
 from repomem.types import IndexReport
 
 log = logging.getLogger(__name__)
@@ -28,14 +27,6 @@ MANIFEST_VERSION = 2  # 2: a run after HEAD moved also stores commit messages
 
 def _manifest_path(cfg: Config) -> Path:
     return state_dir(cfg) / "manifest.json"
-
-
-@dataclass
-class _ManifestCheck:
-    plan: Plan
-    states: dict[str, tuple[int, int, str]]
-    files_version: int
-    report: IndexReport | None  # set when there is nothing to do
 
 
 def _write_manifest(cfg: Config, store: Any, head: str | None, rows: dict[str, list[Any]]) -> None:
@@ -95,7 +86,7 @@ def _skip_counts(skipped: dict[str, list[str]], rows: dict[str, list[Any]]) -> d
     return dict(Counter(reasons.values()))
 
 
-def _check_manifest(cfg: Config) -> _ManifestCheck | None:
+def _check_manifest(cfg: Config) -> Prepared | None:
     """Plan from the local manifest, without opening the store; None when it is unusable."""
     path = _manifest_path(cfg)
     if (path.parent / "journal.json").exists():
@@ -121,7 +112,7 @@ def _check_manifest(cfg: Config) -> _ManifestCheck | None:
         return None
     states = {p: (v[0], v[1], v[2]) for p, v in data.get("files", {}).items()}
     plan = make_plan(cfg, states)
-    check = _ManifestCheck(plan, states, int(data.get("files_version", -1)), None)
+    check = Prepared(plan, states, int(data.get("files_version", -1)))
     if (
         plan.changed
         or plan.deleted

@@ -15,6 +15,7 @@ from repomem.config import Config
 from repomem.index import discovery
 from repomem.index.discovery import Filter, Skip
 from repomem.index.indexer.location import state_dir
+from repomem.types import IndexReport
 
 
 @dataclass
@@ -28,6 +29,23 @@ class Plan:
     deleted: list[str] = field(default_factory=list)
     unchanged: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Prepared:
+    """A plan made before a run takes the write lock, and the stored file states it compared
+    the work tree with: the store's `files` table at version `files_version`. A run reuses it
+    while the store is still at that version (else it plans again under the lock).
+
+    `report` is set when there is nothing to do; `same` holds files of `plan.changed` whose
+    content was found unchanged (`really_changed`), which the run does not read again.
+    """
+
+    plan: Plan
+    states: dict[str, tuple[int, int, str]]
+    files_version: int
+    report: IndexReport | None = None
+    same: frozenset[str] = frozenset()
 
 
 def make_plan(

@@ -8,6 +8,15 @@ does: files with the same content only get their new mtime, the others are parse
 also keeps the per-file notes (written by people, or by Claude and paid for) and any dense
 vectors.
 
+The copy starts its own count of runs toward a compaction (`runs_since_optimize`): it is as
+compact as the donor, and the donor's count would make the copy's first run that changes
+anything pay for the donor's past runs, on a Claude Code session's first prompt. Rows the
+donor's full-text indexes lack are left to the usual policy (folded in when idle, or at once
+when many). The first run records every file's new mtime (the checkout wrote them all), which
+rewrites their rows, and the full-text index lacks rewritten rows: past a thousand, that run
+compacts (two seconds for 2,000 files), unless its caller has a time limit and leaves the
+mtimes to a refresh in the background (`run(record_touched=False)`: the Claude Code hook).
+
 Only the default location is seeded (`<git dir>/repomem/lance`): a configured `store.path` is
 the user's choice of store, perhaps shared. A donor must have been built under this repomem's
 schema and today's content rules, with no interrupted run to complete; the one at our HEAD is
@@ -74,8 +83,18 @@ def from_sibling(cfg: Config, store: Any) -> Path | None:
         for donor in donors:
             if _copy(donor.store, target):
                 log.info("started the index from the worktree store in %s", donor.store.uri)
+                _own_count(store)
                 return vcs.work_tree_of(donor.store.state_dir.parent)
     return None
+
+
+def _own_count(store: Any) -> None:
+    """Start the copy's count of runs toward a compaction (see the module docstring); a failure
+    costs an early compaction, not the copy."""
+    try:
+        store.set_meta({"runs_since_optimize": "0"})
+    except (RepomemError, OSError, ValueError, RuntimeError) as exc:
+        log.info("the copy keeps the donor's count of runs since its compaction: %s", exc)
 
 
 def _donors(cfg: Config, siblings: list[Path], head: str | None) -> list[_Donor]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from repomem.config import Config
 from repomem.index import indexer, query
 from tests.conftest import Repo
 from tests.index.indexer.cases import (
@@ -175,6 +176,99 @@ def test_a_path_update_after_head_moved_is_a_whole_tree_run(repo: Repo) -> None:
     assert sorted(report.modified) == ["pkg/mod_0.py", "pkg/mod_1.py"]
     assert query.status(repo.config())["indexed_commit"] == head
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
+
+
+def _touch(path: Path) -> None:
+    """A new mtime, the same content (`touch`, a checkout that rewrote the file)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+
+
+def _indexed(repo: Repo, n: int) -> Config:
+    """`n` modules committed and indexed; the repository's configuration."""
+    populate(repo, n)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    return cfg
+
+
+def _recorded(repo: Repo, rel: str) -> tuple[int, int]:
+    """The size and mtime the index holds for `rel`."""
+    size, mtime, _ = indexer.open_store(repo.config()).file_states()[rel]
+    return size, mtime
+
+
+def _on_disk(repo: Repo, rel: str) -> tuple[int, int]:
+    st = (repo.root / rel).stat()
+    return st.st_size, st.st_mtime_ns
+
+
+@pytest.mark.parametrize("manifest", [True, False], ids=["from-the-manifest", "from-the-store"])
+def test_a_run_follows_the_plan_prepared_before_it_while_the_store_is_unchanged(
+    repo: Repo, manifest: bool
+) -> None:
+    cfg = _indexed(repo, 3)
+    if not manifest:
+        (repo.root / ".git" / "repomem" / "manifest.json").unlink()
+    repo.write("pkg/mod_0.py", "def planned():\n    pass\n")
+    prepared = indexer.prepare(cfg, indexer.reader(cfg))
+    assert prepared.plan.changed == ["pkg/mod_0.py"] and prepared.report is None
+    repo.write("pkg/mod_1.py", "def after_the_plan():\n    pass\n")
+    # the run does not plan again: what changed after the plan waits for the next run
+    assert indexer.run(cfg, prepared=prepared).modified == ["pkg/mod_0.py"]
+    assert indexer.run(cfg).modified == ["pkg/mod_1.py"]
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(repo)
+
+
+def test_a_run_plans_again_when_the_store_changed_since_its_plan_was_prepared(
+    repo: Repo,
+) -> None:
+    cfg = _indexed(repo, 3)
+    repo.write("pkg/mod_0.py", "def planned():\n    pass\n")
+    prepared = indexer.prepare(cfg, indexer.reader(cfg))
+    assert indexer.run(cfg).modified == ["pkg/mod_0.py"]  # another run wrote meanwhile
+    repo.write("pkg/mod_1.py", "def after_the_plan():\n    pass\n")
+    assert indexer.run(cfg, prepared=prepared).modified == ["pkg/mod_1.py"]
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(repo)
+
+
+def test_files_only_touched_keep_their_mtimes_when_a_run_leaves_them_for_later(
+    repo: Repo,
+) -> None:
+    cfg = _indexed(repo, 3)
+    touched = ["pkg/mod_0.py", "pkg/mod_1.py"]
+    before = [_recorded(repo, rel) for rel in touched]
+    for rel in touched:
+        _touch(repo.root / rel)
+    repo.write("pkg/mod_2.py", "def edited():\n    pass\n")
+    report = indexer.run(cfg, record_touched=False)
+    assert report.modified == ["pkg/mod_2.py"] and report.touched_left == 2
+    assert [_recorded(repo, rel) for rel in touched] == before
+    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(repo)
+    # the next run records them, and then nothing is left
+    again = indexer.run(cfg)
+    assert again.changed == 0 and again.touched_left == 0 and again.unchanged == 3
+    assert [_recorded(repo, rel) for rel in touched] == [_on_disk(repo, rel) for rel in touched]
+
+
+def test_files_a_prepared_plan_found_unchanged_are_recorded_without_being_read(
+    repo: Repo,
+) -> None:
+    cfg = _indexed(repo, 2)
+    _touch(repo.root / "pkg/mod_0.py")
+    prepared = indexer.prepare(cfg, indexer.reader(cfg))
+    assert indexer.really_changed(cfg, prepared.plan, prepared.states) == []
+    prepared.same = frozenset(prepared.plan.changed)
+    # other bytes after the check, with the size and mtime the plan saw: a run that read the
+    # file again would parse it; this one trusts the check, as a plan trusts size and mtime
+    path = repo.root / "pkg/mod_0.py"
+    seen = prepared.plan.current["pkg/mod_0.py"]
+    path.write_text(path.read_text(encoding="utf-8").replace("Module", "Modulo"), "utf-8")
+    os.utime(path, ns=(seen.st_atime_ns, seen.st_mtime_ns))
+    report = indexer.run(cfg, prepared=prepared)
+    assert report.changed == 0 and report.parsed == 0 and report.unchanged == 2
+    assert _recorded(repo, "pkg/mod_0.py") == _on_disk(repo, "pkg/mod_0.py")
 
 
 def test_compaction_runs_at_most_once_per_cleanup_window(repo: Repo) -> None:

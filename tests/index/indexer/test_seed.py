@@ -56,6 +56,25 @@ def test_a_new_worktree_starts_from_the_main_index_and_parses_only_what_differs(
     assert indexer.run(wt.config()).changed == 0
 
 
+@pytest.mark.parametrize("back", [0, 1], ids=["same-commit", "one-file-differs"])
+def test_a_copy_starts_its_own_count_of_runs_toward_a_compaction(repo: Repo, back: int) -> None:
+    _indexed_main(repo)
+    donor = indexer.open_store(repo.config())
+    with donor.writing():
+        donor.set_meta({"runs_since_optimize": "25"})  # many runs since it was last compacted
+    wt = _worktree(repo)
+    if back:
+        wt.write("pkg/mod_0.py", "def only_in_the_worktree():\n    pass\n")
+
+    report = indexer.run(wt.config())
+
+    assert report.seeded_from and report.changed == back
+    copy = indexer.open_store(wt.config())
+    assert copy.get_meta("runs_since_optimize") == str(back)
+    assert copy.get_meta("optimized_at") is None  # not compacted on its first run
+    assert indexer.open_store(repo.config()).get_meta("runs_since_optimize") == "25"
+
+
 def test_the_main_work_tree_can_start_from_a_linked_worktree(repo: Repo) -> None:
     populate(repo, 3)
     repo.commit()
