@@ -59,7 +59,8 @@ DENSE = {
 REPEATED_WORDS = (
     *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
     *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
-    *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
+    *("net use ", "net use \\\\s\\x /user:me ", "NET USER ", "net  use ", "net\tuser "),
+    *(" /rp ", "schtasks /p "),
 )
 DENSE.update({f"word {word!r}": (word, False) for word in REPEATED_WORDS})
 

@@ -24,7 +24,8 @@ names given with a value (``getenv("db_password", "...")``, ``define('DB_PASSWOR
 ``ENV.fetch("DB_PASSWORD") { "..." }``), XML elements (also with attributes, a namespace,
 CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
 ``key="ApiKey" value="..."`` settings, SQL's ``WITH PASSWORD '...'``, Dockerfiles' ``ENV
-DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
+DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, a Windows command's option
+(``cmdkey /pass:...``, ``wmic /password:...``), values wrapped in parentheses,
 ``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
 (notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
 names and table rows, comments in code read like config (``# old password: ...``, ``/* pw:
@@ -463,6 +464,8 @@ def _context(
             return "herestring" if _READ_NAMES.search(line) else None
     if not line:
         return ""  # the name starts its line: none of the shapes below
+    if op == ":" and line[-1] == "/" and (len(line) == 1 or line[-2] in " \t\"'"):
+        return "option"  # cmdkey /pass:..., wmic /password:...: a Windows command's option
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):

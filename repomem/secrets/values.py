@@ -204,7 +204,8 @@ def _secret_value(
     psql"``), ``query`` (after ``?``, ``&`` or ``;``: a URL's query or a connection string),
     ``encoded`` (after ``%3D``: a query encoded in another URL's, up to an encoded
     separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell),
-    ``herestring`` (a shell's ``read pw <<< x``: one word).
+    ``herestring`` (a shell's ``read pw <<< x``: one word), ``option`` (a Windows command's
+    ``/pass:x``: one word, typed).
     """
     name_rest = m.group("rest")
     group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
@@ -269,6 +270,11 @@ def _secret_value(
             if len(value.split()) != 1 or len(value) < 6:
                 return None
             start = text.index(value, start)
+        elif context == "option":  # cmdkey /pass:...: one word typed like a password
+            word = _SHELL_WORD.match(text, start)
+            if word is None or bare[0] in "%$!*" or not _typed(word.group(0)):
+                return None  # /pass:%PASSWORD%, /password:secret
+            value = word.group(0)
         elif context == "herestring":  # read -r pw <<< ...: one word
             word = _SHELL_WORD.match(text, start)
             if word is None:
