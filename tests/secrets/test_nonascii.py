@@ -73,6 +73,52 @@ def test_zero_width_characters_inside_a_name_or_a_token_do_not_hide_it(
     assert (out, n) == (expected.format(p=REDACTED, t=REDACTED, g=REDACTED), 1)
 
 
+INVISIBLE = {
+    # (path, text, character): other invisible format characters pasted inside a name or a
+    # token (g: a GitHub token with the character inside)
+    "soft_hyphen_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u00ad"),
+    "soft_hyphen_in_a_config_name": (".env", "DB_PASS{c}WORD={p}", "\u00ad"),
+    "soft_hyphen_in_a_token": ("a.py", "x = '{g}'", "\u00ad"),
+    "mongolian_vowel_separator_in_a_name": ("a.py", 'api_to{c}ken = "{t}"', "\u180e"),
+    "mongolian_vowel_separator_in_a_token": ("a.py", "x = '{g}'", "\u180e"),
+    "left_to_right_mark_in_a_name": ("a.py", 'sec{c}ret = "{t}"', "\u200e"),
+    "right_to_left_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u200f"),
+    "arabic_letter_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u061c"),
+    "word_joiner_in_a_token": ("a.py", "x = '{g}'", "\u2060"),
+    "byte_order_mark_in_a_token": ("a.py", "x = '{g}'", "\ufeff"),
+}
+
+
+@named(("path", "text", "character"), INVISIBLE)
+def test_other_invisible_format_characters_inside_a_name_or_a_token_do_not_hide_it(
+    path: str, text: str, character: str
+) -> None:
+    broken_token = GITHUB_PAT[:10] + character + GITHUB_PAT[10:]
+    filled = text.format(c=character, p=PW, t=TOKEN, g=broken_token)
+    assert redact(filled, config_like=is_config_like(path)) == (
+        text.format(c="", p=REDACTED, t=REDACTED, g=REDACTED),
+        1,
+    )
+
+
+INVISIBLE_KEPT = {
+    "soft_hyphens_in_german_prose": "Pass\u00adwort\u00adver\u00adwal\u00adtung ist wichtig.",
+    "soft_hyphen_in_a_word": 'label = "Ge\u00adheim\u00adnis"',
+    "soft_hyphen_in_code": "pass\u00adword = get_password()",
+    "marks_around_hebrew": 'title = "\u200fשלום\u200e"',
+}
+
+
+@named("text", INVISIBLE_KEPT)
+def test_invisible_format_characters_that_hide_nothing_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_a_soft_hyphen_elsewhere_is_kept_when_nothing_is_hidden() -> None:
+    text = f'# Pass\u00adwort\npassword = "{PW}"\n'
+    assert redact(text) == (text.replace(PW, REDACTED), 1)
+
+
 ZERO_WIDTH_KEPT = {
     "prose": "pass\u200bword managers",
     "code": "pass\u200bword = get_password()",
