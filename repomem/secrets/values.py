@@ -139,16 +139,20 @@ _XML_TEXT = re.compile(
     r"\s{0,200}</"
 )
 
-# String literals in the same quotes concatenated after a quoted value on its line ("abc" +
-# "def" + "ghi"), and not followed by anything else (+ suffix: a value built, read as
-# before), by quote; one literal.
-_CONCATENATED = {
-    q: re.compile(
-        rf"(?:[ \t]*\+[ \t]*[bBrRuUfF]{{0,2}}{q}[^{q}\\\n]{{0,4096}}{q}){{1,16}}(?![ \t]*\+)"
-    )
-    for q in "\"'`"
-}
-_LITERAL = re.compile(r"""(["'`])([^"'`\\\n]*)\1""")
+# String literals concatenated after a quoted value on its line, in any quotes: with "+"
+# ("abc" + 'def'), or adjacent as Python and C join them ("abc" 'def', "abc" "def"), and not
+# followed by anything else (+ suffix: a value built, read as before); one literal.
+_JOINED = r"""[bBrRuUfF]{0,2}(?:"([^"\\\n]{0,4096})"|'([^'\\\n]{0,4096})'"""
+_CONCATENATED = re.compile(
+    rf"""(?:[ \t]*\+[ \t]*{_JOINED}|`([^`\\\n]{{0,4096}})`)|[ \t]*{_JOINED})){{1,16}}"""
+    r"""(?![ \t]*(?:\+|[bBrRuUfF]{0,2}["'`]))"""
+)
+_LITERAL = re.compile(rf"""{_JOINED}|`([^`\\\n]*)`)""")
+# A value followed by "+" and a name or a call: "prefix_" + user_id.
+_ADDED_TO_A_NAME = re.compile(r"""[ \t]*\+[ \t]*(?![bBrRuUfF]{0,2}["'`])[^\s"'`]""")
+# A prefix: a lower- or upper-case word (or words) ending in a separator, sixteen characters
+# at most ("prefix_", "tmp-pass-", "vault:", "PREFIX_"; not "Summer-", "hunter2_").
+_PREFIX = re.compile(r"(?:[a-z]+(?:[_\-:/.][a-z]+)*|[A-Z]+(?:[_\-:/.][A-Z]+)*)[_\-:/.]\Z")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
@@ -222,10 +226,19 @@ def _secret_value(
     if quoted is not None:
         value = quoted
         if group == "quoted" and not config_like and len(m.group("q")) == 1:
-            more = _CONCATENATED[m.group("q")].match(text, m.end())
-            if more is not None:  # "abc" + "def": the literals are the value
-                value += "".join(lit.group(2) for lit in _LITERAL.finditer(more.group(0)))
+            more = _CONCATENATED.match(text, m.end())
+            if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value
+                value += "".join(
+                    next(part for part in lit.groups() if part is not None)
+                    for lit in _LITERAL.finditer(more.group(0))
+                )
                 joined = more.end() - 1
+            elif (
+                len(value) <= 16
+                and _PREFIX.match(value) is not None
+                and _ADDED_TO_A_NAME.match(text, m.end()) is not None
+            ):
+                return None  # "prefix_" + user_id: a name built, not a credential
         if config_like:
             value = value.strip()
             if len(value) < 6:

@@ -195,3 +195,56 @@ def test_a_config_value_before_a_redacted_token_on_its_line_is_redacted_too() ->
     token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
     out, n = redact(f"prod db password=hunter2xyz, CI token {token}", config_like=True)
     assert "hunter2xyz" not in out and token not in out and n == 2
+
+
+# ---------------------------------------------------------------------------------------
+# String literals concatenated: with "+" in any quotes, or adjacent (Python, C)
+# ---------------------------------------------------------------------------------------
+
+CONCATENATED = {
+    # (text, expected): the literals are one value, redacted from the first to the last
+    "mixed_quotes": ("password = \"abc\" + 'def9Xk2q'", f"password = \"{REDACTED}'"),
+    "adjacent": ('password = "abc" "def9Xk2q"', f'password = "{REDACTED}"'),
+    "adjacent_mixed_quotes": ("password = \"abc\" 'def9Xk2q'", f"password = \"{REDACTED}'"),
+    "adjacent_without_a_space": ('password = "abc""def9Xk2q"', f'password = "{REDACTED}"'),
+    "adjacent_in_c": (
+        'static const char *password = "abc" "def9Xk2q";',
+        f'static const char *password = "{REDACTED}";',
+    ),
+    "adjacent_prefixed": ("password = b\"abc\" rb'def9Xk2q'", f"password = b\"{REDACTED}'"),
+    "adjacent_three": ("API_KEY = 'aB3dE5' 'gH7jK9' 'mN1pQ3'", f"API_KEY = '{REDACTED}'"),
+    "adjacent_then_added": (
+        'password = "abc" "def" + "9Xk2q"',
+        f'password = "{REDACTED}"',
+    ),
+    "adjacent_in_a_call": ('connect(password="abc" "def9Xk2q")', f'connect(password="{REDACTED}")'),
+    "word_added_to_a_name": ('password = "hunter2" + suffix', f'password = "{REDACTED}" + suffix'),
+    "a_capitalized_word_added": ('password = "Summer-" + year', f'password = "{REDACTED}" + year'),
+}
+
+
+@named(("text", "expected"), CONCATENATED)
+def test_string_literals_concatenated_in_any_quotes_or_adjacent_are_one_value(
+    text: str, expected: str
+) -> None:
+    assert redact(text) == (expected, 1)
+
+
+CONCATENATED_KEPT = {
+    # a prefix (a lower- or upper-case word ending in a separator) added to a name
+    "prefix_and_a_variable": 'password = "prefix_" + user_id',
+    "prefix_with_a_dash": "password = 'tmp-pass-' + uuid4().hex",
+    "prefix_with_a_colon": 'client_secret = "vault:" + path',
+    "prefix_with_a_slash": 'secret = "secrets/" + name',
+    "upper_case_prefix": 'password = "PREFIX_" + str(i)',
+    "adjacent_prefix_and_a_variable": 'password = "pre" "fix_" + user_id',
+    "adjacent_format_field": 'password = "abc" "%s"',
+    "adjacent_f_string": 'password = "pw_" f"{user}"',
+    "adjacent_words": 'password_help = "Enter a " "password."',
+    "adjacent_compared": 'if password == "abc" "def9Xk2q":',
+}
+
+
+@named("text", CONCATENATED_KEPT)
+def test_prefixes_added_to_names_and_fields_concatenated_are_kept(text: str) -> None:
+    assert_kept(text)
