@@ -194,6 +194,27 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return nxt.start(2), nxt.start(2) + len(value)
 
 
+def _template_value(m: re.Match[str], keyword_name: str) -> tuple[int, int] | None:
+    """The span of the value in a template string over lines (```\\n  ...\\n```): its one
+    word, or a generated value wrapped over its lines (one word a line), from the first
+    character to the last (the line breaks between are kept by the mask)."""
+    content = m.group("template")
+    words = content.split()
+    if not words or len(words) != sum(1 for line in content.splitlines() if line.strip()):
+        return None  # empty, or a line of words: a query, markup, a message
+    value = "".join(words)
+    if (
+        len(value) < 6
+        or (len(words) > 1 and not _looks_generated(value))
+        or _is_placeholder(value)
+        or _is_name_value(value)
+        or (keyword_name in _GENERATED_KEYWORDS and not _looks_generated(value))
+    ):
+        return None
+    start = m.start("template") + len(content) - len(content.lstrip())
+    return start, m.end("template") - (len(content) - len(content.rstrip()))
+
+
 def _secret_value(
     text: str,
     m: re.Match[str],
@@ -209,7 +230,8 @@ def _secret_value(
     ``encoded`` (after ``%3D``: a query encoded in another URL's, up to an encoded
     separator), ``xml`` (``<password>x</password>``), ``table`` (a Markdown table's cell),
     ``herestring`` (a shell's ``read pw <<< x``: one word), ``option`` (a Windows command's
-    ``/pass:x``: one word, typed).
+    ``/pass:x``: one word, typed).  A template string over lines is read in code only (in
+    a shell script its backquotes run a command).
     """
     name_rest = m.group("rest")
     group = m.lastgroup or ""  # the value's group: the last the tail's alternatives close
@@ -221,6 +243,8 @@ def _secret_value(
         return None
     if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
+    if group == "template":
+        return None if config_like else _template_value(m, keyword_name)
     quoted = m.group(group) if group in _QUOTED_GROUPS else None
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:

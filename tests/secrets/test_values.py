@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from repomem.secrets import REDACTED, contains_secret, redact
-from tests.secrets.cases import ALNUM, NPM, assert_kept, fake, named
+from tests.secrets.cases import ALNUM, NPM, assert_filled_redacted, assert_kept, fake, named
 
 # ---------------------------------------------------------------------------------------
 # False positives: ordinary code must come through untouched
@@ -248,3 +248,53 @@ CONCATENATED_KEPT = {
 @named("text", CONCATENATED_KEPT)
 def test_prefixes_added_to_names_and_fields_concatenated_are_kept(text: str) -> None:
     assert_kept(text)
+
+
+# ---------------------------------------------------------------------------------------
+# Template strings (JavaScript, Go's raw strings) over lines
+# ---------------------------------------------------------------------------------------
+
+TEMPLATES = {
+    # the value alone in the template, on a line of its own or beside a line break
+    "const": "const pw = `\n  {v}\n`;",
+    "object_member": "const o = {{\n  password: `\n    {v}\n  `,\n}};",
+    "then_a_line_break": "const password = `{v}\n`;",
+    "after_a_line_break": "const apiKey = `\n{v}`;",
+    "typescript_annotated": "const secret: string = `\n  {v}\n`;",
+    "go_raw_string": "password := `\n\t{v}\n`",
+}
+
+
+@named("template", TEMPLATES)
+def test_a_template_string_over_lines_holding_a_credential_is_redacted(template: str) -> None:
+    assert_filled_redacted(template, v=fake(ALNUM, 24, 51))
+
+
+def test_a_credential_wrapped_over_the_lines_of_a_template_is_redacted_keeping_them() -> None:
+    key = fake(ALNUM, 48, 52)
+    text = f"const apiKey = `\n  {key[:24]}\n  {key[24:]}\n`;\nnext();\n"
+    out, n = redact(text)
+    assert (out, n) == (f"const apiKey = `\n  {REDACTED}\n \n`;\nnext();\n", 1)
+    assert out.count("\n") == text.count("\n")
+
+
+TEMPLATES_KEPT = {
+    "interpolation_only": "const password = `\n  ${user}\n`;",
+    "interpolated": "const password = `\n  ${prefix}-${user}\n`;",
+    "query": "const passwordQuery = `\n  SELECT password FROM users\n  WHERE id = $1\n`;",
+    "html": 'const passwordForm = `\n<form>\n  <input type="password">\n</form>\n`;',
+    "words_one_a_line": "const password = `\nalpha\nbeta\n`;",
+    "empty": "const password = `\n`;",
+    "a_short_word": "const pw = `\n  abc\n`;",
+    "a_word_for_a_token": "const token = `\n  keyword\n`;",
+}
+
+
+@named("text", TEMPLATES_KEPT)
+def test_template_strings_over_lines_without_a_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_a_shell_command_substituted_over_lines_in_a_script_is_kept() -> None:
+    assert_kept("PASSWORD=`\n  cat /run/secrets/db\n`\n", config_like=True)
+    assert_kept("PASSWORD=`\n  pwgen-x9\n`\n", config_like=True)
