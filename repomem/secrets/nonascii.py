@@ -17,7 +17,9 @@
 * Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
   ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
   :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
-  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits);
+  a value with characters outside ASCII in quotes only (``密码 = "秘密的值123"``, "密码是
+  “...”"), with three ASCII characters together (not a count: "至少8位字符").
 
 Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
 read as Latin letters: nobody types them by accident (a name spelt so does not work as a
@@ -89,12 +91,18 @@ _CJK_PASSWORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号
 _CJK_TOKENS = ("令牌", "トークン", "토큰", "密钥", "密鑰", "秘钥", "秘鑰", "APIキー")
 _CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORDS + _CJK_TOKENS}))
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
-# and the value: an ASCII word, maybe quoted.
+# and the value: a word in quotes with characters outside ASCII (wide), or an ASCII word,
+# maybe quoted.
 _CJK_NAME = re.compile(
     f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
     r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
-    r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
+    r"""(?:["'`“「『](?P<wide>[^\s"'`“”「」『』]{0,199}[^\s"'`“”「」『』\x00-\x7f]"""
+    r"""[^\s"'`“”「」『』]{0,199})["'`”」』]"""
+    r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200}))"""
 )
+# What a password typed with characters outside ASCII has: a run of three ASCII letters,
+# digits or symbols ("秘密的值123"), not the one or two digits of a count ("至少8位字符").
+_ASCII_RUN = re.compile(r"[!-~]{3}")
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
@@ -107,15 +115,20 @@ def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
 
 def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
     """The span of the value after the CJK name at ``start``, if a secret: typed like a
-    password after a password's name, generated after a token's or a key's."""
+    password after a password's name, generated after a token's or a key's.  A value with
+    characters outside ASCII counts in quotes only (a string, or quoted in a sentence), with
+    three ASCII characters together: unquoted, it is a sentence's words."""
     m = _CJK_NAME.match(text, start)
     if m is None:
         return []
-    value = m.group("value")
-    if not m.group("q"):
+    group = "wide" if m.group("wide") is not None else "value"
+    value = m.group(group)
+    if group == "value" and not m.group("q"):
         value = value.rstrip(".:)!?")  # the end of a sentence
+    if group == "wide" and _ASCII_RUN.search(value) is None:
+        return []
     if m.group("name") in _CJK_PASSWORDS:
         secret = _typed(value) and _plain_secret(value)
     else:
         secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)
-    return [(m.start("value"), m.start("value") + len(value))] if secret else []
+    return [(m.start(group), m.start(group) + len(value))] if secret else []
