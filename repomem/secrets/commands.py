@@ -286,7 +286,9 @@ _WORD_SCANS = (
         r"d(?:entified(?<=identified)[ \t]+by[ \t]"
         rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
         rf"|=(?<=userid=){_ORACLE_AHEAD}"
-        r"|o[ \t](?<=[|\s]sudo[ \t])[ \t]*(?=-s[ \t]))"  # ... | sudo -S: read from the pipe
+        # ... | sudo -S: read from the pipe (any blanks after it: the pipe checked in Python)
+        r"|o[ \t](?:(?<=\|[ \t]sudo[ \t])|(?<=\|sudo[ \t])|(?<=[ \t]{2}sudo[ \t]))"
+        r"[ \t]*(?=-s[ \t]))"
     ),
     # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found
     # at "target" after a blank; rman before it, maybe after more blanks, checked in Python)
@@ -333,11 +335,15 @@ _WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "schtasks"})
 # (expdp, impdp, exp, imp user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's
 # FTP(host, user, "...") and FTP_TLS(; schtasks' /rp and /p (the passwords of the user a
 # task runs as and of the user it connects as: the command checked in Python), looking ahead
-# for a word of six characters (not an option, a prompt or a variable) and taking its first
-# character (a match that ends in a blank is the export tools'); and, tried before the
-# keywords, --password-stdin (docker login's, a password piped in by echo).
+# for a word of six characters with a digit or a symbol (not an option, a prompt or a
+# variable) and taking its first character (a match that ends in a blank is the export
+# tools'); and, tried before the keywords, --password-stdin (docker login's, a password
+# piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
-_SCHTASKS_AHEAD = rf"""[ \t]*["']?[^\s"'`&|<>;/*%$!](?={_NET_WORD_CHARS}{{5}})"""
+_SCHTASKS_AHEAD = (
+    rf"""[ \t]*["']?(?={_NET_WORD_CHARS}{{0,199}}?[0-9!@#$%^*~+=?\\])"""
+    rf"""[^\s"'`&|<>;/*%$!](?={_NET_WORD_CHARS}{{5}})"""
+)
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
