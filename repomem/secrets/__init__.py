@@ -210,7 +210,7 @@ def _redact_read(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
     spans = _assignment_spans(text, config_like, prose)
     if spans:
         count += len(spans)
-        text = _splice(text, ((start, end, _mask(text[start:end])) for start, end in spans))
+        text = _splice(text, ((start, end, REDACTED) for start, end in spans))
     return text, count
 
 

@@ -76,6 +76,7 @@ from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _list_values,
+    _parts_over_lines,
     _secret_value,
     _spaced_value,
     _stated_value,
@@ -628,6 +629,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        spans.append(span)
+        if m.lastgroup == "template" or m.group("wrapped"):  # (may run over lines)
+            spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
+        else:
+            spans.append(span)
         done = span[1]
     return spans

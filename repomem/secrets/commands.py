@@ -341,8 +341,8 @@ _WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "schtasks"})
 # piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
 _SCHTASKS_AHEAD = (
-    rf"""[ \t]*["']?(?={_NET_WORD_CHARS}{{0,199}}?[0-9!@#$%^*~+=?\\])"""
-    rf"""[^\s"'`&|<>;/*%$!](?={_NET_WORD_CHARS}{{5}})"""
+    rf"""[ \t]*["']?(?=[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}})"""
+    rf"""(?={_NET_WORD_CHARS}{{0,199}}?[0-9!@#$%^*~+=?\\])."""
 )
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"

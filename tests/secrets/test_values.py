@@ -230,6 +230,32 @@ def test_string_literals_concatenated_in_any_quotes_or_adjacent_are_one_value(
     assert redact(text) == (expected, 1)
 
 
+def test_literals_joined_over_lines_in_parentheses_are_redacted_literal_by_literal() -> None:
+    key = fake(ALNUM, 48, 53)
+    for text in (
+        f'API_KEY = (\n    "{key[:24]}"\n    "{key[24:]}"\n)\n',  # Python's implicit join
+        f'password = ("{key[:24]}" +\n            "{key[24:]}")\n',
+        f'const apiKey = (\n  "{key[:24]}"\n  + "{key[24:]}"\n);\n',
+        f'API_KEY = (\r\n    b"{key[:24]}"\r\n    rb"{key[24:]}"\r\n)\r\n',
+    ):
+        expected = text.replace(key[:24], REDACTED).replace(key[24:], REDACTED)
+        assert redact(text) == (expected, 2), text
+
+
+LITERALS_OVER_LINES_KEPT = {
+    "words": 'password_help = (\n    "Enter the "\n    "password"\n)',
+    "a_tuple": 'API_KEYS = (\n    "abcdef123456",\n    "ghijkl789012",\n)',
+    "a_prefix_added_to_a_name": 'password = (\n    "prefix_"\n    + user_id\n)',
+    "a_format": 'password = (\n    "%s"\n    "%s"\n) % (a, b)',
+    "an_attribute_docstring": 'password = "abc"\n"""The password, for tests."""\n',
+}
+
+
+@named("text", LITERALS_OVER_LINES_KEPT)
+def test_literals_over_lines_that_make_no_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
 CONCATENATED_KEPT = {
     # a prefix (a lower- or upper-case word ending in a separator) added to a name
     "prefix_and_a_variable": 'password = "prefix_" + user_id',
@@ -270,12 +296,10 @@ def test_a_template_string_over_lines_holding_a_credential_is_redacted(template:
     assert_filled_redacted(template, v=fake(ALNUM, 24, 51))
 
 
-def test_a_credential_wrapped_over_the_lines_of_a_template_is_redacted_keeping_them() -> None:
+def test_a_credential_wrapped_over_the_lines_of_a_template_is_redacted_line_by_line() -> None:
     key = fake(ALNUM, 48, 52)
     text = f"const apiKey = `\n  {key[:24]}\n  {key[24:]}\n`;\nnext();\n"
-    out, n = redact(text)
-    assert (out, n) == (f"const apiKey = `\n  {REDACTED}\n \n`;\nnext();\n", 1)
-    assert out.count("\n") == text.count("\n")
+    assert redact(text) == (f"const apiKey = `\n  {REDACTED}\n  {REDACTED}\n`;\nnext();\n", 2)
 
 
 TEMPLATES_KEPT = {
