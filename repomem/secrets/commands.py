@@ -4,9 +4,8 @@ Three token detectors (run by :func:`~repomem.secrets.redact` after those of
 :mod:`.tokens`) find credentials given to commands: one scan after the literal ``-`` reads
 ``--password=...``/``--token ...`` flags, the short password options of the commands that
 have one (``sshpass -p``, ``psexec -p``, ``redis-cli -a``, ``docker login -p``, ``mysql
--p...``, the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd
--b``, PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
-user:...``.
+-p...``, the command checked in Python, also on the lines a ``\\`` continues), PowerShell's
+``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u user:...``.
 
 The assignment scans of :mod:`.assign` hand this module the rest: ``Authorization``
 headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` headers
@@ -27,8 +26,9 @@ user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), a passwo
 into a command that reads it (``echo ... | docker login --password-stdin``, ``echo ... |
 sudo -S``), Windows' ``net use \\\\server\\share ... /user:domain\\name ...`` and ``net
 user name ... /add`` (any blanks between their words) and schtasks' ``/rp ...`` and ``/p
-...``.  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export tools, PDO,
-FTP, schtasks and --password-stdin.
+...``, and htpasswd's in batch mode (``htpasswd -Bb file user ...``, ``htpasswd -nb user
+...``).  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export tools, PDO,
+FTP, schtasks, htpasswd and --password-stdin.
 """
 
 from __future__ import annotations
@@ -53,10 +53,9 @@ from repomem.secrets.values import _TUPLE_VALUES
 # --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
 # for after the literal "-", which also finds the short options of the commands that take a
 # password (`sshpass -p`, `psexec -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`:
-# the command is checked in Python), `htpasswd -b file user ...` (htpasswd checked in Python:
-# any blanks may part it from its option), PowerShell's `-Password ...` and
-# `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan
-# per command would cost more than the branches tried at each "-".
+# the command is checked in Python), PowerShell's `-Password ...` and
+# `ConvertTo-SecureString "..." -AsPlainText` (htpasswd's -b: see _P_WORDS).  One scan for
+# all of them: a scan per command would cost more than the branches tried at each "-".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
     r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
@@ -66,7 +65,6 @@ _FLAG = re.compile(
     r"""|(?P<short>[pa])(?<=[\s"'\[(,]-[pa])[ \t]*"""
     r"|(?P<ps>P)(?<=\s-P)assword[ \t]+"
     r"|(?P<ps_secure>S)(?<=ConvertTo-S)ecureString[ \t]+(?:-String[ \t]+)?"
-    r"|(?P<htpasswd>b)(?<=[ \t]-b)[A-Za-z]{0,3}[ \t]+[^\s-]\S*[ \t]+\S+[ \t]+"
     r")" + _CMD_VALUE
 )
 # The commands whose short option takes a password: (command, option letter, value attached
@@ -130,8 +128,6 @@ def _command_secret(m: re.Match[str]) -> str | None:
     kw = groups.get("kw")
     if groups.get("short") is not None and not _short_flag_takes_password(m):
         return None
-    if groups.get("htpasswd") is not None and not _after_htpasswd(m):
-        return None  # git checkout -b name origin/main x: another command's -b
     if kw is not None:  # a --flag
         pre = (groups.get("pre") or "").rstrip("-").rpartition("-")[2]
         if kw in _GENERATED_FLAGS and pre in _BOOKKEEPING_TOKENS:
@@ -152,16 +148,6 @@ def _command_secret(m: re.Match[str]) -> str | None:
         if not (chosen or generated):
             return None
     return _redact_group(m, group, len(kept))
-
-
-# htpasswd right before its -b option, after any blanks.
-_HTPASSWD = re.compile(r"(?<![\w.-])htpasswd(?:\.exe)?[ \t]+\Z", re.IGNORECASE)
-
-
-def _after_htpasswd(m: re.Match[str]) -> bool:
-    """True when the ``-b`` option of ``m`` is htpasswd's (``htpasswd -b``, ``htpasswd  -b``)."""
-    at = m.start()
-    return _HTPASSWD.search(m.string, max(0, at - 40), at) is not None
 
 
 def _short_flag_takes_password(m: re.Match[str]) -> bool:
@@ -326,14 +312,15 @@ _WORDS = {
     "qu": ("call", 2),
     "ql": ("call", 3),
 }
-# (and schtasks', found by the "p" scan: see _P_WORDS)
-_WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "schtasks"})
+# (and schtasks' and htpasswd's, found by the "p" scan: see _P_WORDS)
+_WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "schtasks", "htpasswd"})
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
 # own (each is looked ahead for like the words above): the Data Pump and export tools
 # (expdp, impdp, exp, imp user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's
-# FTP(host, user, "...") and FTP_TLS(; schtasks' /rp and /p (the passwords of the user a
+# FTP(host, user, "...") and FTP_TLS(; htpasswd with its batch option (-b, in any cluster:
+# -Bb, -nb, -cbB; the options read in Python); schtasks' /rp and /p (the passwords of the user a
 # task runs as and of the user it connects as: the command checked in Python), looking ahead
 # for a word of six characters with a digit or a symbol (not an option, a prompt or a
 # variable) and taking its first character (a match that ends in a blank is the export
@@ -349,6 +336,7 @@ _P_WORDS = (
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
+    r"|asswd(?<=htpasswd)[ \t]+(?=(?:-[a-z]{1,8}(?:[ \t]+\d{1,2})?[ \t]+){0,4}-[a-z]{0,7}b)"
     # last: a blank after a "p" is common (help, step), a lost branch the cheapest there
     rf"|[ \t](?:(?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|(?:(?<=\s/rp[ \t])|(?<=\s/p[ \t])){_SCHTASKS_AHEAD})"
@@ -362,6 +350,8 @@ def _p_word(word: str) -> tuple[str, int]:
         return "call", 0 if word.startswith("pdo") else 2
     if word == "password-stdin":
         return "piped", 0
+    if word.startswith("passwd"):  # htpasswd at its "p"
+        return "htpasswd", 2
     if word[-1] not in " \t":  # /rp ..., /p ...: their "p" (its "/" checked by the scan)
         return "schtasks", 0
     return "oracle", 2  # expdp, impdp at their first "p", exp and imp at theirs
@@ -473,6 +463,54 @@ def _net_password(text: str, word_end: int) -> tuple[int, int] | None:
     return None
 
 
+# A word of htpasswd's command line: an option or an argument, maybe quoted.
+_HTPASSWD_WORD = re.compile(
+    r"""[ \t]+(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,200})(?P=q)|(?P<bare>[^\s"'`;&|<>()]{1,200}))"""
+)
+
+
+def _htpasswd_password(text: str, start: int, word_end: int) -> tuple[int, int] | None:
+    """The span of the password given to htpasswd (at ``start``) in batch mode, its options
+    read from ``word_end``: ``htpasswd -b[c][B] file user password``, ``htpasswd -nb user
+    password`` (no file), in any cluster or order of its options."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+        return None
+    batch = no_file = False
+    arguments: list[re.Match[str]] = []
+    at = word_end - 1  # (the scan's match took the blanks after the command)
+    skip = False  # the value of -C (bcrypt's cost) or -r (rounds) comes next
+    for _ in range(12):
+        word = _HTPASSWD_WORD.match(text, at)
+        if word is None:
+            break
+        at = word.end()
+        bare = word.group("bare")
+        if skip:
+            skip = False
+        elif bare is not None and bare.startswith("-") and not arguments:
+            batch = batch or "b" in bare
+            no_file = no_file or "n" in bare
+            skip = bare[-1] in "Cr"
+        else:
+            arguments.append(word)
+            if len(arguments) == (2 if no_file else 3):
+                break
+    if not batch or len(arguments) != (2 if no_file else 3):
+        return None
+    password = arguments[-1]
+    group = "quoted" if password.group("quoted") is not None else "bare"
+    value = password.group(group)
+    if (
+        len(value) < 4
+        or value[0] in "-$%{<("
+        or _is_placeholder(value)
+        or _is_name_value(value)
+        or (value.isdigit() and len(value) < 8)
+    ):
+        return None
+    return password.span(group)
+
+
 # RMAN's command before its target: rman target, rman  target.
 _RMAN = re.compile(r"(?<![\w.-])rman(?:\.exe)?[ \t]+\Z")
 # schtasks, as a command, on the line of its /rp or /p (or the lines ^ continues into it).
@@ -513,6 +551,9 @@ def _word_spans(
     if kind == "schtasks":
         schtasks = _schtasks_password(text, lowered, start)
         return [schtasks] if schtasks is not None else []
+    if kind == "htpasswd":
+        htpasswd = _htpasswd_password(text, start, word_end)
+        return [htpasswd] if htpasswd is not None else []
     if kind == "dsn":
         head = text[max(0, start - 300) : start - 1]
         dsn = _DSN_USERINFO.search(head)

@@ -289,6 +289,44 @@ def test_spaced_words_without_a_credential_are_kept(text: str) -> None:
     assert_kept(text)
 
 
+HTPASSWD = {
+    # (path, text): htpasswd's batch mode (-b) in any cluster of its options
+    "batch": ("run.sh", "htpasswd -b .htpasswd admin {p}"),
+    "bcrypt_batch": ("run.sh", "htpasswd -Bb .htpasswd admin {p}"),
+    "create_batch": ("run.sh", "htpasswd -cb /etc/nginx/.htpasswd admin {p}"),
+    "batch_create_bcrypt": ("run.sh", "htpasswd -bcB .htpasswd admin {p}"),
+    "options_apart_with_a_cost": ("run.sh", "htpasswd -B -C 10 -b .htpasswd admin {p}"),
+    "no_file": ("run.sh", "htpasswd -nb admin {p}"),
+    "no_file_bcrypt": ("run.sh", "htpasswd -nbB admin {p}"),
+    "quoted": ("run.sh", "htpasswd -Bbn admin '{p}'"),
+    "in_a_dockerfile": ("Dockerfile", "RUN htpasswd -Bbn admin {p} > /etc/nginx/.htpasswd"),
+    "by_its_path": ("run.sh", "/usr/bin/htpasswd -b -c .htpasswd admin {p}"),
+    "in_python": ("a.py", 'subprocess.run("htpasswd -Bb .htpasswd admin {p}", shell=True)'),
+}
+
+
+@named(("path", "text"), HTPASSWD)
+def test_passwords_given_to_htpasswd_in_batch_mode_are_redacted(path: str, text: str) -> None:
+    assert_filled_redacted(text, is_config_like(path), p=PW)
+
+
+HTPASSWD_KEPT = {
+    "prompting": "htpasswd -B .htpasswd admin",
+    "create_prompting": "htpasswd -c .htpasswd admin",
+    "variable": 'htpasswd -Bbn admin "$PASSWORD"',
+    "delete": "htpasswd -D .htpasswd admin",
+    "verify": "htpasswd -v .htpasswd admin",
+    "no_password_given": "htpasswd -b .htpasswd admin",
+    "prose": "Run htpasswd to create the file, or htpasswd -b for scripts.",
+    "another_command_b": f"git checkout -b feature origin/main {PW}",
+}
+
+
+@named("text", HTPASSWD_KEPT)
+def test_htpasswd_without_a_password_given_is_kept(text: str) -> None:
+    assert_kept(text)
+
+
 PIPED = {
     # a password echoed into a command that reads it from its standard input
     "docker_login": "RUN echo {p} | docker login -u deploy --password-stdin registry.acme.io",
