@@ -619,7 +619,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
         if comment and (not _looks_generated(value) or not _OPENING_BRACKETS.isdisjoint(value)):
             continue  # "# token = self._get_param('Token')": code in a comment
-        if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
+        wrapped = m.group("wrapped")
+        if wrapped and not _CLOSING_PAREN.match(text, span[1] + 1):
             continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
         if (
             value.isalpha()
@@ -629,7 +630,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        if m.lastgroup == "template" or m.group("wrapped"):  # (may run over lines)
+        if wrapped or m.lastgroup == "template":  # (may run over lines)
             spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
         else:
             spans.append(span)

@@ -273,7 +273,7 @@ _WORD_SCANS = (
         rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
         rf"|=(?<=userid=){_ORACLE_AHEAD}"
         # ... | sudo -S: read from the pipe (any blanks after it: the pipe checked in Python)
-        r"|o[ \t](?:(?<=\|[ \t]sudo[ \t])|(?<=\|sudo[ \t])|(?<=[ \t]{2}sudo[ \t]))"
+        r"|o[ \t](?:(?<=\|[ \t]sudo[ \t]|[ \t]{2}sudo[ \t])|(?<=\|sudo[ \t]))"
         r"[ \t]*(?=-s[ \t]))"
     ),
     # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found
@@ -339,7 +339,7 @@ _P_WORDS = (
     r"|asswd(?<=htpasswd)[ \t]+(?=(?:-[a-z]{1,8}(?:[ \t]+\d{1,2})?[ \t]+){0,4}-[a-z]{0,7}b)"
     # last: a blank after a "p" is common (help, step), a lost branch the cheapest there
     rf"|[ \t](?:(?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
-    rf"|(?:(?<=\s/rp[ \t])|(?<=\s/p[ \t])){_SCHTASKS_AHEAD})"
+    rf"|(?<=/p[ \t]|rp[ \t])(?:(?<=\s/rp[ \t])|(?<=\s/p[ \t])){_SCHTASKS_AHEAD})"
 )
 
 

@@ -166,6 +166,10 @@ _ADDED_TO_A_NAME = re.compile(r"""[ \t]*\+[ \t]*(?![bBrRuUfF]{0,2}["'`])[^\s"'`]
 # at most ("prefix_", "tmp-pass-", "vault:", "PREFIX_"; not "Summer-", "hunter2_").
 _PREFIX = re.compile(r"(?:[a-z]+(?:[_\-:/.][a-z]+)*|[A-Z]+(?:[_\-:/.][A-Z]+)*)[_\-:/.]\Z")
 _SEPARATORS = frozenset("_-:/.")
+# What may follow a literal that another joins (a blank, "+", a quote, a prefix), or in
+# parentheses a line break.
+_JOINING = frozenset(" \t+\"'bBrRuUfF")
+_LINE_BREAKS = frozenset("\r\n")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
@@ -282,7 +286,10 @@ def _secret_value(
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
-        if group == "quoted" and not config_like and len(m.group("q")) == 1:
+        after = text[m.end() : m.end() + 1]  # (what may join a literal: a test of it first)
+        if (after in _JOINING or (after in _LINE_BREAKS and m.group("wrapped"))) and (
+            group == "quoted" and not config_like and len(m.group("q")) == 1
+        ):
             joins = _CONCATENATED_OVER_LINES if m.group("wrapped") else _CONCATENATED
             more = joins.match(text, m.end())
             if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value
