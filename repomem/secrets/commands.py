@@ -110,6 +110,18 @@ _GENERATED_FLAGS = frozenset(
 )
 
 
+def _command_value(value: str) -> bool:
+    """True for a value given to a command that may be a secret: four characters or more,
+    not an option, a variable, a placeholder, a name or a small number."""
+    return not (
+        len(value) < 4
+        or value[0] in "-$%{<("
+        or _is_placeholder(value)
+        or _is_name_value(value)
+        or (value.isdigit() and len(value) < 8)
+    )
+
+
 def _command_secret(m: re.Match[str]) -> str | None:
     """The match with its value redacted when the value is a secret: not a placeholder, a
     variable, a name, an option or a small number (``-u 1000:1000`` is uid:gid)."""
@@ -117,13 +129,7 @@ def _command_secret(m: re.Match[str]) -> str | None:
     group = "quoted" if groups.get("quoted") is not None else "bare"
     value = m.group(group)
     kept = value if group == "quoted" else value.rstrip(",;)")
-    if (
-        len(kept) < 4
-        or kept[0] in "-$%{<("
-        or _is_placeholder(kept)
-        or _is_name_value(kept)
-        or (kept.isdigit() and len(kept) < 8)
-    ):
+    if not _command_value(kept):
         return None
     kw = groups.get("kw")
     if groups.get("short") is not None and not _short_flag_takes_password(m):
@@ -499,16 +505,7 @@ def _htpasswd_password(text: str, start: int, word_end: int) -> tuple[int, int] 
         return None
     password = arguments[-1]
     group = "quoted" if password.group("quoted") is not None else "bare"
-    value = password.group(group)
-    if (
-        len(value) < 4
-        or value[0] in "-$%{<("
-        or _is_placeholder(value)
-        or _is_name_value(value)
-        or (value.isdigit() and len(value) < 8)
-    ):
-        return None
-    return password.span(group)
+    return password.span(group) if _command_value(password.group(group)) else None
 
 
 # RMAN's command before its target: rman target, rman  target.
