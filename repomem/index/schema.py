@@ -33,8 +33,12 @@ from __future__ import annotations
 # names (`密码=x`), `net use`, `psexec -p`, lists and pairs (`passwords = ["x"]`,
 # `("password", "x")`), docstrings and block comments, Makefiles' `::=`, here-strings and
 # concatenated literals redacted; DKIM tokens and a token's `1*tchar` grammar kept (one
+# rebuild); 14: Windows commands' passwords (`cmdkey /pass:x`, `schtasks /rp x`), `net  use`
+# and other commands with more blanks, template strings over lines, literals concatenated in
+# mixed quotes or adjacent (`"a" 'b'`), the soft hyphen and other invisible characters inside
+# a name, and CJK names' quoted values outside ASCII redacted; `"prefix_" + name` kept (one
 # rebuild)
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

@@ -24,7 +24,8 @@ names given with a value (``getenv("db_password", "...")``, ``define('DB_PASSWOR
 ``ENV.fetch("DB_PASSWORD") { "..." }``), XML elements (also with attributes, a namespace,
 CDATA, the value on the next line, or named by a ``key``/``name`` attribute) and
 ``key="ApiKey" value="..."`` settings, SQL's ``WITH PASSWORD '...'``, Dockerfiles' ``ENV
-DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, values wrapped in parentheses,
+DB_PASSWORD ...``, Go's ``var dbPassword string = "..."``, a Windows command's option
+(``cmdkey /pass:...``, ``wmic /password:...``), values wrapped in parentheses,
 ``str(...)`` or triple quotes or continued after ``\\``, escaped quotes inside JSON
 (notebooks), YAML block scalars, tags, anchors and values on the next line, Markdown bold
 names and table rows, comments in code read like config (``# old password: ...``, ``/* pw:
@@ -75,6 +76,7 @@ from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _list_values,
+    _parts_over_lines,
     _secret_value,
     _spaced_value,
     _stated_value,
@@ -463,6 +465,8 @@ def _context(
             return "herestring" if _READ_NAMES.search(line) else None
     if not line:
         return ""  # the name starts its line: none of the shapes below
+    if op == ":" and line[-1] == "/" and (len(line) == 1 or line[-2] in " \t\"'"):
+        return "option"  # cmdkey /pass:..., wmic /password:...: a Windows command's option
     if line.endswith(("?", "&")) or line.rstrip(" ").endswith(";"):  # "...; Password=x"
         return "query"
     if not config_like and text[start:end].isupper() and _in_command(line):
@@ -615,7 +619,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # ("PASSWORD", "PLACING"), "PASS",\n "passed": a list or the next key
         if comment and (not _looks_generated(value) or not _OPENING_BRACKETS.isdisjoint(value)):
             continue  # "# token = self._get_param('Token')": code in a comment
-        if m.group("wrapped") and not _CLOSING_PAREN.match(text, span[1] + 1):
+        wrapped = m.group("wrapped")
+        if wrapped and not _CLOSING_PAREN.match(text, span[1] + 1):
             continue  # ("SHA-256", "SHA-512"): a tuple, not a value wrapped in parentheses
         if (
             value.isalpha()
@@ -625,6 +630,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        spans.append(span)
+        if wrapped or m.lastgroup == "template":  # (may run over lines)
+            spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
+        else:
+            spans.append(span)
         done = span[1]
     return spans

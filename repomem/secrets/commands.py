@@ -4,9 +4,8 @@ Three token detectors (run by :func:`~repomem.secrets.redact` after those of
 :mod:`.tokens`) find credentials given to commands: one scan after the literal ``-`` reads
 ``--password=...``/``--token ...`` flags, the short password options of the commands that
 have one (``sshpass -p``, ``psexec -p``, ``redis-cli -a``, ``docker login -p``, ``mysql
--p...``, the command checked in Python, also on the lines a ``\\`` continues), ``htpasswd
--b``, PowerShell's ``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u
-user:...``.
+-p...``, the command checked in Python, also on the lines a ``\\`` continues), PowerShell's
+``-Password`` and ``ConvertTo-SecureString "..."``; then ``curl -u user:...``.
 
 The assignment scans of :mod:`.assign` hand this module the rest: ``Authorization``
 headers (Bearer, Basic, Digest, AWS Signature V4), ``Cookie``/``Set-Cookie`` headers
@@ -25,9 +24,11 @@ and export tools' ``expdp user/...@db``, ``exp user/...@db`` and ``exp userid=us
 RMAN's ``rman target sys/...@db catalog rman/...@rcat``; without a database, ``sqlplus
 user/... @run.sql`` and ``exp user/... file=x.dmp``, a typed password), a password echoed
 into a command that reads it (``echo ... | docker login --password-stdin``, ``echo ... |
-sudo -S``) and Windows' ``net use \\\\server\\share ... /user:domain\\name ...`` and ``net
-user name ... /add``.  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export
-tools, PDO, FTP and --password-stdin.
+sudo -S``), Windows' ``net use \\\\server\\share ... /user:domain\\name ...`` and ``net
+user name ... /add`` (any blanks between their words) and schtasks' ``/rp ...`` and ``/p
+...``, and htpasswd's in batch mode (``htpasswd -Bb file user ...``, ``htpasswd -nb user
+...``).  The "p" keyword scan of :mod:`.assign` finds the Data Pump and export tools, PDO,
+FTP, schtasks, htpasswd and --password-stdin.
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ from repomem.secrets.values import _TUPLE_VALUES
 # --db-password x, --api-key=..., --aws-secret-access-key ...  The flag's words are looked
 # for after the literal "-", which also finds the short options of the commands that take a
 # password (`sshpass -p`, `psexec -p`, `redis-cli -a`, `docker login -p`, `mysql -p...`:
-# the command is checked in Python), `htpasswd -b file user ...`, PowerShell's `-Password
-# ...` and `ConvertTo-SecureString "..." -AsPlainText`.  One scan for all of them: a scan
-# per command would cost more than the branches tried at each "-".
+# the command is checked in Python), PowerShell's `-Password ...` and
+# `ConvertTo-SecureString "..." -AsPlainText` (htpasswd's -b: see _P_WORDS).  One scan for
+# all of them: a scan per command would cost more than the branches tried at each "-".
 _CMD_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\n]{1,200})(?P=q)|(?P<bare>[^\s"'`]+))"""
 _FLAG = re.compile(
     r"-(?:-(?<![\w-]--)(?P<pre>(?:[a-z]+-){0,2})"
@@ -64,7 +65,6 @@ _FLAG = re.compile(
     r"""|(?P<short>[pa])(?<=[\s"'\[(,]-[pa])[ \t]*"""
     r"|(?P<ps>P)(?<=\s-P)assword[ \t]+"
     r"|(?P<ps_secure>S)(?<=ConvertTo-S)ecureString[ \t]+(?:-String[ \t]+)?"
-    r"|(?P<htpasswd>b)(?<=htpasswd -b)[A-Za-z]{0,3}[ \t]+[^\s-]\S*[ \t]+\S+[ \t]+"
     r")" + _CMD_VALUE
 )
 # The commands whose short option takes a password: (command, option letter, value attached
@@ -110,6 +110,18 @@ _GENERATED_FLAGS = frozenset(
 )
 
 
+def _command_value(value: str) -> bool:
+    """True for a value given to a command that may be a secret: four characters or more,
+    not an option, a variable, a placeholder, a name or a small number."""
+    return not (
+        len(value) < 4
+        or value[0] in "-$%{<("
+        or _is_placeholder(value)
+        or _is_name_value(value)
+        or (value.isdigit() and len(value) < 8)
+    )
+
+
 def _command_secret(m: re.Match[str]) -> str | None:
     """The match with its value redacted when the value is a secret: not a placeholder, a
     variable, a name, an option or a small number (``-u 1000:1000`` is uid:gid)."""
@@ -117,13 +129,7 @@ def _command_secret(m: re.Match[str]) -> str | None:
     group = "quoted" if groups.get("quoted") is not None else "bare"
     value = m.group(group)
     kept = value if group == "quoted" else value.rstrip(",;)")
-    if (
-        len(kept) < 4
-        or kept[0] in "-$%{<("
-        or _is_placeholder(kept)
-        or _is_name_value(kept)
-        or (kept.isdigit() and len(kept) < 8)
-    ):
+    if not _command_value(kept):
         return None
     kw = groups.get("kw")
     if groups.get("short") is not None and not _short_flag_takes_password(m):
@@ -236,8 +242,11 @@ _ORACLE_AHEAD = "(?=" + _ORACLE_SHAPE.replace("PASSWORD", _ORACLE_PASSWORD) + ")
 # [password], net user name password [/add].  Their words are read up to the end of the
 # line, a shell's operator or a quote (the command may be a string in code).  Found at the
 # "u" of "use" (a "u" is rarer than an "n"; :mod:`.assign`'s scan for "auth" shares it),
-# looking ahead for a word of six characters where the password goes (after the share, or
-# the user's name, maybe after options), so a megabyte of "net use " costs no Python work.
+# after "net" and a blank, or after two blanks or more ("net  use", checked in Python: a
+# look-behind has one width), looking ahead for a word of six characters where the password
+# goes (after the share, or the user's name, maybe after options), so a megabyte of "net use "
+# costs no Python work.  The user's name does not start with "=", ":" or "(", so an indented
+# `user = ...` is no hit.
 _NET_WORD_CHARS = r"""[^\s"'`&|<>;]"""
 # (options, prompts and variables, then a word: its first character and five more)
 _NET_PASSWORD_AHEAD = (
@@ -245,8 +254,8 @@ _NET_PASSWORD_AHEAD = (
     rf"""[ \t]+[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}}"""
 )
 _U_WORDS = (
-    r"se(?<=net use)(?:"
-    rf"""r(?=[ \t]+[^\s"'`&|<>;/]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
+    r"se(?:(?<=net[ \t]use)|(?<=[ \t]{2}use))(?:"
+    rf"""r(?=[ \t]+[^\s"'`&|<>;/=:(]{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD})"""  # the user's name
     rf"|(?=(?:[ \t]+{_NET_WORD_CHARS}+){{0,2}}?"  # a drive letter, options
     rf"[ \t]+\\\\{_NET_WORD_CHARS}*{_NET_PASSWORD_AHEAD}))"  # the share
 )
@@ -269,11 +278,14 @@ _WORD_SCANS = (
         r"d(?:entified(?<=identified)[ \t]+by[ \t]"
         rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
         rf"|=(?<=userid=){_ORACLE_AHEAD}"
-        r"|o[ \t](?<=\|[ \t]sudo[ \t])[ \t]*(?=-s[ \t]))"  # ... | sudo -S: read from the pipe
+        # ... | sudo -S: read from the pipe (any blanks after it: the pipe checked in Python)
+        r"|o[ \t](?:(?<=\|[ \t]sudo[ \t]|[ \t]{2}sudo[ \t])|(?<=\|sudo[ \t]))"
+        r"[ \t]*(?=-s[ \t]))"
     ),
-    # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db
+    # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found
+    # at "target" after a blank; rman before it, maybe after more blanks, checked in Python)
     re.compile(
-        rf"g(?:et(?<=rman target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
+        rf"g(?:et(?<=[ \t]target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
         r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
     ),
     # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
@@ -285,14 +297,14 @@ _WORD_SCANS = (
 )
 # The kind of word found, by its first two letters (see _word_kind), and where the word
 # starts before its scan's literal: the "d" of identified, redis and userid=, the "g" of
-# log... and of rman target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
-# the "c" of jdbc, the "u" of net use.
+# log... and of (rman) target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
+# the "c" of jdbc, the "u" of net use (after one blank: see _net_password for more).
 _WORDS = {
     "de": ("identified", 1),
     "di": ("redis", 2),
     "d=": ("oracle", 5),
     "do": ("piped", 2),
-    "ge": ("oracle", 8),
+    "ge": ("rman", 3),
     "gi": ("login", 2),
     "go": ("login", 2),
     "g ": ("login", 2),
@@ -306,22 +318,34 @@ _WORDS = {
     "qu": ("call", 2),
     "ql": ("call", 3),
 }
-_WORD_KINDS = frozenset(kind for kind, _ in _WORDS.values())
+# (and schtasks' and htpasswd's, found by the "p" scan: see _P_WORDS)
+_WORD_KINDS = frozenset({*(kind for kind, _ in _WORDS.values()), "schtasks", "htpasswd"})
 
 
 # Words found by the "p" keyword scan of :mod:`.assign`, so that they cost no scan of their
 # own (each is looked ahead for like the words above): the Data Pump and export tools
 # (expdp, impdp, exp, imp user/...@db), PHP's new PDO(dsn, user, "...") and ftplib's
-# FTP(host, user, "...") and FTP_TLS(; and, tried before the keywords, --password-stdin
-# (docker login's, a password piped in by echo).
+# FTP(host, user, "...") and FTP_TLS(; htpasswd with its batch option (-b, in any cluster:
+# -Bb, -nb, -cbB; the options read in Python); schtasks' /rp and /p (the passwords of the user a
+# task runs as and of the user it connects as: the command checked in Python), looking ahead
+# for a word of six characters with a digit or a symbol (not an option, a prompt or a
+# variable) and taking its first character (a match that ends in a blank is the export
+# tools'); and, tried before the keywords, --password-stdin (docker login's, a password
+# piped in by echo).
 _P_FIRST = r"assword-stdin(?<=-password-stdin)"
+_SCHTASKS_AHEAD = (
+    rf"""[ \t]*["']?(?=[^\s"'`&|<>;/*%$!]{_NET_WORD_CHARS}{{5}})"""
+    rf"""(?={_NET_WORD_CHARS}{{0,199}}?[0-9!@#$%^*~+=?\\])."""
+)
 _P_WORDS = (
     rf"dp[ \t](?<=expdp[ \t]|impdp[ \t])[ \t]*{_ORACLE_AHEAD}"
     rf"|do\((?<=pdo\()(?={_ARGUMENTS_TO_STRING})"
     rf"|\((?<=ftp\()(?={_ARGUMENTS_TO_STRING})"
     rf"|_tls\((?<=ftp_tls\()(?={_ARGUMENTS_TO_STRING})"
+    r"|asswd(?<=htpasswd)[ \t]+(?=(?:-[a-z]{1,8}(?:[ \t]+\d{1,2})?[ \t]+){0,4}-[a-z]{0,7}b)"
     # last: a blank after a "p" is common (help, step), a lost branch the cheapest there
-    rf"|[ \t](?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"|[ \t](?:(?<=exp[ \t]|imp[ \t])[ \t]*{_ORACLE_AHEAD}"
+    rf"|(?<=/p[ \t]|rp[ \t])(?:(?<=\s/rp[ \t])|(?<=\s/p[ \t])){_SCHTASKS_AHEAD})"
 )
 
 
@@ -332,6 +356,10 @@ def _p_word(word: str) -> tuple[str, int]:
         return "call", 0 if word.startswith("pdo") else 2
     if word == "password-stdin":
         return "piped", 0
+    if word.startswith("passwd"):  # htpasswd at its "p"
+        return "htpasswd", 2
+    if word[-1] not in " \t":  # /rp ..., /p ...: their "p" (its "/" checked by the scan)
+        return "schtasks", 0
     return "oracle", 2  # expdp, impdp at their first "p", exp and imp at theirs
 
 
@@ -406,11 +434,16 @@ _NET_USE = re.compile(r"net[ \t]+use(?P<user>r)?(?=[ \t])", re.IGNORECASE)
 _NET_WORD = re.compile(rf"[ \t]+({_NET_WORD_CHARS}+)")
 
 
-def _net_password(text: str, start: int) -> tuple[int, int] | None:
+def _net_password(text: str, word_end: int) -> tuple[int, int] | None:
     """The span of the password given to net use (after the share) or net user (after the
-    user's name) at ``start``: a word typed like one, not an option, ``*`` (a prompt) or a
-    variable (``%PASSWORD%``, ``$password``)."""
-    if start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+    user's name), the scan's match of its "use" or "user" ending at ``word_end``: a word
+    typed like one, not an option, ``*`` (a prompt) or a variable (``%PASSWORD%``,
+    ``$password``)."""
+    start = word_end - (4 if text[word_end - 1] in "rR" else 3)
+    while start and text[start - 1] in " \t":
+        start -= 1
+    start -= 3  # "net", which _NET_USE checks
+    if start < 0 or (start and (text[start - 1].isalnum() or text[start - 1] in "_.-")):
         return None  # .NET users, internet use
     command = _NET_USE.match(text, start)
     if command is None:
@@ -436,14 +469,88 @@ def _net_password(text: str, start: int) -> tuple[int, int] | None:
     return None
 
 
+# A word of htpasswd's command line: an option or an argument, maybe quoted.
+_HTPASSWD_WORD = re.compile(
+    r"""[ \t]+(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,200})(?P=q)|(?P<bare>[^\s"'`;&|<>()]{1,200}))"""
+)
+
+
+def _htpasswd_password(text: str, start: int, word_end: int) -> tuple[int, int] | None:
+    """The span of the password given to htpasswd (at ``start``) in batch mode, its options
+    read from ``word_end``: ``htpasswd -b[c][B] file user password``, ``htpasswd -nb user
+    password`` (no file), in any cluster or order of its options."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+        return None
+    batch = no_file = False
+    arguments: list[re.Match[str]] = []
+    at = word_end - 1  # (the scan's match took the blanks after the command)
+    skip = False  # the value of -C (bcrypt's cost) or -r (rounds) comes next
+    for _ in range(12):
+        word = _HTPASSWD_WORD.match(text, at)
+        if word is None:
+            break
+        at = word.end()
+        bare = word.group("bare")
+        if skip:
+            skip = False
+        elif bare is not None and bare.startswith("-") and not arguments:
+            batch = batch or "b" in bare
+            no_file = no_file or "n" in bare
+            skip = bare[-1] in "Cr"
+        else:
+            arguments.append(word)
+            if len(arguments) == (2 if no_file else 3):
+                break
+    if not batch or len(arguments) != (2 if no_file else 3):
+        return None
+    password = arguments[-1]
+    group = "quoted" if password.group("quoted") is not None else "bare"
+    return password.span(group) if _command_value(password.group(group)) else None
+
+
+# RMAN's command before its target: rman target, rman  target.
+_RMAN = re.compile(r"(?<![\w.-])rman(?:\.exe)?[ \t]+\Z")
+# schtasks, as a command, on the line of its /rp or /p (or the lines ^ continues into it).
+_SCHTASKS = re.compile(r"(?<![\w.-])schtasks(?:\.exe)?[ \t\"']")
+# The password after /rp or /p: a word, maybe quoted.
+_SCHTASKS_PASSWORD = re.compile(
+    r"""[ \t]+(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,200})(?P=q)|(?P<bare>[^\s"'`&|<>;]{1,200}))"""
+)
+
+
+def _schtasks_password(text: str, lowered: str, start: int) -> tuple[int, int] | None:
+    """The span of the password given to schtasks' /rp or /p, whose "p" is at ``start``: a
+    word typed like one (not a prompt ``*`` or a variable), schtasks on its line."""
+    floor = max(0, start - 400)
+    begin = text.rfind("\n", floor, start) + 1
+    while begin > floor and text[max(floor, begin - 3) : begin - 1].rstrip("\r").endswith("^"):
+        begin = text.rfind("\n", floor, begin - 1) + 1  # the line before ends with "^"
+    if _SCHTASKS.search(lowered, max(begin, floor), start) is None:
+        return None
+    word = _SCHTASKS_PASSWORD.match(text, start + 1)
+    if word is None:
+        return None
+    group = "quoted" if word.group("quoted") is not None else "bare"
+    value = word.group(group)
+    if not _given_password(value):
+        return None
+    return word.span(group)
+
+
 def _word_spans(
     text: str, lowered: str, start: int, kind: str, word_end: int
 ) -> list[tuple[int, int]]:
     """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, _C_WORDS
     and _U_WORDS) at ``start``, its scan's match ending at ``word_end``."""
     if kind == "net":
-        net = _net_password(text, start)
+        net = _net_password(text, word_end)
         return [net] if net is not None else []
+    if kind == "schtasks":
+        schtasks = _schtasks_password(text, lowered, start)
+        return [schtasks] if schtasks is not None else []
+    if kind == "htpasswd":
+        htpasswd = _htpasswd_password(text, start, word_end)
+        return [htpasswd] if htpasswd is not None else []
     if kind == "dsn":
         head = text[max(0, start - 300) : start - 1]
         dsn = _DSN_USERINFO.search(head)
@@ -475,6 +582,10 @@ def _word_spans(
         ):
             return []
         return [echo.span("value")]
+    if kind == "rman":  # (rman) target ...
+        if _RMAN.search(lowered, max(0, start - 40), start) is None:
+            return []
+        kind = "oracle"
     if kind == "oracle":
         spans = []
         logon = _ORACLE_LOGON.match(text, word_end)

@@ -4,15 +4,22 @@
   (``password＝"..."``, ``ＴＯＫＥＮ＝...``, ``ＤＢ＿ＰＡＳＳＷＯＲＤ：...``), are read as the
   ASCII characters they stand for (:func:`_fold_full_width`): one character for one, so
   positions in the folded copy are positions in the text.
-* Zero-width characters (U+200B, U+200C, U+200D, U+2060, and U+FEFF after the first
-  character) pasted inside a name or a value (``pass\\u200bword = "..."``, from a web page
-  or a chat) hide it from every scan: :func:`_without_zero_width` is the text without them,
+* Zero-width and other invisible format characters (U+200B, U+200C, U+200D, U+2060, U+FEFF
+  after the first character; the soft hyphen U+00AD, U+180E, the marks U+200E, U+200F and
+  U+061C) pasted inside a name or a value (``pass\\u200bword = "..."``, from a web page or
+  a chat) hide it from every scan: :func:`_without_zero_width` is the text without them,
   which :func:`~repomem.secrets.redact` also reads, keeping that reading where it redacts
-  more (its output then has no zero-width characters).
+  more (its output then has none of them).  The bidirectional embeddings and isolates
+  (U+202A-U+202E, U+2066-U+2069) and the invisible operators (U+2061-U+2064) are not looked
+  for: a find of a character in a text of two bytes a character searches for its low byte,
+  which for those is a common letter or punctuation ("a" to "i", "*" to "."); with them the
+  check took seven times as long on the standard library's non-ASCII files.
 * Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
   ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
   :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
-  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits);
+  a value with characters outside ASCII in quotes only (``密码 = "秘密的值123"``, "密码是
+  “...”"), with three ASCII characters together (not a count: "至少8位字符").
 
 Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
 read as Latin letters: nobody types them by accident (a name spelt so does not work as a
@@ -57,14 +64,23 @@ def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) 
     return folded if folded != text else None
 
 
-_ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060")
+# Invisible characters: zero-width ones, the soft hyphen, the Mongolian vowel separator (a
+# zero-width space before Unicode 6.3) and the marks of direction.  Each is found with one
+# str.find (a text's characters outside its range cost nothing: U+00AD alone is looked for
+# in a Latin-1 text); their low bytes are rare, which a find in a wider text searches for.
+_ZERO_WIDTH = (
+    *("\u200b", "\u200c", "\u200d", "\u2060"),  # zero-width space, non-joiner, joiner; word joiner
+    *("\u00ad", "\u180e", "\u200e", "\u200f", "\u061c"),  # soft hyphen, MVS, LRM, RLM, ALM
+)
 _DROP_ZERO_WIDTH = dict.fromkeys(map(ord, (*_ZERO_WIDTH, "\ufeff")))
 
 
 def _without_zero_width(text: str) -> str | None:
-    """``text`` without its zero-width characters, or None when it has none (a byte order
-    mark that starts the text does not count)."""
-    if text.isascii() or not (any(c in text for c in _ZERO_WIDTH) or text.find("\ufeff", 1) >= 0):
+    """``text`` without its zero-width and other invisible characters, or None when it has
+    none (a byte order mark that starts the text does not count)."""
+    if text.isascii() or not (
+        any(map(text.__contains__, _ZERO_WIDTH)) or text.find("\ufeff", 1) >= 0
+    ):
         return None
     return text.translate(_DROP_ZERO_WIDTH)
 
@@ -78,15 +94,22 @@ _CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORD
 
 
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
-# and the value: an ASCII word, maybe quoted. Compiled at its first use (6 ms, which a text
-# without those names never needs).
+# and the value: a word in quotes with characters outside ASCII (wide), or an ASCII word,
+# maybe quoted. Compiled at its first use (6 ms, which a text without those names never needs).
 @functools.cache
 def _cjk_name() -> re.Pattern[str]:
     return re.compile(
         f"(?P<name>{'|'.join(_CJK_PASSWORDS + _CJK_TOKENS)})"
         r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
-        r"""(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200})"""
+        r"""(?:["'`“「『](?P<wide>[^\s"'`“”「」『』]{0,199}[^\s"'`“”「」『』\x00-\x7f]"""
+        r"""[^\s"'`“”「」『』]{0,199})["'`”」』]"""
+        r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200}))"""
     )
+
+
+# What a password typed with characters outside ASCII has: a run of three ASCII letters,
+# digits or symbols ("秘密的值123"), not the one or two digits of a count ("至少8位字符").
+_ASCII_RUN = re.compile(r"[!-~]{3}")
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
@@ -99,15 +122,20 @@ def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
 
 def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
     """The span of the value after the CJK name at ``start``, if a secret: typed like a
-    password after a password's name, generated after a token's or a key's."""
+    password after a password's name, generated after a token's or a key's.  A value with
+    characters outside ASCII counts in quotes only (a string, or quoted in a sentence), with
+    three ASCII characters together: unquoted, it is a sentence's words."""
     m = _cjk_name().match(text, start)
     if m is None:
         return []
-    value = m.group("value")
-    if not m.group("q"):
+    group = "wide" if m.group("wide") is not None else "value"
+    value = m.group(group)
+    if group == "value" and not m.group("q"):
         value = value.rstrip(".:)!?")  # the end of a sentence
+    if group == "wide" and _ASCII_RUN.search(value) is None:
+        return []
     if m.group("name") in _CJK_PASSWORDS:
         secret = _typed(value) and _plain_secret(value)
     else:
         secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)
-    return [(m.start("value"), m.start("value") + len(value))] if secret else []
+    return [(m.start(group), m.start(group) + len(value))] if secret else []

@@ -4,8 +4,8 @@
 optional closing quote or bracket (dict keys, subscripts), an optional type annotation,
 the operator (``=``, ``:``, ``:=``, ``=>``, a setter's ``(``, XML's ``>``, a Markdown
 table's ``|``, a here-string's ``<<<`` ...) and the value (quoted, also in triple, escaped,
-Lua or typographic quotes; bare; or on the next line).  :mod:`.assign` judges the context
-and :mod:`.values` the value.
+Lua or typographic quotes, or in a template string over lines; bare; or on the next
+line).  :mod:`.assign` judges the context and :mod:`.values` the value.
 """
 
 from __future__ import annotations
@@ -64,6 +64,9 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
       | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:
                                                 # “...”, German „...“, French «...»)
+      | `(?P<template>[^`\\]{1,1024})`            # a template string over lines (JavaScript,
+                                                # Go's raw strings): a quoted value stops at
+                                                # a line break
       | (?P<bare>[^\s"'`][^NL]{0,63})           # config values: see _secret_value
       | (?P<eol>(?=\r?\n)) )                    # password: then the value on the next line
     """

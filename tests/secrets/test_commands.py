@@ -200,6 +200,133 @@ def test_net_use_and_net_user_without_a_password_are_kept(text: str) -> None:
     assert_kept(text)
 
 
+WINDOWS_OPTIONS = {
+    # (path, text): a password given to a Windows command's option
+    "cmdkey_pass": ("a.bat", "cmdkey /add:host /user:u /pass:{p}"),
+    "cmdkey_generic": ("a.cmd", "cmdkey /generic:TERMSRV/srv01 /user:ACME\\me /pass:{p}"),
+    "cmdkey_upper_case": ("a.bat", "CMDKEY /ADD:host /USER:u /PASS:{p}"),
+    "cmdkey_in_python": ("a.py", 'subprocess.run("cmdkey /add:h /user:u /pass:{p}")'),
+    "wmic_password": ("a.bat", "wmic /node:srv /user:admin /password:{p} os get caption"),
+    "schtasks_run_as": ("a.bat", "schtasks /create /tn b /tr c:\\b.bat /sc daily /ru me /rp {p}"),
+    "schtasks_upper_case": ("a.cmd", "SCHTASKS /Change /TN backup /RU ACME\\svc /RP {p}"),
+    "schtasks_remote_user": ("a.bat", "schtasks /query /s srv01 /u ACME\\admin /p {p}"),
+    "schtasks_quoted": ("a.bat", 'schtasks /create /tn x /tr y /ru me /rp "{p}" /sc once'),
+    "schtasks_continued": ("a.bat", "schtasks /create /tn x /tr y ^\n  /ru me /rp {p}"),
+    "schtasks_in_python": ("a.py", 'os.system("schtasks /change /tn x /ru me /rp {p}")'),
+}
+
+
+@named(("path", "text"), WINDOWS_OPTIONS)
+def test_passwords_given_to_cmdkey_schtasks_and_other_windows_options_are_redacted(
+    path: str, text: str
+) -> None:
+    assert_filled_redacted(text, is_config_like(path), p=PW)
+
+
+WINDOWS_OPTIONS_KEPT = {
+    "cmdkey_list": "cmdkey /list",
+    "cmdkey_list_target": "cmdkey /list:TERMSRV/srv01",
+    "cmdkey_delete": "cmdkey /delete:host",
+    "cmdkey_prompt": "cmdkey /add:host /user:u /pass",
+    "cmdkey_variable": "cmdkey /add:host /user:u /pass:%PASSWORD%",
+    "cmdkey_powershell_variable": "cmdkey /add:host /user:u /pass:$password",
+    "schtasks_query": "schtasks /query",
+    "schtasks_query_verbose": "schtasks /query /fo LIST /v",
+    "schtasks_prompt": "schtasks /create /tn x /tr y /ru me /rp *",
+    "schtasks_no_password": "schtasks /create /tn x /tr y /ru SYSTEM /sc onstart",
+    "schtasks_variable": "schtasks /change /tn x /ru me /rp %TASK_PASSWORD%",
+    "set_prompt": "set /p answer=Continue?",
+    "xcopy_prompt": "xcopy /p source2024 target",
+    "other_command_p": f"robocopy src dst /p {PW}",
+    "url_path": "curl https://api.acme.io/v1/users/password:reset",
+    "url_path_typed": f"see https://acme.io/pass:{PW}",
+    "option_word": "wmic /user:admin /password:secret os get caption",
+}
+
+
+@named("text", WINDOWS_OPTIONS_KEPT)
+def test_windows_commands_without_a_password_given_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+SPACED_COMMANDS = {
+    # (path, text): the words of a command apart by more than one space, or by a tab
+    "net_use_two_spaces": ("a.bat", "net  use \\\\srv\\x /user:me {p}"),
+    "net_use_tab": ("a.bat", "net\tuse \\\\srv\\x {p} /user:me"),
+    "net_use_spaces_after": ("a.bat", "net use   \\\\srv\\x   {p}   /user:me"),
+    "net_user_spaces": ("a.bat", "NET   USER deploy {p} /add"),
+    "net_user_tab": ("a.bat", "net\tuser deploy {p} /add"),
+    "rman_target_spaces": ("run.sh", "rman  target sys/{p}@prod"),
+    "rman_target_tab": ("run.sh", "rman\ttarget sys/{p}@prod"),
+    "sudo_after_a_pipe_spaces": ("run.sh", 'echo "{p}" |  sudo -S apt-get update'),
+    "sudo_after_a_pipe_tab": ("run.sh", 'echo "{p}" |\tsudo -S apt-get update'),
+    "htpasswd_spaces": ("run.sh", "htpasswd  -b .htpasswd admin {p}"),
+    "htpasswd_tab": ("run.sh", "htpasswd\t-b .htpasswd admin {p}"),
+}
+
+
+@named(("path", "text"), SPACED_COMMANDS)
+def test_commands_written_with_more_blanks_between_their_words_are_read(
+    path: str, text: str
+) -> None:
+    assert_filled_redacted(text, is_config_like(path), p=PW)
+
+
+SPACED_COMMANDS_KEPT = {
+    "net_use_prompt": "net  use \\\\srv\\x /user:me *",
+    "net_use_variable": "net\tuse \\\\srv\\x %PASSWORD% /user:me",
+    "indented_user": "    user = User.objects.get(pk=user_id)",
+    "indented_use": "        use_cache = settings.USE_CACHE_ALWAYS",
+    "prose_user": "the net  user experience improved a lot",
+    "rman_prose": "rman  target / nocatalog",
+    "sudo_shell": f"echo {PW} |  sudo -s",
+    "retarget": f"retarget  sys/{PW}@prod",
+}
+
+
+@named("text", SPACED_COMMANDS_KEPT)
+def test_spaced_words_without_a_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+HTPASSWD = {
+    # (path, text): htpasswd's batch mode (-b) in any cluster of its options
+    "batch": ("run.sh", "htpasswd -b .htpasswd admin {p}"),
+    "bcrypt_batch": ("run.sh", "htpasswd -Bb .htpasswd admin {p}"),
+    "create_batch": ("run.sh", "htpasswd -cb /etc/nginx/.htpasswd admin {p}"),
+    "batch_create_bcrypt": ("run.sh", "htpasswd -bcB .htpasswd admin {p}"),
+    "options_apart_with_a_cost": ("run.sh", "htpasswd -B -C 10 -b .htpasswd admin {p}"),
+    "no_file": ("run.sh", "htpasswd -nb admin {p}"),
+    "no_file_bcrypt": ("run.sh", "htpasswd -nbB admin {p}"),
+    "quoted": ("run.sh", "htpasswd -Bbn admin '{p}'"),
+    "in_a_dockerfile": ("Dockerfile", "RUN htpasswd -Bbn admin {p} > /etc/nginx/.htpasswd"),
+    "by_its_path": ("run.sh", "/usr/bin/htpasswd -b -c .htpasswd admin {p}"),
+    "in_python": ("a.py", 'subprocess.run("htpasswd -Bb .htpasswd admin {p}", shell=True)'),
+}
+
+
+@named(("path", "text"), HTPASSWD)
+def test_passwords_given_to_htpasswd_in_batch_mode_are_redacted(path: str, text: str) -> None:
+    assert_filled_redacted(text, is_config_like(path), p=PW)
+
+
+HTPASSWD_KEPT = {
+    "prompting": "htpasswd -B .htpasswd admin",
+    "create_prompting": "htpasswd -c .htpasswd admin",
+    "variable": 'htpasswd -Bbn admin "$PASSWORD"',
+    "delete": "htpasswd -D .htpasswd admin",
+    "verify": "htpasswd -v .htpasswd admin",
+    "no_password_given": "htpasswd -b .htpasswd admin",
+    "prose": "Run htpasswd to create the file, or htpasswd -b for scripts.",
+    "another_command_b": f"git checkout -b feature origin/main {PW}",
+}
+
+
+@named("text", HTPASSWD_KEPT)
+def test_htpasswd_without_a_password_given_is_kept(text: str) -> None:
+    assert_kept(text)
+
+
 PIPED = {
     # a password echoed into a command that reads it from its standard input
     "docker_login": "RUN echo {p} | docker login -u deploy --password-stdin registry.acme.io",
@@ -238,7 +365,8 @@ def test_each_database_rman_logs_on_to_has_its_password_redacted() -> None:
     [
         *("connect(", "connect(\n", "login(", "creds ", "log in ", "expdp ", "rman target "),
         *("userid=", "redis(", "new PDO(", "FTP(", "--password-stdin ", "sudo -S ", "exp "),
-        *("net use ", "net use \\\\s\\x /user:me ", "NET USER "),
+        *("net use ", "net use \\\\s\\x /user:me ", "NET USER ", "net  use ", "net\tuser "),
+        *(" /rp ", "schtasks /p "),
     ],
 )
 def test_a_word_repeated_without_a_credential_is_kept(word: str) -> None:

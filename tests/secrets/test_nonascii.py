@@ -73,6 +73,52 @@ def test_zero_width_characters_inside_a_name_or_a_token_do_not_hide_it(
     assert (out, n) == (expected.format(p=REDACTED, t=REDACTED, g=REDACTED), 1)
 
 
+INVISIBLE = {
+    # (path, text, character): other invisible format characters pasted inside a name or a
+    # token (g: a GitHub token with the character inside)
+    "soft_hyphen_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u00ad"),
+    "soft_hyphen_in_a_config_name": (".env", "DB_PASS{c}WORD={p}", "\u00ad"),
+    "soft_hyphen_in_a_token": ("a.py", "x = '{g}'", "\u00ad"),
+    "mongolian_vowel_separator_in_a_name": ("a.py", 'api_to{c}ken = "{t}"', "\u180e"),
+    "mongolian_vowel_separator_in_a_token": ("a.py", "x = '{g}'", "\u180e"),
+    "left_to_right_mark_in_a_name": ("a.py", 'sec{c}ret = "{t}"', "\u200e"),
+    "right_to_left_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u200f"),
+    "arabic_letter_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u061c"),
+    "word_joiner_in_a_token": ("a.py", "x = '{g}'", "\u2060"),
+    "byte_order_mark_in_a_token": ("a.py", "x = '{g}'", "\ufeff"),
+}
+
+
+@named(("path", "text", "character"), INVISIBLE)
+def test_other_invisible_format_characters_inside_a_name_or_a_token_do_not_hide_it(
+    path: str, text: str, character: str
+) -> None:
+    broken_token = GITHUB_PAT[:10] + character + GITHUB_PAT[10:]
+    filled = text.format(c=character, p=PW, t=TOKEN, g=broken_token)
+    assert redact(filled, config_like=is_config_like(path)) == (
+        text.format(c="", p=REDACTED, t=REDACTED, g=REDACTED),
+        1,
+    )
+
+
+INVISIBLE_KEPT = {
+    "soft_hyphens_in_german_prose": "Pass\u00adwort\u00adver\u00adwal\u00adtung ist wichtig.",
+    "soft_hyphen_in_a_word": 'label = "Ge\u00adheim\u00adnis"',
+    "soft_hyphen_in_code": "pass\u00adword = get_password()",
+    "marks_around_hebrew": 'title = "\u200fשלום\u200e"',
+}
+
+
+@named("text", INVISIBLE_KEPT)
+def test_invisible_format_characters_that_hide_nothing_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_a_soft_hyphen_elsewhere_is_kept_when_nothing_is_hidden() -> None:
+    text = f'# Pass\u00adwort\npassword = "{PW}"\n'
+    assert redact(text) == (text.replace(PW, REDACTED), 1)
+
+
 ZERO_WIDTH_KEPT = {
     "prose": "pass\u200bword managers",
     "code": "pass\u200bword = get_password()",
@@ -135,4 +181,49 @@ CJK_KEPT = {
 
 @named(("path", "text"), CJK_KEPT)
 def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
+    assert_kept(text, is_config_like(path))
+
+
+WIDE = "秘密的值123"  # a password with characters outside ASCII
+WIDE_TOKEN = "令牌" + fake(ALNUM, 16, 72)
+
+CJK_WIDE = {
+    # (path, text, secret): a value with characters outside ASCII, in a string after a CJK name
+    "chinese_in_code": ("a.py", '密码 = "{w}"', WIDE),
+    "chinese_single_quotes": ("a.js", "const 密码 = '{w}';", WIDE),
+    "chinese_json_key": ("zh.json", '{{"密码": "{w}"}}', WIDE),
+    "traditional_yaml": ("a.yaml", '密碼: "{w}"', WIDE),
+    "japanese": ("a.py", 'パスワード = "パス{w}"', "パス" + WIDE),
+    "korean": ("a.py", '비밀번호 = "비밀{w}"', "비밀" + WIDE),
+    "typographic_quotes_in_prose": ("NOTES.md", "测试环境的密码是“{w}”。", WIDE),
+    "corner_brackets_in_prose": ("NOTES.md", "パスワードは「パス{w}」です", "パス" + WIDE),
+    "token": ("a.py", '令牌 = "{t}"', WIDE_TOKEN),
+}
+
+
+@named(("path", "text", "secret"), CJK_WIDE)
+def test_values_outside_ascii_quoted_after_cjk_names_are_redacted(
+    path: str, text: str, secret: str
+) -> None:
+    text = text.format(w=WIDE, t=WIDE_TOKEN)
+    assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
+
+
+CJK_WIDE_KEPT = {
+    # (path, text): words and hints after the names, quoted or not
+    "a_hint_with_a_count": ("zh.json", '{"密码": "至少8位字符"}'),
+    "a_hint_with_a_longer_count": ("a.py", '密码 = "至少12位"'),
+    "a_message": ("a.py", '密码 = "请输入您的密码"'),
+    "words_with_spaces": ("a.py", '密码 = "至少 8 位"'),
+    "unquoted_words_with_a_digit": ("a.md", "密码：至少8位字符"),
+    "a_name_that_goes_on": ("a.py", '密码更新 = "2024年更新"'),
+    "a_prompt_in_a_string": ("a.py", 'placeholder = "密码：请输入"'),
+    "a_translation": ("ja.json", '{"パスワード": "パスワード"}'),
+    "a_quoted_prose_hint": ("a.md", "密码是“至少8位”的字符串"),
+    "a_token_word": ("a.py", '令牌 = "访问令牌12"'),
+}
+
+
+@named(("path", "text"), CJK_WIDE_KEPT)
+def test_words_and_hints_outside_ascii_after_cjk_names_are_kept(path: str, text: str) -> None:
     assert_kept(text, is_config_like(path))

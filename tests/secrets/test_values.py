@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from repomem.secrets import REDACTED, contains_secret, redact
-from tests.secrets.cases import ALNUM, NPM, assert_kept, fake, named
+from tests.secrets.cases import ALNUM, NPM, assert_filled_redacted, assert_kept, fake, named
 
 # ---------------------------------------------------------------------------------------
 # False positives: ordinary code must come through untouched
@@ -195,3 +195,130 @@ def test_a_config_value_before_a_redacted_token_on_its_line_is_redacted_too() ->
     token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
     out, n = redact(f"prod db password=hunter2xyz, CI token {token}", config_like=True)
     assert "hunter2xyz" not in out and token not in out and n == 2
+
+
+# ---------------------------------------------------------------------------------------
+# String literals concatenated: with "+" in any quotes, or adjacent (Python, C)
+# ---------------------------------------------------------------------------------------
+
+CONCATENATED = {
+    # (text, expected): the literals are one value, redacted from the first to the last
+    "mixed_quotes": ("password = \"abc\" + 'def9Xk2q'", f"password = \"{REDACTED}'"),
+    "adjacent": ('password = "abc" "def9Xk2q"', f'password = "{REDACTED}"'),
+    "adjacent_mixed_quotes": ("password = \"abc\" 'def9Xk2q'", f"password = \"{REDACTED}'"),
+    "adjacent_without_a_space": ('password = "abc""def9Xk2q"', f'password = "{REDACTED}"'),
+    "adjacent_in_c": (
+        'static const char *password = "abc" "def9Xk2q";',
+        f'static const char *password = "{REDACTED}";',
+    ),
+    "adjacent_prefixed": ("password = b\"abc\" rb'def9Xk2q'", f"password = b\"{REDACTED}'"),
+    "adjacent_three": ("API_KEY = 'aB3dE5' 'gH7jK9' 'mN1pQ3'", f"API_KEY = '{REDACTED}'"),
+    "adjacent_then_added": (
+        'password = "abc" "def" + "9Xk2q"',
+        f'password = "{REDACTED}"',
+    ),
+    "adjacent_in_a_call": ('connect(password="abc" "def9Xk2q")', f'connect(password="{REDACTED}")'),
+    "word_added_to_a_name": ('password = "hunter2" + suffix', f'password = "{REDACTED}" + suffix'),
+    "a_capitalized_word_added": ('password = "Summer-" + year', f'password = "{REDACTED}" + year'),
+}
+
+
+@named(("text", "expected"), CONCATENATED)
+def test_string_literals_concatenated_in_any_quotes_or_adjacent_are_one_value(
+    text: str, expected: str
+) -> None:
+    assert redact(text) == (expected, 1)
+
+
+def test_literals_joined_over_lines_in_parentheses_are_redacted_literal_by_literal() -> None:
+    key = fake(ALNUM, 48, 53)
+    for text in (
+        f'API_KEY = (\n    "{key[:24]}"\n    "{key[24:]}"\n)\n',  # Python's implicit join
+        f'password = ("{key[:24]}" +\n            "{key[24:]}")\n',
+        f'const apiKey = (\n  "{key[:24]}"\n  + "{key[24:]}"\n);\n',
+        f'API_KEY = (\r\n    b"{key[:24]}"\r\n    rb"{key[24:]}"\r\n)\r\n',
+    ):
+        expected = text.replace(key[:24], REDACTED).replace(key[24:], REDACTED)
+        assert redact(text) == (expected, 2), text
+
+
+LITERALS_OVER_LINES_KEPT = {
+    "words": 'password_help = (\n    "Enter the "\n    "password"\n)',
+    "a_tuple": 'API_KEYS = (\n    "abcdef123456",\n    "ghijkl789012",\n)',
+    "a_prefix_added_to_a_name": 'password = (\n    "prefix_"\n    + user_id\n)',
+    "a_format": 'password = (\n    "%s"\n    "%s"\n) % (a, b)',
+    "an_attribute_docstring": 'password = "abc"\n"""The password, for tests."""\n',
+}
+
+
+@named("text", LITERALS_OVER_LINES_KEPT)
+def test_literals_over_lines_that_make_no_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+CONCATENATED_KEPT = {
+    # a prefix (a lower- or upper-case word ending in a separator) added to a name
+    "prefix_and_a_variable": 'password = "prefix_" + user_id',
+    "prefix_with_a_dash": "password = 'tmp-pass-' + uuid4().hex",
+    "prefix_with_a_colon": 'client_secret = "vault:" + path',
+    "prefix_with_a_slash": 'secret = "secrets/" + name',
+    "upper_case_prefix": 'password = "PREFIX_" + str(i)',
+    "adjacent_prefix_and_a_variable": 'password = "pre" "fix_" + user_id',
+    "adjacent_format_field": 'password = "abc" "%s"',
+    "adjacent_f_string": 'password = "pw_" f"{user}"',
+    "adjacent_words": 'password_help = "Enter a " "password."',
+    "adjacent_compared": 'if password == "abc" "def9Xk2q":',
+}
+
+
+@named("text", CONCATENATED_KEPT)
+def test_prefixes_added_to_names_and_fields_concatenated_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+# ---------------------------------------------------------------------------------------
+# Template strings (JavaScript, Go's raw strings) over lines
+# ---------------------------------------------------------------------------------------
+
+TEMPLATES = {
+    # the value alone in the template, on a line of its own or beside a line break
+    "const": "const pw = `\n  {v}\n`;",
+    "object_member": "const o = {{\n  password: `\n    {v}\n  `,\n}};",
+    "then_a_line_break": "const password = `{v}\n`;",
+    "after_a_line_break": "const apiKey = `\n{v}`;",
+    "typescript_annotated": "const secret: string = `\n  {v}\n`;",
+    "go_raw_string": "password := `\n\t{v}\n`",
+}
+
+
+@named("template", TEMPLATES)
+def test_a_template_string_over_lines_holding_a_credential_is_redacted(template: str) -> None:
+    assert_filled_redacted(template, v=fake(ALNUM, 24, 51))
+
+
+def test_a_credential_wrapped_over_the_lines_of_a_template_is_redacted_line_by_line() -> None:
+    key = fake(ALNUM, 48, 52)
+    text = f"const apiKey = `\n  {key[:24]}\n  {key[24:]}\n`;\nnext();\n"
+    assert redact(text) == (f"const apiKey = `\n  {REDACTED}\n  {REDACTED}\n`;\nnext();\n", 2)
+
+
+TEMPLATES_KEPT = {
+    "interpolation_only": "const password = `\n  ${user}\n`;",
+    "interpolated": "const password = `\n  ${prefix}-${user}\n`;",
+    "query": "const passwordQuery = `\n  SELECT password FROM users\n  WHERE id = $1\n`;",
+    "html": 'const passwordForm = `\n<form>\n  <input type="password">\n</form>\n`;',
+    "words_one_a_line": "const password = `\nalpha\nbeta\n`;",
+    "empty": "const password = `\n`;",
+    "a_short_word": "const pw = `\n  abc\n`;",
+    "a_word_for_a_token": "const token = `\n  keyword\n`;",
+}
+
+
+@named("text", TEMPLATES_KEPT)
+def test_template_strings_over_lines_without_a_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+def test_a_shell_command_substituted_over_lines_in_a_script_is_kept() -> None:
+    assert_kept("PASSWORD=`\n  cat /run/secrets/db\n`\n", config_like=True)
+    assert_kept("PASSWORD=`\n  pwgen-x9\n`\n", config_like=True)
