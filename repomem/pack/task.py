@@ -51,6 +51,21 @@ _NOISE = re.compile(
     r"|^[ \t]*(?:In|Out)[ \t]*\[\d+\]:",
     re.M,
 )
+# Lines that only report versions (`import sympy; sympy.__version__`, an issue template's
+# `import sys; print("Python", sys.version)`): they describe the reporter's setup, and their
+# words (`version`, `platform`, the package names) pointed at `release.py` or `version.py`.
+_VERSION_VALUE = r"(?:[\w.]+\.__version__|sys\.version(?:_info)?|platform\.\w+\(\))"
+_VERSION_LINE = re.compile(
+    r"^[ \t]*(?:>>>[ \t]*|In[ \t]*\[\d+\]:[ \t]*)?"
+    r"(?:import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*;[ \t]*)?"
+    r"(?:print[ \t]*\([ \t]*)?(?:[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*)?"
+    + _VERSION_VALUE
+    + r"(?:[ \t]*,[ \t]*(?:[\"'][^\"'\n]*[\"']|"
+    + _VERSION_VALUE
+    + r"))*"
+    r"[ \t]*\)?[ \t]*;?[ \t]*$",
+    re.M,
+)
 # Words that look like identifiers in prose but name nothing in particular.
 _COMMON = frozenset(
     "the and for not but with this that from into when then else true false none null self "
@@ -91,7 +106,7 @@ def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
     text = text[:MAX_TASK_CHARS].replace("\r\n", "\n")  # issues pasted from Windows: CRLF
     if DROP_NOISE:
-        text = _NOISE.sub("", _drop_comments(text))
+        text = _VERSION_LINE.sub("", _NOISE.sub("", _drop_comments(text)))
     sig = TaskSignals(text=text, title=_title(text), references=tok.references(text))
     seen: set[str] = set()
     heads = [m.start() for m in _TRACE_HEAD.finditer(text)]

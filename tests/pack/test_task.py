@@ -143,6 +143,24 @@ def test_a_banner_pasted_with_windows_line_ends_goes_too() -> None:
     assert analyse(text).text == "pylint 3.0\n\n\n```\n"
 
 
+def test_lines_that_only_report_versions_are_not_the_task() -> None:
+    sig = analyse(
+        "Wrong result with apart\n"
+        "In [9]: import sympy; sympy.__version__\n"
+        "Out[9]: '1.0'\n"
+        '>>> import astropy; print("astropy", astropy.__version__)\n'
+        "import platform; print(platform.platform())\n"
+        'import sys; print("Python", sys.version)\n'
+        "print(np.__version__, pd.__version__)\n"
+    )
+    assert "version" not in sig.text and "platform" not in sig.text
+    assert "__version__" not in sig.identifiers
+    # code that uses a version is about the code, and stays
+    kept = "if LooseVersion(np.__version__) < '1.2':\n    minversion('numpy', '1.14dev')"
+    assert analyse(kept).text == kept
+    assert analyse("the version printed by `sympy.__version__` is wrong").text.endswith("wrong")
+
+
 def test_issues_and_pull_requests_the_task_refers_to_are_collected() -> None:
     sig = analyse("Bases are wrong again\n\nA regression of #8164, see gh-12 (not 3.4.2).")
     assert sig.references == ["ref8164", "ref12"]
