@@ -22,9 +22,24 @@ STATUSES = ("valid", "stale", "superseded", "forgotten")
 CONFIDENCES = ("high", "medium", "low")
 
 
-def now_iso() -> str:
-    """The current UTC time as `2026-11-22T03:10:00Z`."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+_STAMP = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def now_iso(when: float | None = None) -> str:
+    """The current UTC time (or `when`, seconds since the epoch) as `2026-11-22T03:10:00Z`."""
+    if when is None:
+        return datetime.now(timezone.utc).strftime(_STAMP)
+    return datetime.fromtimestamp(when, timezone.utc).strftime(_STAMP)
+
+
+def epoch(stamp: object) -> float | None:
+    """A `now_iso` stamp as seconds since the epoch (None: not such a stamp)."""
+    if not isinstance(stamp, str):
+        return None
+    try:
+        return datetime.strptime(stamp, _STAMP).replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
 
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?$")

@@ -23,7 +23,6 @@ import contextlib
 import functools
 import json
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,8 +170,7 @@ def _end_of(root: Path, when: float | None) -> dict[str, Any]:
     else:
         at = vcs.reflog_at(root, when)
         size, sha = at if at is not None else (None, None)
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))  # as `model.now_iso`
-    return {"ended": stamp, "end_reflog": size, "end_head": sha}
+    return {"ended": model.now_iso(when), "end_reflog": size, "end_head": sha}
 
 
 def discard(cfg: Config) -> dict[str, Any]:

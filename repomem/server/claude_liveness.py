@@ -32,10 +32,11 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from calendar import timegm
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from repomem.memory import model
 
 if TYPE_CHECKING:
     from repomem.server.claude_hooks import HookInput
@@ -100,7 +101,7 @@ def gone(
     """Whether the Claude session owning `record` is evidently gone, seen from `hook` (another
     Claude session's; `task`: at its task prompt), and why (see the module's doc)."""
     now = time.time() if now is None else now
-    opened = _epoch(record.get("started"))
+    opened = model.epoch(record.get("started"))
     path, named = transcript_of(record, hook)
     written, said = _written(path, now) if path is not None else (None, False)
     last = max((t for t in (opened, written) if t is not None), default=None)
@@ -114,16 +115,6 @@ def gone(
     if task and named and not said and not record.get("title"):
         return Gone("silent", now if last is None else last)
     return None
-
-
-def _epoch(stamp: object) -> float | None:
-    """`2026-11-22T03:10:00Z` (`model.now_iso`) as seconds since the epoch."""
-    if not isinstance(stamp, str):
-        return None
-    try:
-        return float(timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")))
-    except ValueError:
-        return None
 
 
 def _written(transcript: Path, now: float) -> tuple[float | None, bool]:
