@@ -127,11 +127,21 @@ def note(cfg: Config, **fields: Any) -> dict[str, Any]:
     Raises:
         InputError: when none is open (or its record is unreadable).
     """
+    record = _updated(cfg, "start one with `repomem session start`", fields)
+    atomic_write(_state_path(cfg), json.dumps(record, indent=1))
+    return record
+
+
+def _updated(cfg: Config, otherwise: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The open session's record with `fields` added (not written yet).
+
+    Raises:
+        InputError: when none is open (or its record is unreadable), saying `otherwise`.
+    """
     record = open_session(cfg)
     if record is None or record.get("corrupt"):
-        raise InputError("No session is open; start one with `repomem session start`.")
+        raise InputError(f"No session is open; {otherwise}.")
     record.update(fields)
-    atomic_write(_state_path(cfg), json.dumps(record, indent=1))
     return record
 
 
@@ -145,11 +155,7 @@ def set_aside(
     Raises:
         InputError: when none is open (or its record is unreadable).
     """
-    record = open_session(cfg)
-    if record is None or record.get("corrupt"):
-        raise InputError("No session is open; nothing to set aside.")
-    record.update(fields)
-    record.update(_end_of(cfg.root, ended))
+    record = _updated(cfg, "nothing to set aside", {**fields, **_end_of(cfg.root, ended)})
     path = _state_path(cfg)
     atomic_write(path, json.dumps(record, indent=1))  # then moved whole: never half of it
     try:
