@@ -37,25 +37,11 @@ _DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
 _IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _CODE_LIKE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|\w_\w")
 _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
-# Text that an issue carries but its author did not write about the code: the hidden comments
-# of an issue template (`<!-- Please check the development version... -->`), the banner of an
-# interactive interpreter (`Python 3.6.0 |Anaconda| (default, ...)`, `Type "copyright"...`,
-# IPython's help lines) and its prompts (`In [3]:`, `Out[3]:`). They match whatever files
-# mention licenses, help or sessions, in every task that pastes them.
-_NOISE = re.compile(
-    r"^[ \t]*(?:Python \d+\.\d+[\w.+]*[ \t]*(?:\||\().*"
-    r"|\[(?:GCC|Clang|MSC)\b.*\][ \t]*(?:on \w+)?"
-    r"|Type \S*(?:help|copyright)\S*,? .*for more information\.?"
-    r"|IPython \d[\w.]* -- An enhanced Interactive Python.*"
-    r"|(?:\?|%quickref|help|object\?)\s+->.*)[ \t]*$"
-    r"|^[ \t]*(?:In|Out)[ \t]*\[\d+\]:",
-    re.M,
-)
 # Lines that only report versions (`import sympy; sympy.__version__`, an issue template's
 # `import sys; print("Python", sys.version)`): they describe the reporter's setup, and their
 # words (`version`, `platform`, the package names) pointed at `release.py` or `version.py`.
 _VERSION_VALUE = r"(?:[\w.]+\.__version__|sys\.version(?:_info)?|platform\.\w+\(\))"
-_VERSION_LINE = re.compile(
+_VERSION_LINE = (
     r"^[ \t]*(?:>>>[ \t]*|In[ \t]*\[\d+\]:[ \t]*)?"
     r"(?:import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*;[ \t]*)?"
     r"(?:print[ \t]*\([ \t]*)?(?:[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*)?"
@@ -63,7 +49,21 @@ _VERSION_LINE = re.compile(
     + r"(?:[ \t]*,[ \t]*(?:[\"'][^\"'\n]*[\"']|"
     + _VERSION_VALUE
     + r"))*"
-    r"[ \t]*\)?[ \t]*;?[ \t]*$",
+    r"[ \t]*\)?[ \t]*;?[ \t]*$"
+)
+# Text that an issue carries but its author did not write about the code: the hidden comments
+# of an issue template (`<!-- Please check the development version... -->`), the banner of an
+# interactive interpreter (`Python 3.6.0 |Anaconda| (default, ...)`, `Type "copyright"...`,
+# IPython's help lines), version lines (above) and the prompts (`In [3]:`, `Out[3]:`, after
+# the version lines, which may start with one). They match whatever files mention licenses,
+# help, sessions or versions, in every task that pastes them.
+_NOISE = re.compile(
+    r"^[ \t]*(?:Python \d+\.\d+[\w.+]*[ \t]*(?:\||\().*"
+    r"|\[(?:GCC|Clang|MSC)\b.*\][ \t]*(?:on \w+)?"
+    r"|Type \S*(?:help|copyright)\S*,? .*for more information\.?"
+    r"|IPython \d[\w.]* -- An enhanced Interactive Python.*"
+    r"|(?:\?|%quickref|help|object\?)\s+->.*)[ \t]*$"
+    r"|" + _VERSION_LINE + r"|^[ \t]*(?:In|Out)[ \t]*\[\d+\]:",
     re.M,
 )
 # Words that look like identifiers in prose but name nothing in particular.
@@ -106,7 +106,7 @@ def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
     text = text[:MAX_TASK_CHARS].replace("\r\n", "\n")  # issues pasted from Windows: CRLF
     if DROP_NOISE:
-        text = _VERSION_LINE.sub("", _NOISE.sub("", _drop_comments(text)))
+        text = _NOISE.sub("", _drop_comments(text))
     sig = TaskSignals(text=text, title=_title(text), references=tok.references(text))
     seen: set[str] = set()
     heads = [m.start() for m in _TRACE_HEAD.finditer(text)]
