@@ -299,16 +299,15 @@ def _record(cfg: Config, hook: HookInput, background: bool) -> None:
     from repomem.server import claude_sessions
 
     try:
-        # the session of a Claude session that is gone without a SessionEnd, set aside
-        gone = claude_sessions.take_over(cfg, hook)
         left: list[Path] = []
         if hook.event == "SessionStart":
-            claude_sessions.started(cfg, hook)
+            done = claude_sessions.started(cfg, hook)
             # sessions set aside by a process that died (not one finishing them now)
             left = claude_sessions.pending(cfg, older_than=claude_sessions.RETRY_SECONDS)
         else:
-            claude_sessions.prompted(cfg, hook, task_text(hook.prompt))
-        if gone is not None or left:
+            done = claude_sessions.prompted(cfg, hook, task_text(hook.prompt))
+        # the session of a Claude session that is gone without a SessionEnd, set aside
+        if done.set_aside is not None or left:
             if background:
                 claude_sessions.finish_later(cfg)
             else:

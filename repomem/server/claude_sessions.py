@@ -9,7 +9,7 @@ session start/end`:
   Claude session (`owner`), its transcript and the process that ran the hook
   (`claude_liveness.notes`). A session open already, opened by hand or for another Claude
   session (two in one work tree), is left alone: only its owner ends it, unless that Claude
-  session is evidently gone (`take_over`, below).
+  session is evidently gone (`_take_over`, below).
 - A prompt that reads like a task: the session this Claude session owns gets its title from the
   prompt if it has none; and when none is open (the other Claude session has ended since, a
   resumed conversation, a session ended by hand), one is opened for this Claude session.
@@ -88,45 +88,62 @@ def _owned(record: dict[str, Any] | None, claude: str) -> bool:
     return bool(claude) and record is not None and record.get("owner") == claude
 
 
-def started(cfg: Config, hook: HookInput) -> dict[str, Any] | None:
-    """At `SessionStart`: the session opened for this Claude session, or None (a resume, or
-    one open already: left alone).
+@dataclass(frozen=True)
+class Recorded:
+    """What a start or a task prompt did to the open session: `record`, the session this
+    Claude session owns (None: a resume, or another Claude session's is open); `set_aside`,
+    where the session of an owner evidently gone was put, to be `finish`ed (else None)."""
 
-    Raises:
-        RepomemError: when the record cannot be written or its lock is held too long.
-    """
-    if hook.source not in OPENING or not hook.session:
-        return None
-    with _lock(cfg):
-        record = open_session(cfg)
-        if record is not None:
-            return _seen_again(cfg, record, hook) if _owned(record, hook.session) else None
-        return _open(cfg, hook, "")
+    record: dict[str, Any] | None
+    set_aside: Path | None = None
 
 
-def prompted(cfg: Config, hook: HookInput, task: str) -> dict[str, Any] | None:
-    """At a prompt that reads like a task (`task`, its text): the session this Claude session
-    owns, titled from it if untitled, or opened with that title when none is open; None when
-    another owns the open one.
+def started(cfg: Config, hook: HookInput) -> Recorded:
+    """At `SessionStart`: the session opened for this Claude session (none for a resume; one
+    open already is left alone unless its owner is gone: `_take_over`).
 
     Raises:
         RepomemError: when the record cannot be written or its lock is held too long.
     """
     if not hook.session:
-        return None
+        return Recorded(None)
     with _lock(cfg):
         record = open_session(cfg)
-        if record is None:
-            return _open(cfg, hook, title_from(cfg, task))
+        aside = _take_over(cfg, record, hook)
+        if aside is not None:
+            record = None
+        if hook.source not in OPENING:
+            return Recorded(None, aside)
+        if record is not None:
+            owned = _seen_again(cfg, record, hook) if _owned(record, hook.session) else None
+            return Recorded(owned, aside)
+        return Recorded(_open(cfg, hook, ""), aside)
+
+
+def prompted(cfg: Config, hook: HookInput, task: str) -> Recorded:
+    """At a prompt that reads like a task (`task`, its text): the session this Claude session
+    owns, titled from it if untitled, or opened with that title when none is open (or its
+    owner is gone: `_take_over`); no record when another owns the open one.
+
+    Raises:
+        RepomemError: when the record cannot be written or its lock is held too long.
+    """
+    if not hook.session:
+        return Recorded(None)
+    with _lock(cfg):
+        record = open_session(cfg)
+        aside = _take_over(cfg, record, hook)
+        if record is None or aside is not None:
+            return Recorded(_open(cfg, hook, title_from(cfg, task)), aside)
         if not _owned(record, hook.session):
-            return None
+            return Recorded(None)
         record = _seen_again(cfg, record, hook)
         title = "" if record.get("title") else title_from(cfg, task)
         if not title:
-            return record
+            return Recorded(record)
         from repomem.memory import session
 
-        return session.retitle(cfg, title)
+        return Recorded(session.retitle(cfg, title))
 
 
 def _open(cfg: Config, hook: HookInput, title: str) -> dict[str, Any]:
@@ -165,28 +182,22 @@ def ended(cfg: Config, hook: HookInput) -> Path | None:
         return _set_aside(cfg, record, transcript=hook.transcript, end_reason=hook.reason)
 
 
-def take_over(cfg: Config, hook: HookInput) -> Path | None:
-    """At the start or a task prompt (`UserPromptSubmit`) of a Claude session that does not
-    own the open session: set that session aside, to be `finish`ed, when its owner is
-    evidently gone (`claude_liveness.gone`), ending where the owner was last seen; where it
-    was put, or None (left alone).
-
-    Raises:
-        RepomemError: when the record cannot be moved or its lock is held too long.
-    """
-    with _lock(cfg):
-        record = open_session(cfg)
-        owner = record.get("owner") if record is not None and not record.get("corrupt") else ""
-        if record is None or not owner or not hook.session or owner == hook.session:
-            return None
-        gone = claude_liveness.gone(record, hook, task=hook.event == "UserPromptSubmit")
-        if gone is None:
-            return None
-        log.info("Claude session %s is gone (%s): its session %s ends", owner, gone.why,
-                 record["id"])  # fmt: skip
-        path, _ = claude_liveness.transcript_of(record, hook)
-        return _set_aside(cfg, record, ended=gone.since, transcript=str(path or ""),
-                          end_reason=f"gone: {gone.why}")  # fmt: skip
+def _take_over(cfg: Config, record: dict[str, Any] | None, hook: HookInput) -> Path | None:
+    """The open session (`record`, read under the lock) of another Claude session than this
+    one (`hook`'s), set aside to be `finish`ed when its owner is evidently gone
+    (`claude_liveness.gone`), ending where the owner was last seen; where it was put, or None
+    (left alone)."""
+    owner = record.get("owner") if record is not None and not record.get("corrupt") else ""
+    if record is None or not owner or owner == hook.session:
+        return None
+    gone = claude_liveness.gone(record, hook, task=hook.event == "UserPromptSubmit")
+    if gone is None:
+        return None
+    log.info("Claude session %s is gone (%s): its session %s ends", owner, gone.why,
+             record["id"])  # fmt: skip
+    path, _ = claude_liveness.transcript_of(record, hook)
+    return _set_aside(cfg, record, ended=gone.since, transcript=str(path or ""),
+                      end_reason=f"gone: {gone.why}")  # fmt: skip
 
 
 def _set_aside(cfg: Config, record: dict[str, Any], **fields: Any) -> Path:

@@ -131,10 +131,10 @@ def test_another_claude_sessions_events_leave_the_first_ones_session_alone(
     code: Repo, tmp_path: Path
 ) -> None:
     cfg = code.config()
-    first = recorder.started(cfg, hooks.HookInput("SessionStart", "c1", source="startup"))
+    first = recorder.started(cfg, hooks.HookInput("SessionStart", "c1", source="startup")).record
     assert first is not None
     assert run(cfg, "SessionStart", "c2", source="startup") == ""  # the same work tree
-    assert recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2"), TASK) is None
+    assert recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2"), TASK).record is None
     fix_calc(code)
     end(cfg, "c2", transcript(tmp_path / "c2.jsonl", said("Not mine.")))
     still = session.open_session(cfg)
@@ -143,7 +143,9 @@ def test_another_claude_sessions_events_leave_the_first_ones_session_alone(
     (entry,) = access.load(cfg).sessions()
     assert entry.id == first["id"] and entry.summary == "Mine."
     # with the first one ended, the second records from its next task on
-    later = recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2"), "Now add tests")
+    later = recorder.prompted(
+        cfg, hooks.HookInput("UserPromptSubmit", "c2"), "Now add tests"
+    ).record
     assert later is not None and later["owner"] == "c2" and later["title"] == "Now add tests"
 
 
@@ -306,6 +308,25 @@ def test_a_claude_session_that_did_nothing_gives_way_to_anothers_task(
     assert access.load(cfg).sessions() == [] and recorder.pending(cfg) == []  # it changed nothing
     run(cfg, "UserPromptSubmit", prompt="Now my own task please", transcript=str(t1))
     assert session.open_session(cfg) == opened  # c2 has its task: kept
+
+
+def test_a_task_sets_a_gone_owners_session_aside_and_opens_its_own_under_one_lock(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    t1, t2 = tmp_path / "c1.jsonl", tmp_path / "c2.jsonl"  # neither written yet
+    gone = recorder.started(cfg, hooks.HookInput("SessionStart", "c1", source="startup",
+                                                 transcript=str(t1))).record  # fmt: skip
+    assert gone is not None
+    start = recorder.started(cfg, hooks.HookInput("SessionStart", "c2", source="startup",
+                                                  transcript=str(t2)))  # fmt: skip
+    assert start == recorder.Recorded(None)  # a start is no task: c1's is left alone
+    done = recorder.prompted(cfg, hooks.HookInput("UserPromptSubmit", "c2", transcript=str(t2)),
+                             TASK)  # fmt: skip
+    assert done.set_aside is not None and recorder.pending(cfg) == [done.set_aside]
+    assert json.loads(done.set_aside.read_text(encoding="utf-8"))["id"] == gone["id"]
+    assert done.record is not None and done.record["owner"] == "c2"
+    assert done.record["title"] == TASK and session.open_session(cfg) == done.record
 
 
 @pytest.mark.skipif(os.name == "nt", reason="no process ids on Windows")
