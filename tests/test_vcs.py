@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from repomem import vcs
+from repomem.vcs import location
 from tests.conftest import Repo
 
 
@@ -310,17 +311,17 @@ def test_the_git_directory_is_read_from_the_files_as_gitpython_finds_it(
         (superproject.root / "libs" / "core", False),
     ]  # fmt: skip
     for root, read in cases:
-        assert (vcs._plain_git_dir(root) is not None) == read, root
-        assert vcs.git_dir(root) == vcs._git_dir_by_gitpython(root), root
+        assert (location._plain_git_dir(root) is not None) == read, root
+        assert vcs.git_dir(root) == location._git_dir_by_gitpython(root), root
     assert vcs.git_dir(linked) == (repo.root / ".git" / "worktrees" / "linked").resolve()
     assert vcs.git_dir(moved) == (tmp_path / "moved.git").resolve()
     assert vcs.git_dir(marked_bare) is None and vcs.git_dir(broken) is None
     monkeypatch.setenv("GIT_DIR", str(repo.root / ".git"))  # git's variables: GitPython's
-    assert vcs._plain_git_dir(clone("with-git-dir")) is None
+    assert location._plain_git_dir(clone("with-git-dir")) is None
     monkeypatch.delenv("GIT_DIR")
     without_git = clone("without-git")
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # GitPython's to say what is wrong
-    assert vcs._plain_git_dir(without_git) is None
+    assert location._plain_git_dir(without_git) is None
 
 
 def test_the_reflog_at_a_time_counts_the_entries_made_until_then(
