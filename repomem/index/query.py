@@ -6,6 +6,7 @@ return plain JSON-ready values (documented in the README) and never print.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from typing import Any
@@ -121,7 +122,9 @@ def search(
 def symbol(
     cfg: Config, name: str, *, with_body: bool = True, max_refs: int = 200
 ) -> list[dict[str, Any]]:
-    """Definitions named `name` (or with that qualified name), with body and references.
+    """Definitions named `name` (or with that qualified name, or one ending with its parts
+    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`),
+    with body and references.
 
     Raises:
         NotFoundError: if no definition matches.
@@ -130,13 +133,13 @@ def symbol(
         raise InputError("The symbol name is empty; give one (`Parser.parse`, `parse`).")
     name = valid_text(name)
     store = require_store(cfg)
-    defs = store.symbols_named(name)
+    defs = store.symbols_named(name) or _named_by_parts(store, name)
     if not defs:
         raise NotFoundError(
             f"No symbol named `{name}` in the index; try `repomem search {name}`, or run "
             "`repomem index` first if it was written since the last update."
         )
-    references = _references(store, name, max_refs)
+    references = _references(store, defs[0]["name"], max_refs)
     texts: dict[str, list[str]] = {}
     out = []
     for d in sorted(defs, key=lambda r: (r["path"], r["start_line"])):
@@ -163,6 +166,27 @@ def symbol(
     for item in out:
         item["references"] = references
     return out
+
+
+# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`; the
+# index joins the parts with dots and keeps a PHP namespace whole (`App\Billing.Invoice.total`).
+_NAME_JOINS = re.compile(r"::|->|[.#\\]")
+SUFFIX_CANDIDATES = 2000  # definitions of the last part read to match the others
+
+
+def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
+    """Definitions whose qualified name ends with the parts of `name`, however they are joined:
+    the stored one may begin with a module or namespace (Ruby, PHP, C#, C++) the asker left
+    out, and the asker may join the parts as the language does."""
+    parts = [p for p in _NAME_JOINS.split(name) if p]
+    if len(parts) < 2:
+        return []
+    n = len(parts)
+    return [
+        d
+        for d in store.symbols_named(parts[-1], limit=SUFFIX_CANDIDATES)
+        if [p for p in _NAME_JOINS.split(d["qualname"]) if p][-n:] == parts
+    ]
 
 
 def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, Any]]:
