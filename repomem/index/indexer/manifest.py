@@ -102,6 +102,8 @@ def _check_manifest(cfg: Config) -> Prepared | None:
         or data.get("uri") != store_uri(cfg)
     ):
         return None
+    if not _tables_present(store_uri(cfg)):
+        return None  # the manifest outlived tables it describes: the store must be opened
     stamp = _writer_stamp_path(store_uri(cfg))
     try:
         if stamp is not None and stamp.read_text(encoding="utf-8") != _writer_stamp(
@@ -126,6 +128,14 @@ def _check_manifest(cfg: Config) -> Prepared | None:
     report.skipped = _skip_counts(plan.skipped, data["files"])
     check.report = report
     return check
+
+
+def _tables_present(uri: str) -> bool:
+    """Whether a local store still has the folders of the tables a run plans from and readers
+    need (a remote one is taken as it is: asking costs a request)."""
+    if "://" in uri:
+        return True
+    return all((Path(uri) / f"{name}.lance").is_dir() for name in ("meta", *schema.DERIVED))
 
 
 def _drop_manifest(cfg: Config) -> None:
