@@ -86,6 +86,12 @@ def _skip_counts(skipped: dict[str, list[str]], rows: dict[str, list[Any]]) -> d
     return dict(Counter(reasons.values()))
 
 
+def _held(paths: Any, rows: dict[str, list[Any]]) -> int:
+    """How many of `paths` the index holds: those whose state row (`_state_rows`) records no
+    skip (a binary, a generated or minified file is skipped only once it is read)."""
+    return sum(1 for p in paths if not (len(rows.get(p, ())) > 3 and rows[p][3]))
+
+
 def _check_manifest(cfg: Config) -> Prepared | None:
     """Plan from the local manifest, without opening the store; None when it is unusable."""
     path = _manifest_path(cfg)
@@ -124,7 +130,9 @@ def _check_manifest(cfg: Config) -> Prepared | None:
         or data.get("content_rules") != content_rules(cfg)
     ):
         return check
-    report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
+    report = IndexReport(
+        files_seen=_held(plan.current, data["files"]), unchanged=plan.unchanged, git=plan.git
+    )
     report.skipped = _skip_counts(plan.skipped, data["files"])
     check.report = report
     return check
