@@ -41,11 +41,17 @@ def require_store(cfg: Config) -> Any:
     """The repository's store, which must have been built.
 
     Raises:
-        StoreError: if there is no index yet.
+        StoreError: if there is no index yet, or its first build has not finished.
     """
     store = None if indexer.store_absent(cfg) else indexer.reader(cfg)
     if store is None or not store.exists():
         raise StoreError(f"No index for `{cfg.root}` yet; run `repomem index` first.")
+    if "*" in store.read_journal() and not store.published():
+        # its tables hold some of the files and no full-text index: every answer would be wrong
+        raise StoreError(
+            f"The index of `{cfg.root}` is incomplete (its first build was interrupted); "
+            "run `repomem index` first."
+        )
     return store
 
 

@@ -81,3 +81,23 @@ def test_a_qualified_name_without_its_namespace_or_with_the_languages_separator_
     assert len(query.symbol(cfg, "total")) == 3  # a bare name still finds every definition
     with pytest.raises(NotFoundError, match="Shop.Invoice.total"):
         query.symbol(cfg, "Shop.Invoice.total")  # the parts must all match, in order
+
+
+def test_an_interrupted_first_build_is_not_searched_as_if_it_were_an_index(repo: Repo) -> None:
+    # Ctrl-C during the first `repomem init` of a large repository: `search` answered
+    # "No matches." from the half-written tables (they have no full-text index yet)
+    from tests.index.indexer.cases import build_and_kill, populate
+
+    populate(repo, 300)
+    repo.commit()
+    build_and_kill(repo, full=False)
+    cfg = repo.config()
+    for ask in (
+        lambda: query.search(cfg, "func_1"),
+        lambda: query.symbol(cfg, "func_1"),
+        lambda: query.status(cfg),
+    ):
+        with pytest.raises(StoreError, match=r"first build was interrupted.*repomem index` first"):
+            ask()
+    indexer.run(cfg)
+    assert query.search(cfg, "func_1") and query.status(cfg)["fresh"]
