@@ -232,6 +232,19 @@ def test_code_that_only_moved_keeps_its_fact_valid_with_new_lines(code: Repo) ->
     assert ranged is not None and (ranged.cites[0].start_line, ranged.cites[0].end_line) == (6, 6)
 
 
+def test_a_cited_range_with_a_blank_edge_line_that_only_moved_stays_valid(code: Repo) -> None:
+    # lines 5-8 begin with a blank line, which the hash leaves out: moved down, with a blank
+    # line now after them, the block matched at its new place and one line below it, and
+    # two matches were taken for code that changed
+    cfg = code.config()
+    r = ops.remember(cfg, "Cache reads the store.", cites=["src/cache.py:5-8"]).fact
+    code.write("src/cache.py", "# header\n# another\n" + CODE + "\n\ndef after():\n    pass\n")
+    report = ops.check(cfg)
+    assert report.newly_stale == [] and report.moved == [r.id]
+    ranged = access.load(cfg).fact(r.id)
+    assert ranged is not None and (ranged.cites[0].start_line, ranged.cites[0].end_line) == (7, 10)
+
+
 def test_a_removed_symbol_is_stale_and_confirm_then_needs_a_supersede(code: Repo) -> None:
     cfg = code.config()
     f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
