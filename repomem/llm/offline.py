@@ -21,6 +21,14 @@ _DIRECTIVE = re.compile(
     r"#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line|"
     r"region|endregion|nullable)\b|#!?\["
 )
+# Comments that speak to a tool, not to a reader: magic comments (Ruby's
+# `frozen_string_literal: true`, `encoding: utf-8`, Sorbet's `typed: strict`), Go build
+# constraints (`//go:build linux`, `// +build`), linters' and formatters' switches.
+_TOOL_COMMENT = re.compile(
+    r"-\*-|(?:frozen_string_literal|encoding|coding|warn_indent|shareable_constant_value|typed|"
+    r"rubocop|pylint|mypy|type|noqa|fmt|isort|pyright|flake8|ruff|nolint|vim?|jshint|jslint|"
+    r"istanbul|tslint|clang-format)\s*[:=]|go:\w|\+build\b|@ts-|@flow\b|eslint|prettier|NOLINT"
+)
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
     ('if __name__ == "__main__"', "runs as a script"),
@@ -119,7 +127,7 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
             i += 1
             continue
         if prefix is not None:
-            if re.match(r"#.*coding[:=]", line) or line.startswith("#!"):
+            if line.startswith("#!") or _TOOL_COMMENT.match(line[len(prefix) :].strip()):
                 i += 1
                 continue
             block.append(line[len(prefix) :].strip())
@@ -142,11 +150,7 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
                 return doc
     for c in comments:
         text_block = " ".join(c)
-        if (
-            c
-            and not _LICENSE.search(text_block)
-            and not text_block.startswith(("-*-", "eslint", "@ts-", "prettier"))
-        ):
+        if c and not _LICENSE.search(text_block) and not _TOOL_COMMENT.match(text_block):
             doc = _paragraph(c)
             if doc:
                 return doc

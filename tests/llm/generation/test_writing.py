@@ -82,3 +82,26 @@ def test_deleted_files_lose_generated_notes_but_keep_people_notes(
     assert report.removed == 1 and report.requests == 0
     left = by_path(cfg)["app/tax.py"]
     assert [(n.source, n.stale) for n in left] == [("human", True)]
+
+
+MAGIC = {
+    "lib/shop/cart.rb": "# frozen_string_literal: true\n\nrequire 'set'\n\n"
+    "class Cart\n  def add(item)\n  end\nend\n",
+    "lib/shop/till.rb": "# encoding: utf-8\n# typed: strict\n\nclass Till\nend\n",
+    "cmd/tool.go": "//go:build linux\n// +build linux\n\npackage main\n\nfunc main() {}\n",
+    "app/lint.py": "# pylint: disable=invalid-name\n# Tax rules per country.\n\nRATE = 1\n",
+}
+
+
+def test_offline_notes_do_not_take_a_magic_comment_for_the_files_purpose(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sinatra's base.rb got "Purpose: frozen_string_literal: true"
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, MAGIC)
+    run(cfg)
+    found = {path: ns[0].text.splitlines()[0] for path, ns in by_path(cfg).items()}
+    assert found["lib/shop/cart.rb"] == "Purpose: ruby file, 8 lines, defining 1 class."
+    assert found["lib/shop/till.rb"] == "Purpose: ruby file, 5 lines, defining 1 class."
+    assert found["cmd/tool.go"] == "Purpose: go file, 6 lines, defining 1 function."
+    assert found["app/lint.py"] == "Purpose: Tax rules per country."
