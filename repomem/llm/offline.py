@@ -47,7 +47,7 @@ def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str
     if not text.strip():
         return "Purpose: empty file."
     purpose = leading_doc(text, language, path)
-    tops = [s for s in symbols if not s.get("parent")]
+    tops = _tops(symbols)
     if not purpose:
         main_class = next(
             (s for s in tops if s["kind"] == "class" and first_line(s.get("doc") or "")), None
@@ -67,12 +67,25 @@ def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str
     return "\n".join(lines)
 
 
+def _tops(symbols: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The file's top-level definitions; when they are only namespaces or modules holding
+    classes, functions or types (a PHP or C# namespace, a Ruby module around the file's
+    classes), the definitions inside them."""
+    tops = [s for s in symbols if not s.get("parent")]
+    while tops and all(s["kind"] in ("namespace", "module") for s in tops):
+        names = {s.get("qualname") or s["name"] for s in tops}
+        inner = [s for s in symbols if s.get("parent") in names]
+        if not any(s["kind"] in _TOP_KINDS for s in inner):
+            break  # a module of methods: the module is what it defines
+        tops = inner
+    return tops
+
+
 def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
     name = language if language else languages.detect(path)
     counts: dict[str, int] = {}
-    for s in symbols:
-        if not s.get("parent"):
-            counts[s["kind"]] = counts.get(s["kind"], 0) + 1
+    for s in _tops(symbols):
+        counts[s["kind"]] = counts.get(s["kind"], 0) + 1
     n_lines = line_count(text)
     if not counts:
         return f"{name or 'text'} file, {n_lines} lines."
@@ -207,7 +220,7 @@ def _prose_head(lines: Sequence[str]) -> str:
 def entry_points(text: str, language: str, symbols: Sequence[dict[str, Any]]) -> list[str]:
     """Main entry points: `main`, CLI markers, then public top-level definitions, at most 8."""
     out: list[str] = []
-    tops = [s for s in symbols if not s.get("parent") and s["kind"] in _TOP_KINDS]
+    tops = [s for s in _tops(symbols) if s["kind"] in _TOP_KINDS]
     public = [s for s in tops if _public(s["name"], language)]
     mains = [s for s in tops if s["name"] == "main"]
     for s in mains:

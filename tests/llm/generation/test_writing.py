@@ -105,3 +105,36 @@ def test_offline_notes_do_not_take_a_magic_comment_for_the_files_purpose(
     assert found["lib/shop/till.rb"] == "Purpose: ruby file, 5 lines, defining 1 class."
     assert found["cmd/tool.go"] == "Purpose: go file, 6 lines, defining 1 function."
     assert found["app/lint.py"] == "Purpose: Tax rules per country."
+
+
+NAMESPACED = {
+    "lib/shop/cart.rb": "module Shop\n  class Cart\n    def add(item)\n    end\n  end\n\n"
+    "  class Till\n  end\nend\n",
+    "src/Invoice.php": "<?php\n\nnamespace App\\Billing;\n\nfinal class Invoice\n{\n"
+    "    public function total(): int\n    {\n        return 0;\n    }\n}\n",
+    "src/Shapes.cs": "namespace Geo.Shapes\n{\n    public class Circle { }\n"
+    "    public interface IShape { }\n}\n",
+}
+
+
+def test_offline_notes_describe_what_a_files_only_namespace_or_module_holds(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Slim's App.php was "defining 1 namespace" with "Entry points: namespace Slim", and
+    # sinatra's base.rb had "Entry points: module Sinatra": nothing of what they define
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, NAMESPACED)
+    run(cfg)
+    found = {path: ns[0].text.splitlines() for path, ns in by_path(cfg).items()}
+    assert found["lib/shop/cart.rb"] == [
+        "Purpose: ruby file, 9 lines, defining 2 classes.",
+        "Entry points: class Cart, class Till",
+    ]
+    assert found["src/Invoice.php"] == [
+        "Purpose: php file, 11 lines, defining 1 class.",
+        "Entry points: class Invoice",
+    ]
+    assert found["src/Shapes.cs"] == [
+        "Purpose: csharp file, 5 lines, defining 1 class, 1 interface.",
+        "Entry points: class Circle, interface IShape",
+    ]
