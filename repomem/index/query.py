@@ -196,7 +196,7 @@ def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
 
 
 def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, Any]]:
-    """Where the identifier `name` (its last dotted part) is used, by path and line.
+    """Where the identifier `name` (its `identifier`: the last part) is used, by path and line.
 
     Raises:
         StoreError: if there is no index yet.
@@ -204,8 +204,15 @@ def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, An
     return _references(require_store(cfg), name, limit)
 
 
+def identifier(name: str) -> str:
+    """The last part of a name however its language joins the parts (`Db::new`, `a.b`,
+    `Cart#add`): the identifier references are stored under."""
+    parts = [p for p in _NAME_JOINS.split(name.strip()) if p]
+    return parts[-1] if parts else ""
+
+
 def _references(store: Any, name: str, limit: int) -> list[dict[str, Any]]:
-    rows = store.references_to(name.rsplit(".", 1)[-1], limit=limit)
+    rows = store.references_to(identifier(name), limit=limit)
     return [
         {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
         for r in sorted(rows, key=lambda r: (r["path"], r["line"]))
