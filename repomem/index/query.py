@@ -6,7 +6,6 @@ return plain JSON-ready values (documented in the README) and never print.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from typing import Any
@@ -15,6 +14,7 @@ from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import text_lines, valid_text
 from repomem.index import indexer
+from repomem.index.languages import name_parts
 
 SYMBOL_KINDS = (
     "class",
@@ -174,9 +174,6 @@ def symbol(
     return out
 
 
-# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`; the
-# index joins the parts with dots and keeps a PHP namespace whole (`App\Billing.Invoice.total`).
-_NAME_JOINS = re.compile(r"::|->|[.#\\]")
 SUFFIX_CANDIDATES = 2000  # definitions of the last part read to match the others
 
 
@@ -184,14 +181,14 @@ def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
     """Definitions whose qualified name ends with the parts of `name`, however they are joined:
     the stored one may begin with a module or namespace (Ruby, PHP, C#, C++) the asker left
     out, and the asker may join the parts as the language does."""
-    parts = [p for p in _NAME_JOINS.split(name) if p]
+    parts = name_parts(name)
     if len(parts) < 2:
         return []
     n = len(parts)
     return [
         d
         for d in store.symbols_named(parts[-1], limit=SUFFIX_CANDIDATES)
-        if [p for p in _NAME_JOINS.split(d["qualname"]) if p][-n:] == parts
+        if name_parts(d["qualname"])[-n:] == parts
     ]
 
 
@@ -207,7 +204,7 @@ def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, An
 def identifier(name: str) -> str:
     """The last part of a name however its language joins the parts (`Db::new`, `a.b`,
     `Cart#add`): the identifier references are stored under."""
-    parts = [p for p in _NAME_JOINS.split(name.strip()) if p]
+    parts = name_parts(name)
     return parts[-1] if parts else ""
 
 

@@ -106,9 +106,9 @@ class Resolver:
         exact = [s for s in syms if s.qualname == name]
         if exact:
             return exact
-        tail = [
-            s for s in syms if s.qualname.endswith("." + name) or s.qualname.endswith("::" + name)
-        ]
+        # a qualified name without its namespace, or joined as its language does (`Db::new`)
+        parts = languages.name_parts(name)
+        tail = [s for s in syms if languages.name_parts(s.qualname)[-len(parts) :] == parts]
         return tail or [s for s in syms if s.name == name]
 
     # ----------------------------------------------------------------- resolve

@@ -218,6 +218,18 @@ def test_check_marks_changed_deleted_and_renamed_code_stale(code: Repo) -> None:
     assert ops.check(cfg).still_stale == [body.id, deleted.id, renamed.id]
 
 
+def test_a_symbol_cited_as_its_language_joins_names_resolves_to_the_stored_name(
+    code: Repo,
+) -> None:
+    # `--cite src/db.rs:Db::new` said "no symbol of that name. Symbols there: ..., Db.new"
+    cfg = code.config()
+    said = {"src/cache.py:Cache::get": "Cache lookups go through get.",
+            "src/cache.py:Cache#get": "Only get reads the backing dict."}  # fmt: skip
+    for spec, fact in said.items():
+        (c,) = ops.remember(cfg, fact, cites=[spec]).fact.cites
+        assert (c.symbol, c.start_line, c.end_line) == ("Cache.get", 7, 8), spec
+
+
 def test_code_that_only_moved_keeps_its_fact_valid_with_new_lines(code: Repo) -> None:
     cfg = code.config()
     f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
