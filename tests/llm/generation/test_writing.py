@@ -84,6 +84,16 @@ def test_deleted_files_lose_generated_notes_but_keep_people_notes(
     assert [(n.source, n.stale) for n in left] == [("human", True)]
 
 
+def offline_notes(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> dict[str, list[str]]:
+    """The lines of the offline note written for each of `files`, committed and indexed."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, files)
+    run(cfg)
+    return {path: ns[0].text.splitlines() for path, ns in by_path(cfg).items()}
+
+
 MAGIC = {
     "lib/shop/cart.rb": "# frozen_string_literal: true\n\nrequire 'set'\n\n"
     "class Cart\n  def add(item)\n  end\nend\n",
@@ -97,10 +107,7 @@ def test_offline_notes_do_not_take_a_magic_comment_for_the_files_purpose(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # sinatra's base.rb got "Purpose: frozen_string_literal: true"
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    cfg = setup_repo(repo, MAGIC)
-    run(cfg)
-    found = {path: ns[0].text.splitlines()[0] for path, ns in by_path(cfg).items()}
+    found = {path: lines[0] for path, lines in offline_notes(repo, monkeypatch, MAGIC).items()}
     assert found["lib/shop/cart.rb"] == "Purpose: ruby file, 8 lines, defining 1 class."
     assert found["lib/shop/till.rb"] == "Purpose: ruby file, 5 lines, defining 1 class."
     assert found["cmd/tool.go"] == "Purpose: go file, 6 lines, defining 1 function."
@@ -122,10 +129,7 @@ def test_offline_notes_describe_what_a_files_only_namespace_or_module_holds(
 ) -> None:
     # Slim's App.php was "defining 1 namespace" with "Entry points: namespace Slim", and
     # sinatra's base.rb had "Entry points: module Sinatra": nothing of what they define
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    cfg = setup_repo(repo, NAMESPACED)
-    run(cfg)
-    found = {path: ns[0].text.splitlines() for path, ns in by_path(cfg).items()}
+    found = offline_notes(repo, monkeypatch, NAMESPACED)
     assert found["lib/shop/cart.rb"] == [
         "Purpose: ruby file, 9 lines, defining 2 classes.",
         "Entry points: class Cart, class Till",
