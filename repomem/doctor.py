@@ -5,7 +5,8 @@ Checks, in order (each gives one `Check`):
     store      the store opens and has been built
     schema     its schema version is this repomem's (older: rebuilt or migrated by a run)
     writer     whether another process holds the write lock right now (then later checks are
-               not conclusive; nothing is repaired)
+               not conclusive; nothing is repaired), or the lock cannot be taken at all (a
+               read-only checkout: the read checks run, nothing is repaired)
     journal    no interrupted run left a journal behind
     rows       rows agree with each other: one row per file, symbols and references only for
                stored files, each file's symbol count equals its symbols
@@ -120,6 +121,10 @@ def _writer_check(store: Any, checks: list[Check]) -> bool:
     try:
         with WriteLock(store.lock_path, 0.0):
             pass
+    except WriteAccessError as exc:
+        # a read-only checkout: nothing can be repaired, but the index can still be read
+        checks.append(Check("writer", "problem", str(exc)))
+        return False
     except LockTimeoutError:
         checks.append(
             Check(
@@ -271,8 +276,8 @@ def repair(cfg: Config, checks: list[Check] | None = None) -> list[Check]:
         RepomemError: when a repair itself fails (e.g. the store is locked).
     """
     checks = diagnose(cfg) if checks is None else checks
-    if any(c.name == "writer" and c.status == "note" for c in checks):
-        return checks  # someone is writing: repairs would race with them
+    if any(c.name == "writer" and c.status != "ok" for c in checks):
+        return checks  # someone is writing (repairs would race with them), or nobody can
     fixes = {c.fix for c in checks if not c.ok or c.status == "note"}
     if "rebuild" in fixes:
         _rebuild(cfg)

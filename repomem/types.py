@@ -61,7 +61,7 @@ class FileInfo:
 class IndexReport:
     """What one `repomem index` run did."""
 
-    files_seen: int = 0
+    files_seen: int = 0  # files the index holds after a run (a path update: of its paths)
     added: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)

@@ -149,3 +149,24 @@ def test_a_broken_memory_file_is_a_problem_and_fix_resyncs_a_good_one(repo: Repo
     assert [f.text for f, _ in derived.recall(cfg, "doctor resyncs")] == [
         "Doctor resyncs the memory rows."
     ]
+
+
+def test_a_store_that_cannot_be_written_is_a_finding_and_the_read_checks_still_run(
+    repo: Repo,
+) -> None:
+    # A read-only checkout: the lock cannot be taken (a folder where the lock file goes fails
+    # for root too). `repomem doctor` said only "Cannot write .../index.lock" and checked nothing.
+    populate(repo, 2)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    lock = indexer.state_dir(cfg) / "index.lock"
+    lock.unlink(missing_ok=True)
+    lock.mkdir()
+    checks = by_name(doctor.diagnose(cfg))
+    writer = checks["writer"]
+    assert writer.status == "problem" and "index.lock" in writer.message
+    assert "writable" in writer.message
+    assert checks["rows"].status == "ok" and checks["fresh"].status == "ok"
+    assert checks["memory"].ok
+    assert by_name(doctor.repair(cfg))["writer"].status == "problem"  # no repair is tried

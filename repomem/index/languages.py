@@ -21,6 +21,16 @@ from repomem.errors import ParseError
 
 QUERY_DIR = Path(__file__).with_name("queries")
 
+# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`; the
+# index joins the parts with dots and keeps a PHP namespace whole (`App\Billing.Invoice.total`).
+_NAME_JOINS = re.compile(r"::|->|[.#\\]")
+
+
+def name_parts(name: str) -> list[str]:
+    """The parts of a qualified name however its language joins them (`Db::new` and
+    `Db.new` give `["Db", "new"]`), to compare a name a person wrote with a stored one."""
+    return [p for p in _NAME_JOINS.split(name.strip()) if p]
+
 
 @dataclass(frozen=True)
 class LanguageSpec:

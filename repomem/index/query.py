@@ -14,6 +14,7 @@ from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import text_lines, valid_text
 from repomem.index import indexer
+from repomem.index.languages import name_parts
 
 SYMBOL_KINDS = (
     "class",
@@ -40,11 +41,17 @@ def require_store(cfg: Config) -> Any:
     """The repository's store, which must have been built.
 
     Raises:
-        StoreError: if there is no index yet.
+        StoreError: if there is no index yet, or its first build has not finished.
     """
     store = None if indexer.store_absent(cfg) else indexer.reader(cfg)
     if store is None or not store.exists():
         raise StoreError(f"No index for `{cfg.root}` yet; run `repomem index` first.")
+    if "*" in store.read_journal() and not store.published():
+        # its tables hold some of the files and no full-text index: every answer would be wrong
+        raise StoreError(
+            f"The index of `{cfg.root}` is incomplete (its first build was interrupted); "
+            "run `repomem index` first."
+        )
     return store
 
 
@@ -121,7 +128,9 @@ def search(
 def symbol(
     cfg: Config, name: str, *, with_body: bool = True, max_refs: int = 200
 ) -> list[dict[str, Any]]:
-    """Definitions named `name` (or with that qualified name), with body and references.
+    """Definitions named `name` (or with that qualified name, or one ending with its parts
+    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`),
+    with body and references.
 
     Raises:
         NotFoundError: if no definition matches.
@@ -130,13 +139,13 @@ def symbol(
         raise InputError("The symbol name is empty; give one (`Parser.parse`, `parse`).")
     name = valid_text(name)
     store = require_store(cfg)
-    defs = store.symbols_named(name)
+    defs = store.symbols_named(name) or _named_by_parts(store, name)
     if not defs:
         raise NotFoundError(
             f"No symbol named `{name}` in the index; try `repomem search {name}`, or run "
             "`repomem index` first if it was written since the last update."
         )
-    references = _references(store, name, max_refs)
+    references = _references(store, defs[0]["name"], max_refs)
     texts: dict[str, list[str]] = {}
     out = []
     for d in sorted(defs, key=lambda r: (r["path"], r["start_line"])):
@@ -165,8 +174,26 @@ def symbol(
     return out
 
 
+SUFFIX_CANDIDATES = 2000  # definitions of the last part read to match the others
+
+
+def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
+    """Definitions whose qualified name ends with the parts of `name`, however they are joined:
+    the stored one may begin with a module or namespace (Ruby, PHP, C#, C++) the asker left
+    out, and the asker may join the parts as the language does."""
+    parts = name_parts(name)
+    if len(parts) < 2:
+        return []
+    n = len(parts)
+    return [
+        d
+        for d in store.symbols_named(parts[-1], limit=SUFFIX_CANDIDATES)
+        if name_parts(d["qualname"])[-n:] == parts
+    ]
+
+
 def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, Any]]:
-    """Where the identifier `name` (its last dotted part) is used, by path and line.
+    """Where the identifier `name` (its `identifier`: the last part) is used, by path and line.
 
     Raises:
         StoreError: if there is no index yet.
@@ -174,8 +201,15 @@ def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, An
     return _references(require_store(cfg), name, limit)
 
 
+def identifier(name: str) -> str:
+    """The last part of a name however its language joins the parts (`Db::new`, `a.b`,
+    `Cart#add`): the identifier references are stored under."""
+    parts = name_parts(name)
+    return parts[-1] if parts else ""
+
+
 def _references(store: Any, name: str, limit: int) -> list[dict[str, Any]]:
-    rows = store.references_to(name.rsplit(".", 1)[-1], limit=limit)
+    rows = store.references_to(identifier(name), limit=limit)
     return [
         {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
         for r in sorted(rows, key=lambda r: (r["path"], r["line"]))

@@ -21,6 +21,14 @@ _DIRECTIVE = re.compile(
     r"#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line|"
     r"region|endregion|nullable)\b|#!?\["
 )
+# Comments that speak to a tool, not to a reader: magic comments (Ruby's
+# `frozen_string_literal: true`, `encoding: utf-8`, Sorbet's `typed: strict`), Go build
+# constraints (`//go:build linux`, `// +build`), linters' and formatters' switches.
+_TOOL_COMMENT = re.compile(
+    r"-\*-|(?:frozen_string_literal|encoding|coding|warn_indent|shareable_constant_value|typed|"
+    r"rubocop|pylint|mypy|type|noqa|fmt|isort|pyright|flake8|ruff|nolint|vim?|jshint|jslint|"
+    r"istanbul|tslint|clang-format)\s*[:=]|go:\w|\+build\b|@ts-|@flow\b|eslint|prettier|NOLINT"
+)
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
     ('if __name__ == "__main__"', "runs as a script"),
@@ -39,7 +47,7 @@ def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str
     if not text.strip():
         return "Purpose: empty file."
     purpose = leading_doc(text, language, path)
-    tops = [s for s in symbols if not s.get("parent")]
+    tops = _tops(symbols)
     if not purpose:
         main_class = next(
             (s for s in tops if s["kind"] == "class" and first_line(s.get("doc") or "")), None
@@ -59,12 +67,25 @@ def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str
     return "\n".join(lines)
 
 
+def _tops(symbols: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The file's top-level definitions; when they are only namespaces or modules holding
+    classes, functions or types (a PHP or C# namespace, a Ruby module around the file's
+    classes), the definitions inside them."""
+    tops = [s for s in symbols if not s.get("parent")]
+    while tops and all(s["kind"] in ("namespace", "module") for s in tops):
+        names = {s.get("qualname") or s["name"] for s in tops}
+        inner = [s for s in symbols if s.get("parent") in names]
+        if not any(s["kind"] in _TOP_KINDS for s in inner):
+            break  # a module of methods: the module is what it defines
+        tops = inner
+    return tops
+
+
 def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
     name = language if language else languages.detect(path)
     counts: dict[str, int] = {}
-    for s in symbols:
-        if not s.get("parent"):
-            counts[s["kind"]] = counts.get(s["kind"], 0) + 1
+    for s in _tops(symbols):
+        counts[s["kind"]] = counts.get(s["kind"], 0) + 1
     n_lines = line_count(text)
     if not counts:
         return f"{name or 'text'} file, {n_lines} lines."
@@ -119,7 +140,7 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
             i += 1
             continue
         if prefix is not None:
-            if re.match(r"#.*coding[:=]", line) or line.startswith("#!"):
+            if line.startswith("#!") or _TOOL_COMMENT.match(line[len(prefix) :].strip()):
                 i += 1
                 continue
             block.append(line[len(prefix) :].strip())
@@ -142,11 +163,7 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
                 return doc
     for c in comments:
         text_block = " ".join(c)
-        if (
-            c
-            and not _LICENSE.search(text_block)
-            and not text_block.startswith(("-*-", "eslint", "@ts-", "prettier"))
-        ):
+        if c and not _LICENSE.search(text_block) and not _TOOL_COMMENT.match(text_block):
             doc = _paragraph(c)
             if doc:
                 return doc
@@ -203,7 +220,7 @@ def _prose_head(lines: Sequence[str]) -> str:
 def entry_points(text: str, language: str, symbols: Sequence[dict[str, Any]]) -> list[str]:
     """Main entry points: `main`, CLI markers, then public top-level definitions, at most 8."""
     out: list[str] = []
-    tops = [s for s in symbols if not s.get("parent") and s["kind"] in _TOP_KINDS]
+    tops = [s for s in _tops(symbols) if s["kind"] in _TOP_KINDS]
     public = [s for s in tops if _public(s["name"], language)]
     mains = [s for s in tops if s["name"] == "main"]
     for s in mains:

@@ -106,9 +106,9 @@ class Resolver:
         exact = [s for s in syms if s.qualname == name]
         if exact:
             return exact
-        tail = [
-            s for s in syms if s.qualname.endswith("." + name) or s.qualname.endswith("::" + name)
-        ]
+        # a qualified name without its namespace, or joined as its language does (`Db::new`)
+        parts = languages.name_parts(name)
+        tail = [s for s in syms if languages.name_parts(s.qualname)[-len(parts) :] == parts]
         return tail or [s for s in syms if s.name == name]
 
     # ----------------------------------------------------------------- resolve
@@ -209,8 +209,12 @@ class Resolver:
                 i for i in range(max(len(f.lines) - n + 1, 0))
                 if digest(f.lines[i : i + n]) == c.hash
             ]  # fmt: skip
-            if len(places) == 1 and _distinctive(f.lines[places[0] : places[0] + n]):
-                return "", Citation(c.path, "", places[0] + 1, places[0] + n, c.hash)
+            # places that differ only by the blank lines at their edges (which the hash leaves
+            # out) hold the same code: the one nearest the cited lines is taken
+            if len({_code_lines(f.lines, i, n) for i in places}) == 1:
+                at = min(places, key=lambda i: abs(i + 1 - c.start_line))
+                if _distinctive(f.lines[at : at + n]):
+                    return "", Citation(c.path, "", at + 1, at + n, c.hash)
             return f"lines {c.start_line}-{c.end_line} of `{c.path}` changed", c
         if c.hash and digest(f.lines) != c.hash:
             return f"`{c.path}` changed", c
@@ -252,6 +256,13 @@ def _legacy_tail(lines: list[str], s: Symbol, c: Citation) -> bool:
 # another place's copy: found once, and more than a line like `return None`, `pass` or `}`
 # (non-space characters).
 MIN_MOVED_CHARS = 12
+
+
+def _code_lines(lines: list[str], at: int, n: int) -> tuple[int, int]:
+    """The first and last line of `lines[at : at + n]` that are not blank, as indexes of
+    `lines` (what `digest` hashes)."""
+    filled = [i for i in range(at, at + n) if lines[i].rstrip()]
+    return (filled[0], filled[-1]) if filled else (at, at)
 
 
 def _distinctive(block: list[str]) -> bool:

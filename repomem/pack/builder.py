@@ -23,7 +23,7 @@ from typing import Any
 
 from repomem import secrets, vcs
 from repomem.config import Config
-from repomem.errors import BudgetError, InputError, RepomemError
+from repomem.errors import BudgetError, InputError, RepomemError, WriteAccessError
 from repomem.index import dense, indexer
 from repomem.index import graph as graphs
 from repomem.pack import history as githistory
@@ -74,7 +74,8 @@ def build(
     Raises:
         InputError: if the task is empty or the format unknown.
         BudgetError: if the budget (or `max_chars`) cannot hold even the header.
-        StoreError: if the index cannot be built or read.
+        StoreError: if the index cannot be built or read, or refreshed when `refresh` is
+            True (by default a stale index that cannot be written is packed as it is).
     """
     t0 = time.monotonic()
     # A pasted log or command may carry a token: the pack echoes the task, so it is redacted
@@ -91,6 +92,7 @@ def build(
         raise BudgetError(
             f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
         )
+    asked = refresh is True  # `--refresh`: a store that cannot be written is then an error
     refresh = cfg.pack.refresh if refresh is None else refresh
     # git works while the store is read
     dirty = _POOL.submit(vcs.dirty_paths, cfg.root, submodules=cfg.index.submodules)
@@ -113,11 +115,19 @@ def build(
         # it compares the work tree with the store: now fresh. Within a time limit, files only
         # touched keep their stored mtimes (recording them can make a compaction due), and the
         # caller leaves them to a background refresh (`Pack.touched_left`)
-        report = indexer.run(
-            cfg, prepared=measured[2] if measured else None, record_touched=measured is None
-        )
-        touched_left = report.touched_left
-        store = indexer.reader(cfg)
+        try:
+            report = indexer.run(
+                cfg, prepared=measured[2] if measured else None, record_touched=measured is None
+            )
+        except WriteAccessError as exc:
+            if asked or not built:
+                raise
+            # a read-only checkout: pack from its index as it is, which then says it is stale
+            log.warning("index not refreshed: %s", exc)
+            refreshed = False
+        else:
+            touched_left = report.touched_left
+            store = indexer.reader(cfg)
     if refreshed or meta is None:
         meta = store.all_meta()
     commit = meta.get("indexed_commit") or None

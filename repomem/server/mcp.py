@@ -195,7 +195,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
     @tool(READ)
     def find_references(
-        name: Annotated[str, Field(description="The identifier (the last part if dotted).")],
+        name: Annotated[str, Field(description="The identifier (the last part of `A.b`, `A::b`).")],
         limit: Annotated[int, Field(ge=1, le=500, description="At most this many.")] = 100,
     ) -> CallToolResult:
         """Where an identifier is used (calls, imports, type uses): file, line, enclosing

@@ -169,7 +169,7 @@ def find_references(cfg: Config, name: str, limit: int) -> Result:
     """Where `name` is used (calls, imports, type references), by file and line."""
     from repomem.index import query as q
 
-    bare = name.strip().rsplit(".", 1)[-1]
+    bare = q.identifier(name)
     if not bare:
         raise InputError("The name is empty; give an identifier like `parse`.")
     refs = q.references(cfg, bare, limit=max(1, min(limit, REFS_MAX)))

@@ -52,3 +52,52 @@ def test_asking_a_folder_without_an_index_leaves_no_store_folder_behind(folder: 
         with pytest.raises(StoreError, match="No index"):
             ask(cfg)
     assert not indexer.state_dir(cfg).exists()
+
+
+def test_a_qualified_name_without_its_namespace_or_with_the_languages_separator_is_found(
+    repo: Repo,
+) -> None:
+    """Ruby modules and PHP namespaces are part of the stored qualified name
+    (`Shop.Cart.total`, `App\\Billing.Invoice.total`); a person asks for `Cart.total`,
+    `Shop::Cart.total`, `Invoice::total` or `App\\Billing\\Invoice::total`."""
+    repo.write(
+        "lib/shop/cart.rb",
+        "module Shop\n  class Cart\n    def total\n      1\n    end\n  end\nend\n",
+    )
+    repo.write(
+        "src/Invoice.php",
+        "<?php\nnamespace App\\Billing;\n\nclass Invoice\n{\n"
+        "    public function total(): int\n    {\n        return 2;\n    }\n}\n",
+    )
+    repo.write("other.py", "class Other:\n    def total(self):\n        return 3\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    for asked in ("Cart.total", "Shop::Cart#total", "Shop::Cart.total"):
+        (found,) = query.symbol(cfg, asked)
+        assert found["qualname"] == "Shop.Cart.total", asked
+    for asked in ("Invoice.total", "Invoice::total", "App\\Billing\\Invoice::total"):
+        (found,) = query.symbol(cfg, asked)
+        assert found["qualname"] == "App\\Billing.Invoice.total", asked
+    assert len(query.symbol(cfg, "total")) == 3  # a bare name still finds every definition
+    with pytest.raises(NotFoundError, match="Shop.Invoice.total"):
+        query.symbol(cfg, "Shop.Invoice.total")  # the parts must all match, in order
+
+
+def test_an_interrupted_first_build_is_not_searched_as_if_it_were_an_index(repo: Repo) -> None:
+    # Ctrl-C during the first `repomem init` of a large repository: `search` answered
+    # "No matches." from the half-written tables (they have no full-text index yet)
+    from tests.index.indexer.cases import build_and_kill, populate
+
+    populate(repo, 300)
+    repo.commit()
+    build_and_kill(repo, full=False)
+    cfg = repo.config()
+    for ask in (
+        lambda: query.search(cfg, "func_1"),
+        lambda: query.symbol(cfg, "func_1"),
+        lambda: query.status(cfg),
+    ):
+        with pytest.raises(StoreError, match=r"first build was interrupted.*repomem index` first"):
+            ask()
+    indexer.run(cfg)
+    assert query.search(cfg, "func_1") and query.status(cfg)["fresh"]

@@ -218,6 +218,18 @@ def test_check_marks_changed_deleted_and_renamed_code_stale(code: Repo) -> None:
     assert ops.check(cfg).still_stale == [body.id, deleted.id, renamed.id]
 
 
+def test_a_symbol_cited_as_its_language_joins_names_resolves_to_the_stored_name(
+    code: Repo,
+) -> None:
+    # `--cite src/db.rs:Db::new` said "no symbol of that name. Symbols there: ..., Db.new"
+    cfg = code.config()
+    said = {"src/cache.py:Cache::get": "Cache lookups go through get.",
+            "src/cache.py:Cache#get": "Only get reads the backing dict."}  # fmt: skip
+    for spec, fact in said.items():
+        (c,) = ops.remember(cfg, fact, cites=[spec]).fact.cites
+        assert (c.symbol, c.start_line, c.end_line) == ("Cache.get", 7, 8), spec
+
+
 def test_code_that_only_moved_keeps_its_fact_valid_with_new_lines(code: Repo) -> None:
     cfg = code.config()
     f = ops.remember(cfg, "get indexes the store.", cites=["src/cache.py:Cache.get"]).fact
@@ -230,6 +242,19 @@ def test_code_that_only_moved_keeps_its_fact_valid_with_new_lines(code: Repo) ->
     ranged = doc.fact(r.id)
     assert moved is not None and moved.cites[0].start_line == 10
     assert ranged is not None and (ranged.cites[0].start_line, ranged.cites[0].end_line) == (6, 6)
+
+
+def test_a_cited_range_with_a_blank_edge_line_that_only_moved_stays_valid(code: Repo) -> None:
+    # lines 5-8 begin with a blank line, which the hash leaves out: moved down, with a blank
+    # line now after them, the block matched at its new place and one line below it, and
+    # two matches were taken for code that changed
+    cfg = code.config()
+    r = ops.remember(cfg, "Cache reads the store.", cites=["src/cache.py:5-8"]).fact
+    code.write("src/cache.py", "# header\n# another\n" + CODE + "\n\ndef after():\n    pass\n")
+    report = ops.check(cfg)
+    assert report.newly_stale == [] and report.moved == [r.id]
+    ranged = access.load(cfg).fact(r.id)
+    assert ranged is not None and (ranged.cites[0].start_line, ranged.cites[0].end_line) == (7, 10)
 
 
 def test_a_removed_symbol_is_stale_and_confirm_then_needs_a_supersede(code: Repo) -> None:

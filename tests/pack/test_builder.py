@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from repomem.errors import BudgetError, InputError
+from repomem.errors import BudgetError, InputError, WriteAccessError
 from repomem.index import indexer
 from repomem.pack import builder, render, tokens
 from tests.conftest import Repo
@@ -131,6 +131,26 @@ def test_a_stale_index_is_reported_or_refreshed(repo: Repo) -> None:
     fresh = builder.build(repo.config(), "refund an invoice", refresh=True)
     assert fresh.fresh is True
     assert any("def refund" in i.text for i in fresh.items)
+
+
+def test_a_stale_index_that_cannot_be_written_still_packs_unless_a_refresh_was_asked_for(
+    repo: Repo,
+) -> None:
+    """A read-only checkout whose files changed since its index was built (another user
+    pulled): the default refresh is a wish, the README promises packs from the index as it is;
+    `--refresh` asks for one, and that must write (test_memory says so too)."""
+    make_project(repo)
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
+    lock = indexer.state_dir(cfg) / "index.lock"
+    lock.unlink(missing_ok=True)
+    lock.mkdir()  # the lock cannot be taken: it fails for root too, as a read-only disk does
+    pack = builder.build(cfg, "refund an invoice")
+    assert pack.fresh is False and pack.pending == 1 and pack.items
+    assert "stale" in pack.render("md").splitlines()[1]
+    with pytest.raises(WriteAccessError, match="index.lock"):
+        builder.build(cfg, "refund an invoice", refresh=True)
 
 
 def test_a_refresh_limit_packs_from_the_index_as_it_is_when_more_changed(repo: Repo) -> None:

@@ -468,3 +468,18 @@ def test_an_error_that_quotes_a_hand_edited_line_has_its_credential_redacted(cod
     r = talk(code, body)
     assert r.is_error and "confidence" in text(r), text(r)
     assert TOKEN not in text(r)
+
+
+def test_find_references_takes_the_identifier_from_a_name_joined_as_the_language_does(
+    code: Repo,
+) -> None:
+    # `get_symbol Db::new` listed 21 references; `find_references Db::new` found none
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("find_references", {"name": name})
+            for name in ("calc.add", "calc::add", "Calc#add", "Calc->add")
+        ]
+
+    for out in talk(code, body):
+        assert not out.is_error and "app/main.py:5 call in main" in text(out), text(out)
+        assert out.structured_content["name"] == "add"

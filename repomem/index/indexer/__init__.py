@@ -47,6 +47,7 @@ from repomem.index.indexer.location import (
 from repomem.index.indexer.manifest import (
     _check_manifest,
     _drop_manifest,
+    _held,
     _skip_counts,
     _state_rows,
     _write_manifest,
@@ -249,6 +250,7 @@ def run(
         rows = _state_rows(store)
         _write_manifest(cfg, store, plan.head, rows)
         report.skipped = _skip_counts(plan.skipped, rows)
+        report.files_seen = _held(plan.current, rows)  # as `status` counts them
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report

@@ -86,6 +86,12 @@ def _skip_counts(skipped: dict[str, list[str]], rows: dict[str, list[Any]]) -> d
     return dict(Counter(reasons.values()))
 
 
+def _held(paths: Any, rows: dict[str, list[Any]]) -> int:
+    """How many of `paths` the index holds: those whose state row (`_state_rows`) records no
+    skip (a binary, a generated or minified file is skipped only once it is read)."""
+    return sum(1 for p in paths if not (len(rows.get(p, ())) > 3 and rows[p][3]))
+
+
 def _check_manifest(cfg: Config) -> Prepared | None:
     """Plan from the local manifest, without opening the store; None when it is unusable."""
     path = _manifest_path(cfg)
@@ -102,6 +108,8 @@ def _check_manifest(cfg: Config) -> Prepared | None:
         or data.get("uri") != store_uri(cfg)
     ):
         return None
+    if not _tables_present(store_uri(cfg)):
+        return None  # the manifest outlived tables it describes: the store must be opened
     stamp = _writer_stamp_path(store_uri(cfg))
     try:
         if stamp is not None and stamp.read_text(encoding="utf-8") != _writer_stamp(
@@ -122,10 +130,20 @@ def _check_manifest(cfg: Config) -> Prepared | None:
         or data.get("content_rules") != content_rules(cfg)
     ):
         return check
-    report = IndexReport(files_seen=len(plan.current), unchanged=plan.unchanged, git=plan.git)
+    report = IndexReport(
+        files_seen=_held(plan.current, data["files"]), unchanged=plan.unchanged, git=plan.git
+    )
     report.skipped = _skip_counts(plan.skipped, data["files"])
     check.report = report
     return check
+
+
+def _tables_present(uri: str) -> bool:
+    """Whether a local store still has the folders of the tables a run plans from and readers
+    need (a remote one is taken as it is: asking costs a request)."""
+    if "://" in uri:
+        return True
+    return all((Path(uri) / f"{name}.lance").is_dir() for name in ("meta", *schema.DERIVED))
 
 
 def _drop_manifest(cfg: Config) -> None:

@@ -46,3 +46,18 @@ def test_two_checkouts_sharing_a_store_each_index_their_own_files(repo: Repo) ->
     assert report.parsed >= 1
     cfg = repo.config()
     assert query.search(cfg, "delta") and not query.search(cfg, "only_there")
+
+
+def test_a_store_that_lost_its_meta_table_is_not_taken_for_unchanged(repo: Repo) -> None:
+    # the manifest said "nothing changed", so `repomem index` (and doctor --fix) did nothing
+    # while every reader said "No index yet; run `repomem index` first"
+    import shutil
+
+    repo.write("a.py", MODULE.format(n=1))
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    shutil.rmtree(indexer.state_dir(cfg) / "lance" / "meta.lance")
+    indexer.run(cfg)
+    assert query.status(cfg)["fresh"]
+    assert query.symbol(cfg, "func_1")

@@ -82,3 +82,63 @@ def test_deleted_files_lose_generated_notes_but_keep_people_notes(
     assert report.removed == 1 and report.requests == 0
     left = by_path(cfg)["app/tax.py"]
     assert [(n.source, n.stale) for n in left] == [("human", True)]
+
+
+def offline_notes(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> dict[str, list[str]]:
+    """The lines of the offline note written for each of `files`, committed and indexed."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, files)
+    run(cfg)
+    return {path: ns[0].text.splitlines() for path, ns in by_path(cfg).items()}
+
+
+MAGIC = {
+    "lib/shop/cart.rb": "# frozen_string_literal: true\n\nrequire 'set'\n\n"
+    "class Cart\n  def add(item)\n  end\nend\n",
+    "lib/shop/till.rb": "# encoding: utf-8\n# typed: strict\n\nclass Till\nend\n",
+    "cmd/tool.go": "//go:build linux\n// +build linux\n\npackage main\n\nfunc main() {}\n",
+    "app/lint.py": "# pylint: disable=invalid-name\n# Tax rules per country.\n\nRATE = 1\n",
+}
+
+
+def test_offline_notes_do_not_take_a_magic_comment_for_the_files_purpose(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sinatra's base.rb got "Purpose: frozen_string_literal: true"
+    found = {path: lines[0] for path, lines in offline_notes(repo, monkeypatch, MAGIC).items()}
+    assert found["lib/shop/cart.rb"] == "Purpose: ruby file, 8 lines, defining 1 class."
+    assert found["lib/shop/till.rb"] == "Purpose: ruby file, 5 lines, defining 1 class."
+    assert found["cmd/tool.go"] == "Purpose: go file, 6 lines, defining 1 function."
+    assert found["app/lint.py"] == "Purpose: Tax rules per country."
+
+
+NAMESPACED = {
+    "lib/shop/cart.rb": "module Shop\n  class Cart\n    def add(item)\n    end\n  end\n\n"
+    "  class Till\n  end\nend\n",
+    "src/Invoice.php": "<?php\n\nnamespace App\\Billing;\n\nfinal class Invoice\n{\n"
+    "    public function total(): int\n    {\n        return 0;\n    }\n}\n",
+    "src/Shapes.cs": "namespace Geo.Shapes\n{\n    public class Circle { }\n"
+    "    public interface IShape { }\n}\n",
+}
+
+
+def test_offline_notes_describe_what_a_files_only_namespace_or_module_holds(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Slim's App.php was "defining 1 namespace" with "Entry points: namespace Slim", and
+    # sinatra's base.rb had "Entry points: module Sinatra": nothing of what they define
+    found = offline_notes(repo, monkeypatch, NAMESPACED)
+    assert found["lib/shop/cart.rb"] == [
+        "Purpose: ruby file, 9 lines, defining 2 classes.",
+        "Entry points: class Cart, class Till",
+    ]
+    assert found["src/Invoice.php"] == [
+        "Purpose: php file, 11 lines, defining 1 class.",
+        "Entry points: class Invoice",
+    ]
+    assert found["src/Shapes.cs"] == [
+        "Purpose: csharp file, 5 lines, defining 1 class, 1 interface.",
+        "Entry points: class Circle, interface IShape",
+    ]
