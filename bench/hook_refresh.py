@@ -20,6 +20,10 @@ that one clone, the order swapped round by round, each process given the PYTHONP
    timed end to end; then whatever the hook started in the background is waited for (also
    timed: from the hook's start until that refresh ended, or the hook's own time when it
    started none), and the worktree removed.
+4. **A new worktree's first two packs, in process** (`--worktrees` rounds): another fresh
+   worktree, then one process seeds its index and builds two packs as the hook does (the
+   second for another task, as a session's next prompt before any background refresh ran),
+   each pack timed alone.
 
 The tasks are the clone's latest commit messages. Prints the medians, the ratio baseline /
 this tree, and the load average; nothing is asserted.
@@ -48,6 +52,21 @@ cfg = config.load(sys.argv[1])
 t = time.perf_counter()
 pack = builder.build(cfg, sys.argv[2], fmt="md", max_chars=9000, refresh_at_most=500)
 print(json.dumps({"s": time.perf_counter() - t, "fresh": pack.fresh, "code": builder.__file__}))
+"""
+INPROC_WORKTREE = r"""
+import json, sys, time
+from repomem import config
+from repomem.index import indexer
+from repomem.pack import builder
+cfg = config.load(sys.argv[1])
+assert indexer.seed_from_sibling(cfg) is not None
+seconds = []
+for task in sys.argv[2:4]:
+    t = time.perf_counter()
+    pack = builder.build(cfg, task, fmt="md", max_chars=9000, refresh_at_most=500)
+    seconds.append(time.perf_counter() - t)
+    assert pack.fresh
+print(json.dumps({"s": seconds, "code": builder.__file__}))
 """
 
 
@@ -158,6 +177,17 @@ def main() -> None:
                 note("the hook's first task in a new worktree", name, seconds)
                 note("the same, until its background refresh ended", name, idle)
                 print(f"  worktree {r + 1}, {name}: {seconds:.2f}s, until idle {idle:.2f}s")
+                git(root, "worktree", "remove", "--force", str(wt))
+                git(root, "worktree", "add", "-q", "--detach", str(wt), "HEAD")
+                two = tasks[r % len(tasks)], tasks[(r + 1) % len(tasks)]
+                out = subprocess.run(
+                    [sys.executable, "-c", INPROC_WORKTREE, str(wt), *two], env=envs[name],
+                    cwd=work, check=True, capture_output=True, text=True,
+                ).stdout  # fmt: skip
+                result = json.loads(out.strip().splitlines()[-1])
+                assert result["code"].startswith(str(codes[name]))
+                note("a new worktree's first pack, in process", name, result["s"][0])
+                note("its second pack, in process", name, result["s"][1])
                 git(root, "worktree", "remove", "--force", str(wt))
         print("\n| case | baseline (median) | this tree | baseline / this tree |")
         print("|---|---:|---:|---:|")
