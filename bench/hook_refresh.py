@@ -17,8 +17,13 @@ that one clone, the order swapped round by round, each process given the PYTHONP
    with a new session's task (a UserPromptSubmit), timed end to end.
 3. **A new worktree's first prompt** (`--worktrees` rounds): `git worktree add` at HEAD, then
    the hook's first task there (the index is copied from the clone's, refreshed, packed),
-   timed end to end; then whatever the hook started in the background is waited for, and the
-   worktree removed.
+   timed end to end; then whatever the hook started in the background is waited for (also
+   timed: from the hook's start until that refresh ended, or the hook's own time when it
+   started none), and the worktree removed.
+4. **A new worktree's first two packs, in process** (`--worktrees` rounds): another fresh
+   worktree, then one process seeds its index and builds two packs as the hook does (the
+   second for another task, as a session's next prompt before any background refresh ran),
+   each pack timed alone.
 
 The tasks are the clone's latest commit messages. Prints the medians, the ratio baseline /
 this tree, and the load average; nothing is asserted.
@@ -48,6 +53,21 @@ t = time.perf_counter()
 pack = builder.build(cfg, sys.argv[2], fmt="md", max_chars=9000, refresh_at_most=500)
 print(json.dumps({"s": time.perf_counter() - t, "fresh": pack.fresh, "code": builder.__file__}))
 """
+INPROC_WORKTREE = r"""
+import json, sys, time
+from repomem import config
+from repomem.index import indexer
+from repomem.pack import builder
+cfg = config.load(sys.argv[1])
+assert indexer.seed_from_sibling(cfg) is not None
+seconds = []
+for task in sys.argv[2:4]:
+    t = time.perf_counter()
+    pack = builder.build(cfg, task, fmt="md", max_chars=9000, refresh_at_most=500)
+    seconds.append(time.perf_counter() - t)
+    assert pack.fresh
+print(json.dumps({"s": seconds, "code": builder.__file__}))
+"""
 
 
 def git(root: Path, *args: str) -> str:
@@ -67,10 +87,13 @@ def archive(rev: str, dest: Path) -> Path:
     return dest
 
 
-def hook(root: Path, env: dict[str, str], session: str, task: str, cwd: Path) -> float:
-    """One `repomem claude-hook` process for a session's first task; its wall time. Then
-    waits for the refresh it started in the background, if any (which prints its report to
-    the hooks' log when done): the next measurement should not share the machine with it."""
+def hook(
+    root: Path, env: dict[str, str], session: str, task: str, cwd: Path
+) -> tuple[float, float]:
+    """One `repomem claude-hook` process for a session's first task; its wall time, and the
+    time from its start until the refresh it started in the background, if any, ended (which
+    prints its report to the hooks' log when done; polled every 0.2 s): the next measurement
+    should not share the machine with it."""
     log = Path(git(root, "rev-parse", "--absolute-git-dir").strip()) / "repomem" / "hooks.log"
     before = log.read_text(encoding="utf-8") if log.exists() else ""
     payload = {"hook_event_name": "UserPromptSubmit", "session_id": session, "prompt": task,
@@ -93,7 +116,7 @@ def hook(root: Path, env: dict[str, str], session: str, task: str, cwd: Path) ->
         if time.monotonic() > deadline:
             raise SystemExit(f"the background refresh in {root} did not end: {new}")
         time.sleep(0.2)
-    return seconds
+    return seconds, max(seconds, time.perf_counter() - t)
 
 
 def main() -> None:
@@ -135,7 +158,7 @@ def main() -> None:
                     edits += 1
                     task = tasks[edits % len(tasks)]
                     if case == "hook":
-                        seconds = hook(root, envs[name], f"{name}-{r}", task, work)
+                        seconds, _ = hook(root, envs[name], f"{name}-{r}", task, work)
                         note("the hook's first task after a one-file edit", name, seconds)
                         continue
                     out = subprocess.run(
@@ -150,9 +173,21 @@ def main() -> None:
             for name in list(codes) if r % 2 == 0 else list(codes)[::-1]:
                 wt = work / f"wt-{r}-{name.replace(' ', '-')}"
                 git(root, "worktree", "add", "-q", "--detach", str(wt), "HEAD")
-                seconds = hook(wt, envs[name], f"wt-{name}-{r}", tasks[r % len(tasks)], work)
+                seconds, idle = hook(wt, envs[name], f"wt-{name}-{r}", tasks[r % len(tasks)], work)
                 note("the hook's first task in a new worktree", name, seconds)
-                print(f"  worktree {r + 1}, {name}: {seconds:.2f}s")
+                note("the same, until its background refresh ended", name, idle)
+                print(f"  worktree {r + 1}, {name}: {seconds:.2f}s, until idle {idle:.2f}s")
+                git(root, "worktree", "remove", "--force", str(wt))
+                git(root, "worktree", "add", "-q", "--detach", str(wt), "HEAD")
+                two = tasks[r % len(tasks)], tasks[(r + 1) % len(tasks)]
+                out = subprocess.run(
+                    [sys.executable, "-c", INPROC_WORKTREE, str(wt), *two], env=envs[name],
+                    cwd=work, check=True, capture_output=True, text=True,
+                ).stdout  # fmt: skip
+                result = json.loads(out.strip().splitlines()[-1])
+                assert result["code"].startswith(str(codes[name]))
+                note("a new worktree's first pack, in process", name, result["s"][0])
+                note("its second pack, in process", name, result["s"][1])
                 git(root, "worktree", "remove", "--force", str(wt))
         print("\n| case | baseline (median) | this tree | baseline / this tree |")
         print("|---|---:|---:|---:|")

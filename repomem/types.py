@@ -79,8 +79,6 @@ class IndexReport:
     embedded: int = 0  # files given a dense vector (`embed.enabled`)
     embed_seconds: float = 0.0
     seeded_from: str = ""  # the work tree whose index this one was copied from
-    # files of unchanged content whose new mtime this run left unrecorded (`record_touched`)
-    touched_left: int = 0
 
     @property
     def changed(self) -> int:

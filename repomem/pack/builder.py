@@ -65,9 +65,8 @@ def build(
     `refresh_at_most`, a stale index is refreshed only when at most that many files changed
     and no rebuild is due (a repomem upgrade, other content rules): else the pack comes from
     the index as it is and says so (`fresh` false), for a caller with a time limit. That
-    refresh follows the plan that counted the files, and leaves the files only touched (a new
-    mtime, the same content) unrecorded, which could make a compaction due: `Pack.touched_left`
-    says how many, for the caller to record in the background. Files in
+    refresh follows the plan that counted the files, and does not read again the files it
+    found only touched (a new mtime, the same content). Files in
     `leave_out` (paths from the root, or absolute: the file the task was read from) are
     neither ranked nor named as work.
 
@@ -102,7 +101,6 @@ def build(
     # (files changed, HEAD, the plan that counted them): planned once, and the refresh that
     # follows reuses the plan unless the store changed meanwhile
     measured: tuple[int, str | None, indexer.Prepared] | None = None
-    touched_left = 0
     if refresh and refresh_at_most is not None and built:
         # a rebuild (another schema or content rules, one cut short) could take minutes
         meta = store.all_meta()
@@ -112,13 +110,9 @@ def build(
         refresh = measured is not None and measured[0] <= refresh_at_most
     refreshed = not built or refresh
     if refreshed:
-        # it compares the work tree with the store: now fresh. Within a time limit, files only
-        # touched keep their stored mtimes (recording them can make a compaction due), and the
-        # caller leaves them to a background refresh (`Pack.touched_left`)
+        # it compares the work tree with the store: now fresh
         try:
-            report = indexer.run(
-                cfg, prepared=measured[2] if measured else None, record_touched=measured is None
-            )
+            indexer.run(cfg, prepared=measured[2] if measured else None)
         except WriteAccessError as exc:
             if asked or not built:
                 raise
@@ -126,7 +120,6 @@ def build(
             log.warning("index not refreshed: %s", exc)
             refreshed = False
         else:
-            touched_left = report.touched_left
             store = indexer.reader(cfg)
     if refreshed or meta is None:
         meta = store.all_meta()
@@ -180,7 +173,6 @@ def build(
             task=text, budget=limit, tokens=0, fresh=fresh, repository=cfg.root.name,
             commit=commit, pending=pending, indexed_at=indexed_at,
             ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
-            touched_left=touched_left,
         )  # fmt: skip
         _fill(pack, memory, candidates, map_items, limit, margin, cfg.pack, fmt)
         return pack

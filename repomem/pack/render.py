@@ -44,9 +44,6 @@ class Pack:
     # a caller prints it rather than rendering again, which costs as much and may differ
     # (Markdown says how long ago the index was updated)
     rendered: str = field(default="", repr=False, compare=False)
-    # files whose content the index has but whose new mtime the refresh before this pack left
-    # unrecorded (a pack with a time limit): a caller starts a refresh in the background
-    touched_left: int = field(default=0, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON contract (see the README)."""

@@ -30,7 +30,8 @@ which on every prompt would be noise): building the index inside a hook could ou
 hook's time limit. For the same reason a stale index is refreshed first only when few files
 changed (`REFRESH_AT_MOST`); else the pack says it is stale and the refresh runs in the
 background. The new mtimes of files whose content did not change (every file of a new
-worktree) are recorded in the background too: recording them can make a compaction due.
+worktree) are recorded inline: they go to the stat cache, which costs milliseconds and
+leaves the full-text indexes as they were (`repomem.index.store.stats`).
 
 `settings_entry` and `write_settings` put the hooks into `.claude/settings.local.json`
 (personal: git is told to ignore it in this clone, through `info/exclude`, unless something
@@ -267,7 +268,7 @@ def context_for(
     pack = builder.build(
         cfg, task_text(hook.prompt), fmt="md", max_chars=room, refresh_at_most=REFRESH_AT_MOST
     )
-    if not pack.fresh or pack.touched_left:  # the latter: mtimes to record (a new worktree's)
+    if not pack.fresh:
         _refresh_later(cfg)
     if hook.session:
         _remember(state, hook.session)

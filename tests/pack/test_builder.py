@@ -165,23 +165,29 @@ def test_a_refresh_limit_packs_from_the_index_as_it_is_when_more_changed(repo: R
     assert small.fresh is True and any("def refund" in i.text for i in small.items)
 
 
-def test_a_refresh_limit_leaves_the_mtimes_of_files_only_touched_for_later(repo: Repo) -> None:
+def test_a_refresh_limit_records_the_mtimes_of_files_only_touched_without_their_rows(
+    repo: Repo,
+) -> None:
     make_project(repo)
     cfg = repo.config()
     indexer.run(cfg)
-    stored = indexer.open_store(cfg).file_states()
-    for path in (repo.root / "misc").iterdir():  # same content, a new mtime (a checkout's)
-        st = path.stat()
-        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    misc = sorted(f"misc/{p.name}" for p in (repo.root / "misc").iterdir())
+    indexed_at = [r["indexed_at"] for r in indexer.open_store(cfg).rows_for_paths("files", misc)]
+    for rel in misc:  # same content, a new mtime (a checkout's)
+        st = (repo.root / rel).stat()
+        os.utime(repo.root / rel, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     repo.write("billing/invoice.py", BILLING + "\n\ndef refund(invoice):\n    return -1\n")
     pack = builder.build(cfg, "refund an invoice", refresh_at_most=1)
-    # one file changed: refreshed; twenty only touched, not counted and left as they were
-    assert pack.fresh is True and pack.pending == 0 and pack.touched_left == 20
+    # one file changed: refreshed; twenty only touched, not counted, recorded
+    assert pack.fresh is True and pack.pending == 0
     assert any("def refund" in i.text for i in pack.items)
-    states = indexer.open_store(cfg).file_states()
-    assert all(states[p] == stored[p] for p in stored if p.startswith("misc/"))
-    assert indexer.run(cfg).touched_left == 0  # a refresh without a limit records them
-    assert builder.build(cfg, "refund an invoice", refresh_at_most=1).touched_left == 0
+    store = indexer.open_store(cfg)
+    assert [r["indexed_at"] for r in store.rows_for_paths("files", misc)] == indexed_at
+    states = store.file_states()
+    for rel in misc:
+        st = (repo.root / rel).stat()
+        assert states[rel][:2] == (st.st_size, st.st_mtime_ns), rel
+    assert indexer.prepare(cfg, indexer.reader(cfg)).plan.changed == []  # nothing to read
 
 
 def test_a_refresh_limit_never_starts_a_rebuild(repo: Repo) -> None:

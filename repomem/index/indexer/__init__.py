@@ -158,18 +158,14 @@ def run(
     full: bool = False,
     progress: Progress | None = None,
     prepared: Prepared | None = None,
-    record_touched: bool = True,
 ) -> IndexReport:
     """Bring the index up to date with the working tree.
 
     `prepared` (from `prepare`) is the plan to follow when the store has not changed since it
-    was made; its files found unchanged (`Prepared.same`) are not read again. Without
-    `record_touched`, files whose content is unchanged (a new mtime only: `touch`, a
-    worktree's first checkout) keep their stored size and mtime, and later plans read them
-    again until a run records them: that rewrites their rows, which the full-text index then
-    lacks until a compaction (a seeded worktree of 2,000 files: all its rows, two seconds to
-    fold in), so a caller with a time limit leaves it to a refresh in the background
-    (`IndexReport.touched_left` says how many are left).
+    was made; its files found unchanged (`Prepared.same`) are not read again. Files whose
+    content is unchanged (a new mtime only: `touch`, a worktree's first checkout) get their
+    new size and mtime in the stat cache (`repomem.index.store.stats`): their rows, and the
+    full-text indexes, are left as they were.
 
     Raises:
         StoreError: if the store cannot be opened, is locked too long, or is too new.
@@ -222,7 +218,7 @@ def run(
         report.files_seen = len(plan.current)
         report.unchanged = plan.unchanged
         t_plan = time.monotonic()
-        _apply(cfg, store, plan, states, report, progress, same=same, record=record_touched)
+        _apply(cfg, store, plan, states, report, progress, same=same)
         t_apply = time.monotonic()
         store.ensure_indexes()
         t_indexes = time.monotonic()

@@ -1,6 +1,6 @@
 """Writing a plan's results to the store: parsed rows in journaled batches, the rows of content
-stored under another path copied instead of parsed, new mtimes of files only touched, and rows
-that remember skipped files."""
+stored under another path copied instead of parsed, new mtimes of files only touched (to the
+stat cache, not the tables), and rows that remember skipped files."""
 
 from __future__ import annotations
 
@@ -65,11 +65,11 @@ def _apply(
     progress: Progress | None,
     *,
     same: frozenset[str] = frozenset(),
-    record: bool = True,
 ) -> None:
     """Write what `plan` found changed. Files in `same` (of `plan.changed`, their content
     found unchanged against `states` moments ago) are not read again; the new size and mtime
-    of unchanged files are written unless `record` is false (`run(record_touched=False)`)."""
+    of unchanged files go to the stat cache (`Store.record_stats`), which leaves their rows
+    and the full-text indexes as they were."""
     keep = ["*"] if report.full else []  # a full build stays marked until it is published
     deleted = set(plan.deleted)
     changed = set(plan.changed)
@@ -86,21 +86,23 @@ def _apply(
         if path not in changed:
             by_hash.setdefault(h, path)
     tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
-    touched: dict[str, tuple[int, int]] = {}
+    touched: dict[str, tuple[int, int, str]] = {}
     if same:
         tasks = [t for t in tasks if t[0] not in same]
         for rel in sorted(same):
             st = plan.current[rel]
-            touched[rel] = (st.st_size, st.st_mtime_ns)
+            touched[rel] = (st.st_size, st.st_mtime_ns, states[rel][2])
         report.unchanged += len(same)
     reuse: list[Parsed] = []
     batch = _Batch()
+    written: set[str] = set()  # paths whose rows this run wrote or deleted
 
     def flush() -> None:
         nonlocal batch
         if not len(batch) and not batch.replace:
             return
         paths = sorted(set(batch.replace) | {f["path"] for f in batch.files})
+        written.update(paths)
         store.write_journal([*keep, *paths])
         if batch.replace:
             store.delete_paths(batch.replace)
@@ -131,7 +133,7 @@ def _apply(
             batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
             continue
         if result.status == "same":
-            touched[result.path] = (result.size, result.mtime_ns)
+            touched[result.path] = (result.size, result.mtime_ns, result.hash)
             report.unchanged += 1
             continue
         if result.status == "reuse":
@@ -172,10 +174,9 @@ def _apply(
     renamed_from = {a for a, _b in report.renamed}
     report.deleted.extend(sorted(deleted - renamed_from))
     flush()
-    if touched and record:
-        _touch(store, touched)
-    elif touched:
-        report.touched_left = len(touched)
+    # an entry counts only while its hash is its row's: a crash before this write costs
+    # reading the touched files again, nothing more
+    store.record_stats(touched, forget=written)
     for reason, skipped in plan.skipped.items():
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 
@@ -233,18 +234,3 @@ def _copy_rows(store: Any, batch: _Batch, pairs: list[tuple[str, Parsed]]) -> No
             batch.refs.append(tuple(p.path if k == "path" else ref[k] for k in REF_COLUMNS))
         for chunk in rows["chunks"].get(source, ()):
             batch.chunks.append(tuple(p.path if k == "path" else chunk[k] for k in CHUNK_COLUMNS))
-
-
-def _touch(store: Any, touched: dict[str, tuple[int, int]]) -> None:
-    """Record new mtimes for files whose content is unchanged (one commit per table)."""
-    paths = sorted(touched)
-    rows = []
-    for row in store.rows_for_paths("files", paths):
-        row = {k: v for k, v in row.items() if not k.startswith("_")}
-        size, mtime = touched[row["path"]]
-        row.update(size=size, mtime_ns=mtime)
-        rows.append(row)
-    store.write_journal(paths)
-    store.delete_rows("files", paths)
-    store.add("files", rows)
-    store.clear_journal()

@@ -12,10 +12,10 @@ The copy starts its own count of runs toward a compaction (`runs_since_optimize`
 compact as the donor, and the donor's count would make the copy's first run that changes
 anything pay for the donor's past runs, on a Claude Code session's first prompt. Rows the
 donor's full-text indexes lack are left to the usual policy (folded in when idle, or at once
-when many). The first run records every file's new mtime (the checkout wrote them all), which
-rewrites their rows, and the full-text index lacks rewritten rows: past a thousand, that run
-compacts (two seconds for 2,000 files), unless its caller has a time limit and leaves the
-mtimes to a refresh in the background (`run(record_touched=False)`: the Claude Code hook).
+when many). The first run reads every file (the checkout gave them all new mtimes) and records
+the new mtimes of those with the donor's content in this work tree's stat cache
+(`repomem.index.store.stats`), which the copy does not take: their rows stay as copied, and
+the full-text indexes need no compaction for them.
 
 Only the default location is seeded (`<git dir>/repomem/lance`): a configured `store.path` is
 the user's choice of store, perhaps shared. A donor must have been built under this repomem's

@@ -22,12 +22,12 @@ from repomem.index.store.schemas import (
     WRITER_FTS,
     _fts_config,
 )
-from repomem.index.store.tables import _Tables
+from repomem.index.store.stats import _Stats
 
 log = logging.getLogger(__name__)
 
 
-class _Maintenance(_Tables):
+class _Maintenance(_Stats):
     """Schema, indexes and compaction."""
 
     def ensure_schema(self) -> bool:
@@ -69,13 +69,15 @@ class _Maintenance(_Tables):
         return rebuilt
 
     def clear_derived(self) -> None:
-        """Empty the tables built from the working tree (for `--full`). Hold the write lock.
+        """Empty the tables built from the working tree (for `--full`), and forget the stat
+        cache. Hold the write lock.
 
         The rows are deleted, not the tables: readers stay on the last published versions
         (their files stay until a cleanup) and see the rebuild only when it is published. A
         table that cannot be emptied (damaged, or missing) is dropped and created again.
         """
         self._fts_ready.clear()
+        self.clear_stats()
         names = self._names()
         for name in DERIVED:
             self._tables.pop(name, None)

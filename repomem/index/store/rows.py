@@ -1,6 +1,7 @@
 """Rows of the tables built from the working tree: added and deleted by path, and read by
 path, by column (whole columns as lists or as numpy codes) and by name (definitions,
-references)."""
+references). A `files` row is read with the size and mtime the stat cache recorded for it
+(`repomem.index.store.stats`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from typing import Any
 import pyarrow as pa
 
 from repomem.index.store.schemas import DERIVED, TABLES, in_list, quote
-from repomem.index.store.tables import _Tables
+from repomem.index.store.stats import _Stats
+
+# What a row of `files` needs for the stat cache to stand in for its size and mtime.
+_STAT_KEYS = ("path", "hash", "size", "mtime_ns")
 
 
-class _Rows(_Tables):
+class _Rows(_Stats):
     """Writes and reads of rows by path, column and name."""
 
     # ----------------------------------------------------------------- writes
@@ -88,7 +92,14 @@ class _Rows(_Tables):
 
     def _select(self, name: str, columns: list[str] | None, paths: Sequence[str] | None) -> Any:
         """Columns of a table (all with None) as an Arrow table: every row, or these paths'
-        rows (`IN` lists of 500 paths, which the path index answers)."""
+        rows (`IN` lists of 500 paths, which the path index answers). The size and mtime of
+        `files` rows are the recorded ones (`_Stats._restat`)."""
+        restat = name == "files" and (
+            columns is None or not {"size", "mtime_ns"}.isdisjoint(columns)
+        )
+        wanted = columns
+        if restat and columns is not None:
+            columns = [*columns, *(k for k in _STAT_KEYS if k not in columns)]
         tbl = self.table(name)
 
         def query(where: str | None) -> Any:
@@ -100,12 +111,17 @@ class _Rows(_Tables):
             return q.limit(None).to_arrow()
 
         if paths is None:
-            return query(None)
-        parts = [query(in_list("path", paths[i : i + 500])) for i in range(0, len(paths), 500)]
-        if not parts:
-            empty = TABLES[name].empty_table()
-            return empty if columns is None else empty.select(columns)
-        return pa.concat_tables(parts)
+            out = query(None)
+        elif paths:
+            out = pa.concat_tables(
+                [query(in_list("path", paths[i : i + 500])) for i in range(0, len(paths), 500)]
+            )
+        else:
+            out = TABLES[name].empty_table()
+            out = out if columns is None else out.select(columns)
+        if restat:
+            out = self._restat(out)
+        return out if wanted is None or wanted == columns else out.select(wanted)
 
     def count(self, name: str, where: str | None = None) -> int:
         return int(self.table(name).count_rows(where))

@@ -3,6 +3,8 @@ batches that a killed run leaves recoverable (repomem/index/indexer/apply.py).""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from repomem.index import indexer, query
@@ -80,6 +82,32 @@ def test_kill_during_a_build_then_the_next_run_completes_it(repo: Repo) -> None:
     store = indexer.open_store(repo.config())
     assert snapshot(store) == fresh_snapshot(repo)
     assert store.count("files") == 400
+
+
+def test_kill_during_a_run_that_also_found_files_only_touched_loses_nothing(
+    repo: Repo,
+) -> None:
+    populate(repo, 400)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    for i in range(400):
+        path = repo.root / f"pkg/mod_{i}.py"
+        if i % 2:  # a new mtime only, for the stat cache
+            st = path.stat()
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        else:
+            repo.write(f"pkg/mod_{i}.py", MODULE.format(n=i) + f"\nEXTRA_{i} = {i}\n")
+    build_and_kill(repo, full=False)  # mid-batch: before the stat cache is written
+    report = indexer.run(cfg)
+    assert report.recovered > 0
+    store = indexer.open_store(cfg)
+    states = store.file_states()
+    for i in range(400):
+        st = (repo.root / f"pkg/mod_{i}.py").stat()
+        assert states[f"pkg/mod_{i}.py"][:2] == (st.st_size, st.st_mtime_ns)
+    assert indexer.run(cfg).changed == 0
+    assert snapshot(store) == fresh_snapshot(repo)
 
 
 def test_copies_and_renames_in_a_run_of_many_batches_match_a_fresh_build(

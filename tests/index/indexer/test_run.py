@@ -233,23 +233,73 @@ def test_a_run_plans_again_when_the_store_changed_since_its_plan_was_prepared(
     assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(repo)
 
 
-def test_files_only_touched_keep_their_mtimes_when_a_run_leaves_them_for_later(
-    repo: Repo,
-) -> None:
+def test_files_only_touched_are_recorded_without_rewriting_their_rows(repo: Repo) -> None:
     cfg = _indexed(repo, 3)
+    store = indexer.open_store(cfg)
+    assert not store.stats_path.exists()  # a full build: each row holds its file's own stat
+    rows = store.rows_for_paths("files", ["pkg/mod_0.py", "pkg/mod_1.py"])
     touched = ["pkg/mod_0.py", "pkg/mod_1.py"]
-    before = [_recorded(repo, rel) for rel in touched]
     for rel in touched:
         _touch(repo.root / rel)
     repo.write("pkg/mod_2.py", "def edited():\n    pass\n")
-    report = indexer.run(cfg, record_touched=False)
-    assert report.modified == ["pkg/mod_2.py"] and report.touched_left == 2
-    assert [_recorded(repo, rel) for rel in touched] == before
-    assert snapshot(indexer.open_store(cfg)) == fresh_snapshot(repo)
-    # the next run records them, and then nothing is left
-    again = indexer.run(cfg)
-    assert again.changed == 0 and again.touched_left == 0 and again.unchanged == 3
+    report = indexer.run(cfg)
+    assert report.modified == ["pkg/mod_2.py"] and report.unchanged == 2
+    store = indexer.open_store(cfg)
     assert [_recorded(repo, rel) for rel in touched] == [_on_disk(repo, rel) for rel in touched]
+    # the rows stay as written (the stat cache holds the new stat): when they were indexed
+    again = store.rows_for_paths("files", touched)
+    assert [r["indexed_at"] for r in again] == [r["indexed_at"] for r in rows]
+    assert indexer.prepare(cfg, indexer.reader(cfg)).report is not None  # nothing left to do
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_a_run_that_finds_files_only_touched_writes_no_table_and_compacts_nothing(
+    repo: Repo,
+) -> None:
+    populate(repo, 30)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    versions = store.current_versions()
+    for i in range(30):  # a new worktree's checkout: every file has a new mtime
+        _touch(repo.root / f"pkg/mod_{i}.py")
+    report = indexer.run(cfg)
+    assert report.changed == 0 and report.parsed == 0 and report.unchanged == 30
+    store = indexer.open_store(cfg)
+    assert store.current_versions() == versions
+    # no row the full-text indexes lack: no compaction due, even by the idle policy (which
+    # any lacking row makes due)
+    assert all(lag == 0 for backlog in store.fts_backlog().values() for lag, _ in backlog)
+    assert store.get_meta("runs_since_optimize") == "1"  # the full build's run only
+    assert indexer.optimize_if_due(cfg, idle=True) is False
+    assert all(_recorded(repo, f"pkg/mod_{i}.py") == _on_disk(repo, f"pkg/mod_{i}.py")
+               for i in range(30))  # fmt: skip
+
+
+def test_a_path_update_records_a_file_only_touched_without_writing_a_table(repo: Repo) -> None:
+    cfg = _indexed(repo, 2)
+    store = indexer.open_store(cfg)
+    versions = store.current_versions(), store.table("meta").version
+    _touch(repo.root / "pkg/mod_0.py")
+    report = indexer.update(cfg, ["pkg/mod_0.py"])
+    assert report.changed == 0 and report.unchanged == 1
+    store = indexer.open_store(cfg)
+    assert (store.current_versions(), store.table("meta").version) == versions
+    assert _recorded(repo, "pkg/mod_0.py") == _on_disk(repo, "pkg/mod_0.py")
+
+
+def test_a_file_written_again_drops_its_recorded_stat(repo: Repo) -> None:
+    cfg = _indexed(repo, 2)
+    _touch(repo.root / "pkg/mod_0.py")
+    _touch(repo.root / "pkg/mod_1.py")
+    indexer.run(cfg)
+    assert sorted(indexer.open_store(cfg).recorded_stats()) == ["pkg/mod_0.py", "pkg/mod_1.py"]
+    repo.write("pkg/mod_0.py", "def edited():\n    pass\n")
+    (repo.root / "pkg/mod_1.py").unlink()
+    indexer.run(cfg)
+    assert indexer.open_store(cfg).recorded_stats() == {}  # their rows hold their stat now
+    assert _recorded(repo, "pkg/mod_0.py") == _on_disk(repo, "pkg/mod_0.py")
 
 
 def test_files_a_prepared_plan_found_unchanged_are_recorded_without_being_read(

@@ -75,6 +75,27 @@ def test_a_copy_starts_its_own_count_of_runs_toward_a_compaction(repo: Repo, bac
     assert indexer.open_store(repo.config()).get_meta("runs_since_optimize") == "25"
 
 
+def test_a_copy_keeps_the_rows_it_was_given_for_files_of_the_same_content(repo: Repo) -> None:
+    _indexed_main(repo)
+    wt = _worktree(repo)  # every file written anew: new mtimes, the donor's content
+    donor = indexer.open_store(repo.config())
+    rows = donor.current_versions()
+
+    report = indexer.run(wt.config())
+
+    assert report.seeded_from and report.changed == 0 and report.unchanged == 6
+    copy = indexer.open_store(wt.config())
+    assert copy.current_versions() == rows  # not one row written again
+    assert all(lag == 0 for backlog in copy.fts_backlog().values() for lag, _ in backlog)
+    states = copy.file_states()
+    for rel, (size, mtime, _) in states.items():
+        st = (wt.root / rel).stat()
+        assert (size, mtime) == (st.st_size, st.st_mtime_ns), rel
+    # the mtimes are this work tree's own: the donor's stay as they were
+    assert not donor.stats_path.exists()
+    assert indexer.prepare(wt.config(), indexer.reader(wt.config())).report is not None
+
+
 def test_the_main_work_tree_can_start_from_a_linked_worktree(repo: Repo) -> None:
     populate(repo, 3)
     repo.commit()

@@ -1,0 +1,119 @@
+"""The stat cache beside the tables: recorded sizes and mtimes read into `files` rows while the
+hashes agree (repomem/index/store/stats.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from repomem.index import indexer
+from repomem.index.store import Store
+from tests.conftest import Repo
+
+
+def _store(repo: Repo) -> Store:
+    """Two files indexed; the store, for writing."""
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.write("b.py", "def b():\n    return 2\n")
+    repo.commit()
+    indexer.run(repo.config())
+    store: Store = indexer.open_store(repo.config())
+    return store
+
+
+def test_a_recorded_stat_stands_in_for_its_row_only_while_the_hashes_agree(repo: Repo) -> None:
+    store = _store(repo)
+    rows = store.file_states()
+    (_, _, a_hash), (b_size, b_mtime, b_hash) = rows["a.py"], rows["b.py"]
+    with store.writing():
+        store.record_stats({"a.py": (7, 11, a_hash), "b.py": (8, 12, "other content")})
+    states = store.file_states()
+    assert states["a.py"] == (7, 11, a_hash)
+    assert states["b.py"] == (b_size, b_mtime, b_hash)  # recorded for content it no longer has
+    assert store.file_states(["a.py"]) == {"a.py": (7, 11, a_hash)}
+
+
+def test_every_read_of_the_files_table_sees_the_recorded_stat(repo: Repo) -> None:
+    store = _store(repo)
+    a_hash, b_size = store.file_states()["a.py"][2], store.file_states()["b.py"][0]
+    with store.writing():
+        store.record_stats({"a.py": (7, 11, a_hash)})
+    assert store.column("files", ["mtime_ns", "path"], ["a.py"]) == {
+        "mtime_ns": [11], "path": ["a.py"]
+    }  # fmt: skip
+    sizes = store.column("files", ["size"])  # the hash and path it needs are not returned
+    assert list(sizes) == ["size"] and sorted(sizes["size"]) == sorted([7, b_size])
+    row = store.file("a.py")
+    assert row is not None and (row["size"], row["mtime_ns"]) == (7, 11)
+    codes, values = store.coded_columns("files", ["path", "mtime_ns"], ["a.py"])["mtime_ns"]
+    assert [values[i] for i in codes.tolist()] == [11]
+    assert store.column("files", ["path", "hash"], []) == {"path": [], "hash": []}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        '{"version": 1, "files": {"a.py": [7, 1',  # cut short
+        '{"version": 99, "files": {"a.py": [7, 11, "HASH"]}}',  # a later layout
+        '[["a.py", 7, 11, "HASH"]]',
+        '{"version": 1, "files": ["a.py"]}',
+    ],
+    ids=["empty", "cut-short", "other-version", "a-list", "files-a-list"],
+)
+def test_a_damaged_or_other_version_cache_reads_as_empty(repo: Repo, text: str) -> None:
+    store = _store(repo)
+    rows = store.file_states()
+    store.stats_path.write_text(text.replace("HASH", rows["a.py"][2]), encoding="utf-8")
+    assert store.recorded_stats() == {}
+    assert store.file_states() == rows
+    with store.writing():  # the next recording replaces it
+        store.record_stats({"b.py": (8, 12, rows["b.py"][2])})
+    assert store.recorded_stats() == {"b.py": (8, 12, rows["b.py"][2])}
+
+
+def test_entries_of_the_wrong_shape_are_left_out(repo: Repo) -> None:
+    store = _store(repo)
+    entries = {"a.py": [1, 2, "h"], "b.py": [1, "2", "h"], "c.py": [1, 2], "d.py": [True, 2, "h"]}
+    store.stats_path.write_text(json.dumps({"version": 1, "files": entries}), encoding="utf-8")
+    assert store.recorded_stats() == {"a.py": (1, 2, "h")}
+
+
+def test_recording_nothing_new_leaves_the_file_as_it_was(repo: Repo) -> None:
+    store = _store(repo)
+    a_hash = store.file_states()["a.py"][2]
+    with store.writing():
+        store.record_stats({}, forget=["a.py"])
+        assert not store.stats_path.exists()
+        store.record_stats({"a.py": (7, 11, a_hash)})
+        inode = store.stats_path.stat().st_ino
+        store.record_stats({}, forget=["b.py", "gone.py"])  # no entry of theirs
+        assert store.stats_path.stat().st_ino == inode
+        store.record_stats({}, forget=["a.py"])
+    assert store.recorded_stats() == {}
+
+
+def test_a_cache_that_cannot_be_written_costs_reading_again_not_the_run(
+    repo: Repo, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = _store(repo)
+    store.stats_path.mkdir()  # where the file goes: a write fails there (even as root)
+    with store.writing(), caplog.at_level(logging.WARNING):
+        store.record_stats({"a.py": (7, 11, "h")})
+    assert "cannot record the stat cache" in caplog.text
+    assert store.recorded_stats() == {}
+    (repo.root / "a.py").write_text("def a():\n    return 3\n", encoding="utf-8")
+    assert indexer.run(repo.config()).modified == ["a.py"]
+
+
+def test_a_full_build_forgets_the_recorded_stats(repo: Repo) -> None:
+    store = _store(repo)
+    a_hash = store.file_states()["a.py"][2]
+    with store.writing():
+        store.record_stats({"a.py": (7, 11, a_hash)})
+    indexer.run(repo.config(), full=True)
+    assert not store.stats_path.exists()
+    st = (repo.root / "a.py").stat()
+    assert store.file_states()["a.py"] == (st.st_size, st.st_mtime_ns, a_hash)
