@@ -630,9 +630,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        if wrapped or m.lastgroup == "template":  # (may run over lines)
-            spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
-        else:
-            spans.append(span)
+        # (a value over lines: literals joined, a template's words)
+        spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
         done = span[1]
     return spans

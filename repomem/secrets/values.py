@@ -140,36 +140,47 @@ _XML_TEXT = re.compile(
     r"\s{0,200}</"
 )
 
-# String literals concatenated after a quoted value on its line, in any quotes: with "+"
-# ("abc" + 'def'), or adjacent as Python and C join them ("abc" 'def', "abc" "def"), and not
-# followed by anything else (+ suffix: a value built, read as before); one literal.  In
-# parentheses, also over lines (`API_KEY = (\n "abc"\n "def"\n)`): a line break before or
-# after each "+" or between two literals.
+# String literals concatenated after a quoted value, in any quotes: with "+" ("abc" + 'def'),
+# or adjacent as Python and C join them ("abc" 'def', "abc" "def"), and not followed by
+# anything else (+ suffix: a value built, read as before); one literal.  A line may end
+# before or after a "+" (JavaScript, Java, C#: `"abc" +\n "def"`, `"abc"\n + "def"`) or
+# after a backslash (Python's continuation: `"abc" \\\n "def"`); in parentheses also between
+# two literals (`API_KEY = (\n "abc"\n "def"\n)`), which outside them starts a statement.
 # (a literal in double or single quotes: its group left open, for a backquoted one after "+")
 _JOINED = r"""[bBrRuUfF]{0,2}(?:"([^"\\\r\n]{0,4096})"|'([^'\\\r\n]{0,4096})'"""
+# Blanks, maybe over a line break (after a backslash or not); blanks over a backslash's only.
+_OVER_A_LINE = r"[ \t]*(?:\\?\r?\n[ \t]*)?"
+_OVER_A_CONTINUED_LINE = r"[ \t]*(?:\\\r?\n[ \t]*)?"
 
 
-def _concatenated(blank: str) -> re.Pattern[str]:
-    """The literals joined after a value, ``blank`` between them and around a "+"."""
+def _concatenated(adjacent: str) -> re.Pattern[str]:
+    """The literals joined after a value: ``adjacent`` between two literals, blanks over a
+    line around a "+".  What follows on the line (or after a backslash) is neither: a "+" at
+    the start of the next line may be a diff's (``+OTHER = 1``)."""
+    plus = _OVER_A_LINE
     return re.compile(
-        rf"""(?:{blank}\+{blank}{_JOINED}|`([^`\\\r\n]{{0,4096}})`)|{blank}{_JOINED})){{1,16}}"""
-        rf"""(?!{blank}(?:\+|[bBrRuUfF]{{0,2}}["'`]))"""
+        rf"""(?:{plus}\+{plus}{_JOINED}|`([^`\\\r\n]{{0,4096}})`)|{adjacent}{_JOINED})){{1,16}}"""
+        rf"""(?!{_OVER_A_CONTINUED_LINE}\+|{adjacent}[bBrRuUfF]{{0,2}}["'`])"""
     )
 
 
-_CONCATENATED = _concatenated(r"[ \t]*")
-_CONCATENATED_OVER_LINES = _concatenated(r"[ \t]*(?:\r?\n[ \t]*)?")
+_CONCATENATED = _concatenated(_OVER_A_CONTINUED_LINE)
+_CONCATENATED_OVER_LINES = _concatenated(_OVER_A_LINE)
 _LITERAL = re.compile(rf"""{_JOINED}|`([^`\\\r\n]*)`)""")
-# A value followed by "+" and a name or a call: "prefix_" + user_id.
-_ADDED_TO_A_NAME = re.compile(r"""[ \t]*\+[ \t]*(?![bBrRuUfF]{0,2}["'`])[^\s"'`]""")
+# A value followed by "+" and a name or a call: "prefix_" + user_id, also over a line.
+_ADDED_TO_A_NAME = re.compile(
+    rf"""{_OVER_A_LINE}\+{_OVER_A_LINE}(?![bBrRuUfF]{{0,2}}["'`])[^\s"'`]"""
+)
 # A prefix: a lower- or upper-case word (or words) ending in a separator, sixteen characters
 # at most ("prefix_", "tmp-pass-", "vault:", "PREFIX_"; not "Summer-", "hunter2_").
 _PREFIX = re.compile(r"(?:[a-z]+(?:[_\-:/.][a-z]+)*|[A-Z]+(?:[_\-:/.][A-Z]+)*)[_\-:/.]\Z")
 _SEPARATORS = frozenset("_-:/.")
-# What may follow a literal that another joins (a blank, "+", a quote, a prefix), or in
-# parentheses a line break.
-_JOINING = frozenset(" \t+\"'bBrRuUfF")
+# What may follow a literal that another joins (a blank, "+", a quote, a prefix, a
+# backslash), or a line break: in parentheses, or before a line that starts with a blank or
+# a "+" (the "\n" of "\r\n": the character after the "\r").
+_JOINING = frozenset(" \t+\"'bBrRuUfF\\")
 _LINE_BREAKS = frozenset("\r\n")
+_NEXT_LINE_JOINING = frozenset(" \t+\n")
 
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
@@ -287,9 +298,13 @@ def _secret_value(
     if quoted is not None:
         value = quoted
         after = text[m.end() : m.end() + 1]  # (what may join a literal: a test of it first)
-        if (after in _JOINING or (after in _LINE_BREAKS and m.group("wrapped"))) and (
-            group == "quoted" and not config_like and len(m.group("q")) == 1
-        ):
+        if (
+            after in _JOINING
+            or (
+                after in _LINE_BREAKS
+                and (m.group("wrapped") or text[m.end() + 1 : m.end() + 2] in _NEXT_LINE_JOINING)
+            )
+        ) and (group == "quoted" and not config_like and len(m.group("q")) == 1):
             joins = _CONCATENATED_OVER_LINES if m.group("wrapped") else _CONCATENATED
             more = joins.match(text, m.end())
             if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value

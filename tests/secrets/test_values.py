@@ -220,6 +220,10 @@ CONCATENATED = {
     "adjacent_in_a_call": ('connect(password="abc" "def9Xk2q")', f'connect(password="{REDACTED}")'),
     "word_added_to_a_name": ('password = "hunter2" + suffix', f'password = "{REDACTED}" + suffix'),
     "a_capitalized_word_added": ('password = "Summer-" + year', f'password = "{REDACTED}" + year'),
+    "a_diff_line_after": (
+        '+API_KEY = "abc" "def9Xk2q"\n+OTHER = 1\n',
+        f'+API_KEY = "{REDACTED}"\n+OTHER = 1\n',
+    ),
 }
 
 
@@ -242,10 +246,39 @@ def test_literals_joined_over_lines_in_parentheses_are_redacted_literal_by_liter
         assert redact(text) == (expected, 2), text
 
 
+JOINED_OVER_LINES = {
+    # (text, parts): outside parentheses a line may end after a backslash (Python) or a "+"
+    # (JavaScript, TypeScript, Java, C#), or the next line may start with a "+"
+    "backslash": ('API_KEY = "{a}" \\\n    "{b}"\n', 2),
+    "backslash_after_a_plus": ('password = "{a}" + \\\n    "{b}"\n', 2),
+    "backslash_without_a_blank": ('password = "{a}"\\\n"{b}"\n', 2),
+    "plus_ending_the_line": ('const apiKey = "{a}" +\n    "{b}";\n', 2),
+    "plus_starting_the_next_line": ('String password = "{a}"\n    + "{b}";\n', 2),
+    "three_lines": ('var apiKey = "{a}" +\n  "{b}" +\n  "{c}";\n', 3),
+    "windows_line_ends": ('String password = "{a}"\r\n    + "{b}";\r\n', 2),
+    "single_quotes": ("const secret = '{a}' +\n  '{b}';\n", 2),
+}
+
+
+@named(("text", "parts"), JOINED_OVER_LINES)
+def test_literals_joined_over_lines_outside_parentheses_are_redacted_literal_by_literal(
+    text: str, parts: int
+) -> None:
+    key = fake(ALNUM, 48, 54)
+    a, b, c = key[:16], key[16:32], key[32:]
+    filled = text.format(a=a, b=b, c=c)
+    assert redact(filled) == (text.format(a=REDACTED, b=REDACTED, c=REDACTED), parts)
+
+
 LITERALS_OVER_LINES_KEPT = {
     "words": 'password_help = (\n    "Enter the "\n    "password"\n)',
     "a_tuple": 'API_KEYS = (\n    "abcdef123456",\n    "ghijkl789012",\n)',
     "a_prefix_added_to_a_name": 'password = (\n    "prefix_"\n    + user_id\n)',
+    "a_prefix_added_on_the_next_line": 'const password = "prefix_" +\n    userId;',
+    "a_prefix_added_by_the_next_line": 'String password = "prefix_"\n    + userId;',
+    "a_prefix_continued_by_a_backslash": 'password = "prefix_" + \\\n    user_id',
+    "words_over_lines": 'const passwordHelp = "Enter the " +\n  "new password";',
+    "the_next_statement": 'password = "abc"\n"def"\n',
     "a_format": 'password = (\n    "%s"\n    "%s"\n) % (a, b)',
     "an_attribute_docstring": 'password = "abc"\n"""The password, for tests."""\n',
 }
