@@ -242,6 +242,8 @@ def _in_command(line: str) -> bool:
 
 
 _CLOSING_PAREN = re.compile(r"\s*\)")
+# The tail's groups of a value whose words may run over lines.
+_WORDS_OVER_LINES = frozenset({"template", "triple"})
 
 # A comment line, or a comment after code: "# old password: x", "// token: x".  Two
 # regexes: the line's start matched, its marker after code searched (a `.*` before the
@@ -630,7 +632,7 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        # (a value over lines: literals joined, a template's words)
-        spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
+        # (a value over lines: literals joined, a template's or triple quotes' words)
+        spans.extend(_parts_over_lines(text, span, m.lastgroup in _WORDS_OVER_LINES))
         done = span[1]
     return spans

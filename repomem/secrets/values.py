@@ -1,8 +1,8 @@
 """Reading the value after a credential name, and judging whether it is a secret.
 
 :func:`_secret_value` reads the value of an assignment the scans of :mod:`.assign` found:
-quoted (also in triple, escaped, Lua or typographic quotes, in a template string over lines,
-or as literals concatenated or joined, also over lines in parentheses), bare in config files and
+quoted (also in triple, escaped, Lua or typographic quotes, in triple quotes or a template
+string over lines, or as literals concatenated or joined, also over lines), bare in config files and
 comments, in a URL's query or a connection string, a shell command, an XML element, a
 Markdown table row, a YAML block scalar or on the next line.  It drops values of names that
 are names, settings or numbers (``token_url``, ``password_field``, ``auth_timeout``), words
@@ -242,11 +242,12 @@ def _parts_over_lines(text: str, span: tuple[int, int], template: bool) -> list[
     ]
 
 
-def _template_value(m: re.Match[str], keyword_name: str) -> tuple[int, int] | None:
-    """The span of the value in a template string over lines (```\\n  ...\\n```): its one
-    word, or a generated value wrapped over its lines (one word a line), from the first
-    character to the last (see :func:`_parts_over_lines`)."""
-    content = m.group("template")
+def _template_value(m: re.Match[str], keyword_name: str, group: str) -> tuple[int, int] | None:
+    """The span of the value in a template string or triple quotes over lines (```\\n
+    ...\\n```, ``\"\"\"\\n ...\\n\"\"\"``: the tail's group ``group``): its one word, or a
+    generated value wrapped over its lines (one word a line), from the first character to
+    the last (see :func:`_parts_over_lines`)."""
+    content = m.group(group)
     words = content.split()
     if not words or len(words) != sum(1 for line in content.splitlines() if line.strip()):
         return None  # empty, or a line of words: a query, markup, a message
@@ -259,8 +260,8 @@ def _template_value(m: re.Match[str], keyword_name: str) -> tuple[int, int] | No
         or (keyword_name in _GENERATED_KEYWORDS and not _looks_generated(value))
     ):
         return None
-    start = m.start("template") + len(content) - len(content.lstrip())
-    return start, m.end("template") - (len(content) - len(content.rstrip()))
+    start = m.start(group) + len(content) - len(content.lstrip())
+    return start, m.end(group) - (len(content) - len(content.rstrip()))
 
 
 def _secret_value(
@@ -292,7 +293,9 @@ def _secret_value(
     if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
     if group == "template":
-        return None if config_like else _template_value(m, keyword_name)
+        return None if config_like else _template_value(m, keyword_name, group)
+    if group == "triple":  # (TOML's too)
+        return _template_value(m, keyword_name, group)
     quoted = m.group(group) if group in _QUOTED_GROUPS else None
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.secrets import REDACTED, contains_secret, redact
+from repomem.secrets import REDACTED, contains_secret, is_config_like, redact
 from tests.secrets.cases import ALNUM, NPM, assert_filled_redacted, assert_kept, fake, named
 
 # ---------------------------------------------------------------------------------------
@@ -349,6 +349,58 @@ TEMPLATES_KEPT = {
 
 @named("text", TEMPLATES_KEPT)
 def test_template_strings_over_lines_without_a_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+# ---------------------------------------------------------------------------------------
+# Triple-quoted strings over lines (Python, Kotlin, Swift, Scala; Java's and C#'s text blocks)
+# ---------------------------------------------------------------------------------------
+
+TRIPLE_QUOTED = {
+    # (path, text): the value alone in the string, on a line of its own or beside a break
+    "python": ("a.py", 'password = """\n{v}\n"""'),
+    "python_indented": ("a.py", 'API_KEY = """\n    {v}\n    """'),
+    "python_single_quotes": ("a.py", "password = '''\n{v}\n'''"),
+    "python_raw": ("a.py", 'password = r"""\n{v}\n"""'),
+    "python_bytes": ("a.py", "secret = b'''\n{v}\n'''"),
+    "then_a_line_break": ("a.py", 'password = """{v}\n"""'),
+    "windows_line_ends": ("a.py", 'password = """\r\n{v}\r\n"""\r\n'),
+    "kotlin": ("A.kt", 'val password = """\n    {v}\n""".trimIndent()'),
+    "swift_raw": ("A.swift", 'let apiKey = #"""\n    {v}\n    """#'),
+    "scala_raw": ("A.scala", 'val secret = raw"""\n  {v}\n"""'),
+    "java_text_block": ("A.java", 'String password = """\n    {v}\n    """;'),
+    "toml": ("config.toml", 'password = """\n{v}\n"""'),
+}
+
+
+@named(("path", "text"), TRIPLE_QUOTED)
+def test_a_triple_quoted_string_over_lines_holding_a_credential_is_redacted(
+    path: str, text: str
+) -> None:
+    assert_filled_redacted(text, is_config_like(path), v=fake(ALNUM, 24, 55))
+
+
+def test_a_credential_wrapped_over_triple_quoted_lines_is_redacted_line_by_line() -> None:
+    key = fake(ALNUM, 48, 56)
+    text = f'API_KEY = """\n    {key[:24]}\n    {key[24:]}\n"""\nnext()\n'
+    assert redact(text) == (f'API_KEY = """\n    {REDACTED}\n    {REDACTED}\n"""\nnext()\n', 2)
+
+
+TRIPLE_QUOTED_KEPT = {
+    "help": 'password_help = """\nEnter the password\nof the admin account.\n"""',
+    "query": 'SECRET_QUERY = """\nSELECT secret FROM vault\nWHERE id = %s\n"""',
+    "format_fields": 'password = """\n{prefix}-{user}\n"""',
+    "f_string": 'password = f"""\n{pw}\n"""',
+    "a_word_for_a_token": 'token = """\n  keyword\n"""',
+    "a_short_word": 'password = """\nabc\n"""',
+    "empty": 'password = """\n"""',
+    "words_one_a_line": 'password = """\nalpha\nbeta\n"""',
+    "quotes_inside": 'password_note = """\nIt\'s "kept"\nelsewhere\n"""',
+}
+
+
+@named("text", TRIPLE_QUOTED_KEPT)
+def test_triple_quoted_strings_over_lines_without_a_credential_are_kept(text: str) -> None:
     assert_kept(text)
 
 
