@@ -68,8 +68,12 @@ value or a quoted one with spaces).  Left alone are:
 
 * expressions (``password = request.form["password"]``, ``token = get_token()``),
   annotations (``password: str``), comparisons (``==``), empty and short strings, and a
-  prefix added to a name (``password = "prefix_" + user_id``: a lower- or upper-case word
-  ending in ``_``, ``-``, ``:``, ``/`` or ``.``);
+  prefix added to an identity or a random value (``password = "prefix_" + user_id``,
+  ``"tmp-pass-" + uuid4().hex``: a lower- or upper-case word ending in ``_``, ``-``, ``:``,
+  ``/`` or ``.``, the operand naming an id, a name, a user, a path, a key or a token, or
+  making a random value).  The secret, if any, is then not in the source.  Added to
+  anything else (``"hunter-" + year``, ``"PREFIX_" + str(i)``) the literal is the part of
+  the password a person chose, the rest guessed, and is redacted;
 * placeholders (``${VAR}``, ``{{ var }}``, ``%(name)s``, ``{name}``, ``<your-key>``,
   ``xxxx``, ``****``) and well-known dummies (``changeme``, ``changeit``, ``password``,
   ``secret``, ``your-...``, anything containing ``example`` or ``placeholder``): they

@@ -167,14 +167,38 @@ def _concatenated(adjacent: str) -> re.Pattern[str]:
 _CONCATENATED = _concatenated(_OVER_A_CONTINUED_LINE)
 _CONCATENATED_OVER_LINES = _concatenated(_OVER_A_LINE)
 _LITERAL = re.compile(rf"""{_JOINED}|`([^`\\\r\n]*)`)""")
-# A value followed by "+" and a name or a call: "prefix_" + user_id, also over a line.
+# A value followed by "+" and a name or a call (its start: the operand), also over a line:
+# "prefix_" + user_id.
 _ADDED_TO_A_NAME = re.compile(
-    rf"""{_OVER_A_LINE}\+{_OVER_A_LINE}(?![bBrRuUfF]{{0,2}}["'`])[^\s"'`]"""
+    rf"""{_OVER_A_LINE}\+{_OVER_A_LINE}(?![bBrRuUfF]{{0,2}}["'`])(?P<operand>[^\s"'`,;]{{1,80}})"""
 )
 # A prefix: a lower- or upper-case word (or words) ending in a separator, sixteen characters
 # at most ("prefix_", "tmp-pass-", "vault:", "PREFIX_"; not "Summer-", "hunter2_").
 _PREFIX = re.compile(r"(?:[a-z]+(?:[_\-:/.][a-z]+)*|[A-Z]+(?:[_\-:/.][A-Z]+)*)[_\-:/.]\Z")
 _SEPARATORS = frozenset("_-:/.")
+# The words of an operand (user_id, userId, UUID.randomUUID, token_hex) ...
+_OPERAND_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# ... that make it an identity (what the credential is for) or a random value, so a prefix
+# added to it is a label and the secret, if any, is not in the source.
+_LABELLED = frozenset(
+    {
+        *("id", "uid", "name", "user", "username", "login", "email", "account", "tenant"),
+        *("org", "project", "host", "path", "key", "token", "tok", "slug", "role", "session"),
+        *("uuid", "guid", "random", "rand", "urandom", "secrets", "nonce", "salt", "hex"),
+        *("hash", "digest", "hexdigest"),
+    }
+)
+
+
+def _labels(operand: str) -> bool:
+    """True when a prefix added to ``operand`` (``"prefix_" + user_id``) is a label: the
+    operand names an identity or makes a random value (``user_id``, ``userId``, ``name``,
+    ``path``, ``uuid4().hex``, ``secrets.token_hex(8)``, ``UUID.randomUUID()``).  Added to
+    anything else (a year, a counter, a date, a suffix), the literal is the part of the
+    password a person chose and the rest is guessed: ``"hunter-" + year``."""
+    return any(word.lower() in _LABELLED for word in _OPERAND_WORD.findall(operand))
+
+
 # What may follow a literal that another joins (a blank, "+", a quote, a prefix, a
 # backslash), or a line break: in parentheses, or before a line that starts with a blank or
 # a "+" (the "\n" of "\r\n": the character after the "\r").
@@ -320,9 +344,10 @@ def _secret_value(
                 value[-1:] in _SEPARATORS  # (a character's test first: few values end in one)
                 and len(value) <= 16
                 and _PREFIX.match(value) is not None
-                and _ADDED_TO_A_NAME.match(text, m.end()) is not None
+                and (added := _ADDED_TO_A_NAME.match(text, m.end())) is not None
+                and _labels(added.group("operand"))
             ):
-                return None  # "prefix_" + user_id: a name built, not a credential
+                return None  # "prefix_" + user_id: a name or a random value labelled
         if config_like:
             value = value.strip()
             if len(value) < 6:

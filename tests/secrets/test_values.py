@@ -220,6 +220,21 @@ CONCATENATED = {
     "adjacent_in_a_call": ('connect(password="abc" "def9Xk2q")', f'connect(password="{REDACTED}")'),
     "word_added_to_a_name": ('password = "hunter2" + suffix', f'password = "{REDACTED}" + suffix'),
     "a_capitalized_word_added": ('password = "Summer-" + year', f'password = "{REDACTED}" + year'),
+    # a literal added to a number, a date, a counter or another name that is no identity
+    # and no random value: the part of the password a person chose
+    "a_word_added_to_a_year": ('password = "hunter-" + year', f'password = "{REDACTED}" + year'),
+    "a_prefix_added_to_a_counter": (
+        'password = "PREFIX_" + str(i)',
+        f'password = "{REDACTED}" + str(i)',
+    ),
+    "a_word_added_to_a_suffix": (
+        "const password = 'welcome-' + suffix;",
+        f"const password = '{REDACTED}' + suffix;",
+    ),
+    "a_word_added_over_a_line": (
+        'const password = "hunter-" +\n    year;',
+        f'const password = "{REDACTED}" +\n    year;',
+    ),
     "a_diff_line_after": (
         '+API_KEY = "abc" "def9Xk2q"\n+OTHER = 1\n',
         f'+API_KEY = "{REDACTED}"\n+OTHER = 1\n',
@@ -290,12 +305,18 @@ def test_literals_over_lines_that_make_no_credential_are_kept(text: str) -> None
 
 
 CONCATENATED_KEPT = {
-    # a prefix (a lower- or upper-case word ending in a separator) added to a name
+    # a prefix (a lower- or upper-case word ending in a separator) added to an identity (a
+    # name, an id, a user, a path) or a random value: a label, the secret (if any) not in it
     "prefix_and_a_variable": 'password = "prefix_" + user_id',
     "prefix_with_a_dash": "password = 'tmp-pass-' + uuid4().hex",
     "prefix_with_a_colon": 'client_secret = "vault:" + path',
     "prefix_with_a_slash": 'secret = "secrets/" + name',
-    "upper_case_prefix": 'password = "PREFIX_" + str(i)',
+    "camel_case_identity": 'password = "prefix_" + userId',
+    "an_attribute's_id": 'password = "prefix_" + self.user.id',
+    "upper_case_prefix_and_a_random_value": 'PASSWORD = "PREFIX_" + secrets.token_hex(8)',
+    "java_random_uuid": 'String DB_PASSWORD = "inventory_" + UUID.randomUUID().toString();',
+    "csharp_guid": 'var password = "tmp-pass-" + Guid.NewGuid().ToString("N");',
+    "node_random_bytes": "const secret = 'session:' + crypto.randomBytes(16).toString('hex');",
     "adjacent_prefix_and_a_variable": 'password = "pre" "fix_" + user_id',
     "adjacent_format_field": 'password = "abc" "%s"',
     "adjacent_f_string": 'password = "pw_" f"{user}"',
@@ -305,7 +326,7 @@ CONCATENATED_KEPT = {
 
 
 @named("text", CONCATENATED_KEPT)
-def test_prefixes_added_to_names_and_fields_concatenated_are_kept(text: str) -> None:
+def test_prefixes_added_to_identities_and_fields_concatenated_are_kept(text: str) -> None:
     assert_kept(text)
 
 
