@@ -17,9 +17,14 @@
 * Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
   ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
   :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
-  symbol) or, for a token or a key, generated (12 characters or more, letters and digits);
-  a value with characters outside ASCII in quotes only (``密码 = "秘密的值123"``, "密码是
-  “...”"), with three ASCII characters together (not a count: "至少8位字符").
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
+  A value with characters outside ASCII counts in quotes (``密码 = "秘密的值123"``, "密码是
+  “...”") with three ASCII characters together (not a count: "至少8位字符"); unquoted
+  (``密码=秘密ABC123xyz``, ``パスワード: hunter2こんにちは``) it is one word up to a blank or
+  a sentence's punctuation, or a particle attached to its ASCII letters ("hunter2を使う",
+  "abc123입니다"), and counts when an ASCII run in it is typed with letters (a password's)
+  or generated (a token's), not a range, a count or an algorithm's name ("8-16位",
+  "SHA256加密", "GB2312编码").
 
 Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
 read as Latin letters: nobody types them by accident (a name spelt so does not work as a
@@ -35,7 +40,7 @@ from __future__ import annotations
 import functools
 import re
 
-from repomem.secrets._common import _has_digit_and_letter, _plain_secret, _typed
+from repomem.secrets._common import _has_digit_and_letter, _is_name_value, _plain_secret, _typed
 
 # Full-width forms (U+FF01-U+FF5E) and the ideographic space, as ASCII.
 _FOLD_FULL_WIDTH = str.maketrans(
@@ -94,8 +99,9 @@ _CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORD
 
 
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
-# and the value: a word in quotes with characters outside ASCII (wide), or an ASCII word,
-# maybe quoted. Compiled at its first use (6 ms, which a text without those names never needs).
+# and the value: a word in quotes with characters outside ASCII (wide), or a word up to a
+# blank, a quote or a sentence's punctuation, maybe after a quote. Compiled at its first
+# use (6 ms, which a text without those names never needs).
 @functools.cache
 def _cjk_name() -> re.Pattern[str]:
     return re.compile(
@@ -103,13 +109,46 @@ def _cjk_name() -> re.Pattern[str]:
         r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
         r"""(?:["'`“「『](?P<wide>[^\s"'`“”「」『』]{0,199}[^\s"'`“”「」『』\x00-\x7f]"""
         r"""[^\s"'`“”「」『』]{0,199})["'`”」』]"""
-        r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200}))"""
+        r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;，。；、！？：（）【】《》]{1,200}))"""
     )
 
 
 # What a password typed with characters outside ASCII has: a run of three ASCII letters,
 # digits or symbols ("秘密的值123"), not the one or two digits of a count ("至少8位字符").
 _ASCII_RUN = re.compile(r"[!-~]{3}")
+_ASCII_RUNS = re.compile(r"[!-~]+")
+# The grammar of a CJK sentence attached to an ASCII word: a Japanese or Korean particle or
+# copula, a Chinese final particle ("hunter2を使う", "abc123です", "abc123입니다"). The
+# value ends before it; any other characters after ASCII ones are the value's
+# ("hunter2こんにちは").
+_ATTACHED_GRAMMAR = re.compile(
+    r"(?<=[!-~])(?:[をでにがとはものへや]|から|まで|だ"
+    r"|입니다|이에요|예요|이다|이고|으로|[을를이가은는도의에와과로만]"
+    r"|[的了吗呢吧])"
+)
+# ASCII runs in an unquoted sentence that are no password: an algorithm's or an encoding's
+# name ("SHA256加密", "GB2312编码", "base64"), character ranges ("a-zA-Z0-9").
+_NAMED_RUN = re.compile(
+    r"(?:md|sha-?|[hre]s|aes-?|rsa-?|3?des|crc|utf-?|ucs-?|gb|big|base|pbkdf|iso-?|latin-?"
+    r"|cp|win|x)\d+[a-z]?\Z|(?:[a-z0-9]-[a-z0-9])+\Z",
+    re.IGNORECASE,
+)
+
+
+def _wide_unquoted_secret(value: str, password: bool) -> bool:
+    """True when ``value``, a word with characters outside ASCII after a CJK name and not
+    quoted, holds an ASCII run typed like a password (letters and a digit or a symbol,
+    three characters or more) or, for a token or a key, generated (letters and digits,
+    twelve or more); not a count, a range or the name of an algorithm."""
+    for run in _ASCII_RUNS.findall(value):
+        if _NAMED_RUN.match(run) or _is_name_value(run):
+            continue
+        if password:
+            if len(run) >= 3 and any(map(str.isalpha, run)) and _typed(run):
+                return True
+        elif len(run) >= 12 and _has_digit_and_letter(run):
+            return True
+    return False
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
@@ -130,11 +169,20 @@ def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
         return []
     group = "wide" if m.group("wide") is not None else "value"
     value = m.group(group)
-    if group == "value" and not m.group("q"):
-        value = value.rstrip(".:)!?")  # the end of a sentence
+    password = m.group("name") in _CJK_PASSWORDS
+    if group == "value":
+        grammar = _ATTACHED_GRAMMAR.search(value) if not value.isascii() else None
+        if grammar is not None:
+            value = value[: grammar.start()]
+        if not m.group("q"):
+            value = value.rstrip(".:)!?")  # the end of a sentence
+        if not value.isascii():
+            if not (_wide_unquoted_secret(value, password) and _plain_secret(value)):
+                return []
+            return [(m.start(group), m.start(group) + len(value))]
     if group == "wide" and _ASCII_RUN.search(value) is None:
         return []
-    if m.group("name") in _CJK_PASSWORDS:
+    if password:
         secret = _typed(value) and _plain_secret(value)
     else:
         secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)
