@@ -71,7 +71,12 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
-from repomem.secrets.nonascii import _cjk_hits, _cjk_spans, _fold_full_width
+from repomem.secrets.nonascii import (
+    _cjk_hits,
+    _cjk_spans,
+    _fold_confusables,
+    _fold_full_width,
+)
 from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
@@ -490,6 +495,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     lowered = text.lower()
     if len(lowered) != len(text):  # rare: "İ".lower() is two characters
         lowered = text.translate(_ASCII_LOWER)
+    if not text.isascii():  # pаssword with a Cyrillic "а": names read as they look
+        lowered = _fold_confusables(lowered) or lowered
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:

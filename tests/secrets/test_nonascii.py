@@ -136,6 +136,48 @@ def test_zero_width_characters_elsewhere_are_kept_when_nothing_is_hidden() -> No
     assert redact(text) == (text.replace(PW, REDACTED), 1)
 
 
+CONFUSABLE = {
+    # (path, text): Cyrillic or Greek letters that look like Latin ones inside a name; the
+    # name is read as the Latin one, the value redacted, the name kept as written
+    "cyrillic_a_in_password": ("a.py", 'p\u0430ssword = "{p}"'),
+    "cyrillic_er_starting_password": ("a.py", '\u0440assword = "{p}"'),
+    "cyrillic_capital_a_in_config": (".env", "DB_P\u0410SSWORD={p}"),
+    "cyrillic_o_in_a_token": ("a.py", 'api_t\u043eken = "{t}"'),
+    "cyrillic_ka_in_an_api_key": ("a.js", 'const api_\u043aey = "{t}";'),
+    "cyrillic_es_and_ie_in_secret": ("a.py", 'client_\u0455\u0435cret = "{t}"'),
+    "cyrillic_capital_te_in_auth": ("a.py", 'AU\u0422H_TOKEN = "{t}"'),
+    "greek_omicron_in_password": ("a.py", 'passw\u03bfrd = "{p}"'),
+    "greek_capital_rho": ("a.py", '\u03a1ASSWORD = "{p}"'),
+    "greek_capital_nu_in_a_token": ("a.py", 'API_TOKE\u039d = "{t}"'),
+    "greek_capital_upsilon_in_a_key": ("a.py", 'API_KE\u03a5 = "{t}"'),
+    "in_russian_text": ("NOTES.md", "Пароль для стенда: p\u0430ssword={p}"),
+}
+
+
+@named(("path", "text"), CONFUSABLE)
+def test_cyrillic_and_greek_look_alikes_inside_a_name_do_not_hide_it(path: str, text: str) -> None:
+    filled = text.format(p=PW, t=TOKEN)
+    assert redact(filled, config_like=is_config_like(path)) == (
+        text.format(p=REDACTED, t=REDACTED),
+        1,
+    )
+
+
+CONFUSABLE_KEPT = {
+    "russian_prose": "Пароль: введите ваш пароль и нажмите «Войти»",
+    "a_russian_name_and_value": 'ключ = "значение123"',
+    "greek_code": 'ρ = "abc123def456"',
+    "a_look_alike_in_another_word": 'r\u0435sult = "abc123def456"',
+    "a_look_alike_in_code": "p\u0430ssword = get_password()",
+    "a_look_alike_in_a_prompt": 'p\u0430ssword_prompt = "Enter it: "',
+}
+
+
+@named("text", CONFUSABLE_KEPT)
+def test_cyrillic_and_greek_words_and_look_alikes_that_hide_nothing_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
 CJK = {
     # (path, text, secret): names in Chinese, Japanese and Korean, with their value
     "chinese": ("NOTES.md", "密码={p}", PW),
