@@ -116,7 +116,7 @@ from repomem.errors import ConfigError
 from repomem.secrets._common import REDACTED, _mask, _splice
 from repomem.secrets.assign import _assignment_spans
 from repomem.secrets.files import SECRET_FILE_REASON, is_config_like, is_secret_file
-from repomem.secrets.nonascii import _without_zero_width
+from repomem.secrets.nonascii import _without_invisible
 from repomem.secrets.notebooks import is_notebook, redact_notebook
 from repomem.secrets.tokens import _DETECTORS, _Handler
 
@@ -199,7 +199,7 @@ def _substitute(pattern: re.Pattern[str], handler: _Handler, text: str) -> tuple
 def _redact_text(text: str, config_like: bool, prose: bool) -> tuple[str, int]:
     """:func:`redact` without the notebook strings and the extra patterns."""
     found = _redact_read(text, config_like, prose)
-    bare = _without_zero_width(text)
+    bare = _without_invisible(text)
     if bare is not None:  # pass\u200bword = "...": read without them, where that finds more
         found_bare = _redact_read(bare, config_like, prose)
         if found_bare[1] > found[1]:

@@ -86,6 +86,17 @@ INVISIBLE = {
     "arabic_letter_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u061c"),
     "word_joiner_in_a_token": ("a.py", "x = '{g}'", "\u2060"),
     "byte_order_mark_in_a_token": ("a.py", "x = '{g}'", "\ufeff"),
+    # the bidirectional embeddings, overrides and isolates, and their ends
+    "left_to_right_embedding_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u202a"),
+    "right_to_left_embedding_in_a_token": ("a.py", "x = '{g}'", "\u202b"),
+    "pop_directional_formatting_in_a_name": ("a.py", 'api_to{c}ken = "{t}"', "\u202c"),
+    "left_to_right_override_in_a_config_name": (".env", "DB_PASS{c}WORD={p}", "\u202d"),
+    "right_to_left_override_in_a_name": ("a.py", 'sec{c}ret = "{t}"', "\u202e"),
+    "left_to_right_isolate_in_a_token": ("a.py", "x = '{g}'", "\u2066"),
+    "right_to_left_isolate_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u2067"),
+    "first_strong_isolate_in_a_name": ("a.py", 'API_{c}KEY = "{t}"', "\u2068"),
+    "pop_directional_isolate_in_a_token": ("a.py", "x = '{g}'", "\u2069"),
+    "an_isolate_and_its_end_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u2066\u2069"),
 }
 
 
@@ -106,6 +117,9 @@ INVISIBLE_KEPT = {
     "soft_hyphen_in_a_word": 'label = "Ge\u00adheim\u00adnis"',
     "soft_hyphen_in_code": "pass\u00adword = get_password()",
     "marks_around_hebrew": 'title = "\u200fשלום\u200e"',
+    "isolates_around_hebrew": 'title = "\u2067שלום\u2069"',
+    "an_isolated_name_in_a_message": 'msg = f"\u2068{name}\u2069 joined"',
+    "an_override_in_prose": "Das Pass\u202ewort ist geheim.",
 }
 
 
