@@ -639,7 +639,11 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        # (a value over lines: literals joined, a template's or triple quotes' words)
-        spans.extend(_parts_over_lines(text, span, m.lastgroup in _WORDS_OVER_LINES))
+        words = m.lastgroup in _WORDS_OVER_LINES
+        if wrapped or words or span[1] > m.end():  # (may run over lines: literals joined after
+            # the tail's, a template's or triple quotes' words)
+            spans.extend(_parts_over_lines(text, span, words))
+        else:
+            spans.append(span)
         done = span[1]
     return spans

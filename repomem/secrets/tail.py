@@ -59,7 +59,8 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
     (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
-    (?: (?:[bBrRuUfF]{0,2}|raw|s|\#{1,3})(?P<tq>'{3}|"{3})
+    (?: (?=[bBrRuUfF]{0,2}(?:'{3}|"{3})|raw|s|\#)   # (a test first: most values fail it)
+        (?:[bBrRuUfF]{0,2}|raw|s|\#{1,3})(?P<tq>'{3}|"{3})
         (?P<triple>[^"'`\\NL]{0,1024}[NL][^"'`\\]{0,1024})(?P=tq)
                                                 # triple quotes over lines (Python, Kotlin,
                                                 # Swift's raw #-strings, Scala's raw ones,

@@ -324,16 +324,17 @@ def _secret_value(
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
-        after = text[m.end() : m.end() + 1]  # (what may join a literal: a test of it first)
+        end = m.end()
+        after = text[end : end + 1]  # (what may join a literal: a test of it first)
         if (
             after in _JOINING
             or (
                 after in _LINE_BREAKS
-                and (m.group("wrapped") or text[m.end() + 1 : m.end() + 2] in _NEXT_LINE_JOINING)
+                and (m.group("wrapped") or text[end + 1 : end + 2] in _NEXT_LINE_JOINING)
             )
         ) and (group == "quoted" and not config_like and len(m.group("q")) == 1):
             joins = _CONCATENATED_OVER_LINES if m.group("wrapped") else _CONCATENATED
-            more = joins.match(text, m.end())
+            more = joins.match(text, end)
             if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value
                 value += "".join(
                     next(part for part in lit.groups() if part is not None)
@@ -344,7 +345,7 @@ def _secret_value(
                 value[-1:] in _SEPARATORS  # (a character's test first: few values end in one)
                 and len(value) <= 16
                 and _PREFIX.match(value) is not None
-                and (added := _ADDED_TO_A_NAME.match(text, m.end())) is not None
+                and (added := _ADDED_TO_A_NAME.match(text, end)) is not None
                 and _labels(added.group("operand"))
             ):
                 return None  # "prefix_" + user_id: a name or a random value labelled
