@@ -83,6 +83,33 @@ _CONFUSABLE_LATIN = {
     **dict.fromkeys("рρ", "p"), "ѕ": "s", **dict.fromkeys("тτ", "t"), "ԝ": "w",
     **dict.fromkeys("уυ", "y"),
 }  # fmt: skip
+_CONFUSABLES = tuple(_CONFUSABLE_LATIN)
+
+
+# A text wider than ASCII is searched for single characters part by part, in its parts
+# that are not ASCII only.  A find of a character in a text of two bytes a character
+# searches for the character's low byte, which for many of these is a common letter or
+# punctuation ("*" to "." and "f" to "i" for the bidirectional marks; "0", "5", ">", "@"
+# for Cyrillic а, е, о, р): a text with a few dashes or quotes outside Latin-1 paid for every
+# character of it.  A slice is as narrow as its own characters allow and `isascii` of one
+# tests a flag, so most parts of such a text cost a copy (over the standard library's
+# non-ASCII files, the 44 finds took a third of the time, 0.3% of its redaction).
+_PART = 2048
+
+
+def _held(text: str, characters: tuple[str, ...]) -> list[str]:
+    """The ``characters`` (outside ASCII) that ``text`` holds."""
+    held: list[str] = []
+    for start in range(0, len(text), _PART):
+        part = text[start : start + _PART]
+        if part.isascii() or not any(map(part.__contains__, characters)):
+            continue
+        found = [character for character in characters if character in part]
+        held += found
+        characters = tuple(character for character in characters if character not in found)
+        if not characters:
+            break
+    return held
 
 
 def _fold_confusables(lowered: str) -> str | None:
@@ -92,24 +119,17 @@ def _fold_confusables(lowered: str) -> str | None:
 
     A name spelt so (``pаssword`` with a Cyrillic ``а``) hides from every scan; a word of
     Cyrillic or Greek text read so keeps letters that look like no Latin one (``пароль`` ->
-    ``пapoль``), so names are not made up out of them.  Each letter is looked for with one
-    find, each found one replaced in one pass (a text without them pays the finds only)."""
+    ``пapoль``), so names are not made up out of them.  Each letter found is replaced in one
+    pass (a text without them pays the search only)."""
     folded = None
-    for letter, latin in _CONFUSABLE_LATIN.items():
-        if letter in lowered:
-            folded = (folded or lowered).replace(letter, latin)
+    for letter in _held(lowered, _CONFUSABLES):
+        folded = (folded or lowered).replace(letter, _CONFUSABLE_LATIN[letter])
     return folded
 
 
 # Invisible characters: zero-width ones, the soft hyphen, the Mongolian vowel separator (a
 # zero-width space before Unicode 6.3), the marks of direction, and the bidirectional
-# embeddings, overrides and isolates and their ends.  Each is found with one str.find: a
-# character outside the text's range costs nothing (U+00AD alone is looked for in a Latin-1
-# text), and in a text of four bytes a character the C library's wmemchr finds it.  In a
-# text of two bytes a character, a find searches for the character's low byte: rare for the
-# zero-width ones, common for the bidirectional ones ("*" to "." and "f" to "i"), whose
-# nine finds are most of this check's cost (27 ms over the standard library's 161 MB, 0.7%
-# of its redaction).
+# embeddings, overrides and isolates and their ends.
 _ZERO_WIDTH = (
     *("\u200b", "\u200c", "\u200d", "\u2060"),  # zero-width space, non-joiner, joiner; word joiner
     *("\u00ad", "\u180e", "\u200e", "\u200f", "\u061c"),  # soft hyphen, MVS, LRM, RLM, ALM
@@ -127,8 +147,8 @@ def _without_invisible(text: str) -> str | None:
     further on does, and every one is dropped)."""
     if text.isascii():
         return None
-    found = [character for character in _INVISIBLE if character in text]
-    if text.find("\ufeff", 1) >= 0:
+    found = _held(text, _INVISIBLE)
+    if text.find("\ufeff", 1) >= 0:  # (a rare low byte: one find of the whole text)
         found.append("\ufeff")
     for character in found:  # (a replace is a pass in C; a translate costs a dict per character)
         text = text.replace(character, "")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from repomem.secrets import REDACTED, is_config_like, redact
 from tests.secrets.cases import ALNUM, GITHUB_PAT, assert_filled_redacted, assert_kept, fake, named
 
@@ -110,6 +112,18 @@ def test_other_invisible_format_characters_inside_a_name_or_a_token_do_not_hide_
         text.format(c="", p=REDACTED, t=REDACTED, g=REDACTED),
         1,
     )
+
+
+@pytest.mark.parametrize("name", ["pass\u2066\u2069word", "p\u0430ssword"])
+def test_a_name_hidden_far_into_a_long_text_with_other_wide_characters_is_found(
+    name: str,
+) -> None:
+    # the text is searched part by part, its parts without such characters skipped: the
+    # dash makes the first part (and the text) wide, the name sits parts later
+    head = "# a note \u2014 see below\n" + "x = 1\n" * 2000
+    text = f'{head}{name} = "{PW}"\n' + "y = 2 \u2014 3\n" * 500
+    out, n = redact(text)
+    assert n == 1 and PW not in out and out.startswith(head)
 
 
 INVISIBLE_KEPT = {
