@@ -12,14 +12,16 @@ Two layers protect the store:
 
 The package, by concern: :mod:`.files` (credential and config files by name),
 :mod:`.tokens` (the detectors of well-known credential formats and private keys, in the
-order :func:`redact` applies them), :mod:`.commands` (credentials given to commands,
-logins and connections, in headers and cookies), :mod:`.assign` (the keyword scans for
-assignments and the driver that reads them), :mod:`.tail` (the regex that reads the rest
-of an assignment), :mod:`.values` (how a value after a credential name is read and
-judged), :mod:`.nonascii` (names and values written with characters outside ASCII:
-full-width forms, zero-width characters, CJK names), :mod:`.notebooks` (the strings of a
-Jupyter notebook, read unescaped) and :mod:`._common` (the line-preserving mask and the
-tests that tell a secret from a placeholder or a name).  This module holds the public API.
+order :func:`redact` applies them), :mod:`.commands` (credentials given to commands, logins
+and connections, in headers and cookies), :mod:`.assign` (the keyword scans for assignments
+and the driver that reads them), :mod:`.tail` (the regex that reads the rest of an
+assignment), :mod:`.values` (how a value after a credential name is read and judged),
+:mod:`.literals` (the literals a value is joined from, prefixes added to names, values over
+lines), :mod:`.nonascii` (names and values written with characters outside ASCII:
+full-width forms, look-alike letters, invisible characters, CJK names), :mod:`.notebooks`
+(the strings of a Jupyter notebook, read unescaped) and :mod:`._common` (the
+line-preserving mask and the tests that tell a secret from a placeholder or a name). This
+module holds the public API.
 
 How :func:`redact` finds secrets, cheapest first
 ------------------------------------------------

@@ -71,6 +71,7 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
+from repomem.secrets.literals import _parts_over_lines
 from repomem.secrets.nonascii import (
     _cjk_hits,
     _cjk_spans,
@@ -81,7 +82,6 @@ from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _list_values,
-    _parts_over_lines,
     _secret_value,
     _spaced_value,
     _stated_value,
