@@ -257,6 +257,9 @@ def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
 WIDE = "秘密的值123"  # a password with characters outside ASCII
 WIDE_TOKEN = "令牌" + fake(ALNUM, 16, 72)
 
+WIDE_PW = "秘密ABC123xyz"  # the same, with ASCII letters: one that counts unquoted too
+WIDE_UNQUOTED_TOKEN = "令牌" + fake(ALNUM, 16, 73)
+
 CJK_WIDE = {
     # (path, text, secret): a value with characters outside ASCII, in a string after a CJK name
     "chinese_in_code": ("a.py", '密码 = "{w}"', WIDE),
@@ -268,68 +271,28 @@ CJK_WIDE = {
     "typographic_quotes_in_prose": ("NOTES.md", "测试环境的密码是“{w}”。", WIDE),
     "corner_brackets_in_prose": ("NOTES.md", "パスワードは「パス{w}」です", "パス" + WIDE),
     "token": ("a.py", '令牌 = "{t}"', WIDE_TOKEN),
+    # not quoted: one word up to a blank, a sentence's punctuation or a particle attached
+    # to its ASCII letters, which are typed (a token's: generated)
+    "unquoted": ("NOTES.md", "密码={u}", WIDE_PW),
+    "unquoted_in_config": ("app.ini", "密码={u}", WIDE_PW),
+    "unquoted_after_a_full_width_colon": ("NOTES.md", "密码：{u}", WIDE_PW),
+    "unquoted_in_a_comment": ("a.py", "# 数据库密码: {u}", WIDE_PW),
+    "unquoted_in_a_sentence": ("NOTES.md", "测试环境的密码是{u}。", WIDE_PW),
+    "unquoted_after_ascii": ("NOTES.md", "パスワード: hunter2こんにちは", "hunter2こんにちは"),
+    "unquoted_before_ascii": ("NOTES.md", "パスワード：ひみつ2024abc", "ひみつ2024abc"),
+    "unquoted_korean": ("NOTES.md", "비밀번호: 비밀ABC123xyz", "비밀ABC123xyz"),
+    "unquoted_then_a_particle": ("NOTES.md", "パスワードは{u}を使ってください", WIDE_PW),
+    "unquoted_then_a_copula": ("NOTES.md", "비밀번호는 {u}입니다", WIDE_PW),
+    "unquoted_token": ("NOTES.md", "令牌={v}", WIDE_UNQUOTED_TOKEN),
 }
 
 
 @named(("path", "text", "secret"), CJK_WIDE)
-def test_values_outside_ascii_quoted_after_cjk_names_are_redacted(
+def test_values_outside_ascii_after_cjk_names_are_redacted(
     path: str, text: str, secret: str
 ) -> None:
-    text = text.format(w=WIDE, t=WIDE_TOKEN)
+    text = text.format(w=WIDE, t=WIDE_TOKEN, u=WIDE_PW, v=WIDE_UNQUOTED_TOKEN)
     assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
-
-
-WIDE_PW = "秘密ABC123xyz"  # a password with characters outside ASCII, unquoted
-WIDE_UNQUOTED_TOKEN = "令牌" + fake(ALNUM, 16, 73)
-
-CJK_WIDE_UNQUOTED = {
-    # (path, text, secret): a value with characters outside ASCII, not quoted, after a CJK
-    # name: one word up to a blank or a sentence's punctuation, its ASCII letters typed
-    "chinese": ("NOTES.md", "密码={w}", WIDE_PW),
-    "chinese_in_config": ("app.ini", "密码={w}", WIDE_PW),
-    "chinese_full_width_colon": ("NOTES.md", "密码：{w}", WIDE_PW),
-    "chinese_in_a_comment": ("a.py", "# 数据库密码: {w}", WIDE_PW),
-    "chinese_sentence": ("NOTES.md", "测试环境的密码是{w}。", WIDE_PW),
-    "japanese_after_ascii": ("NOTES.md", "パスワード: hunter2こんにちは", "hunter2こんにちは"),
-    "japanese_before_ascii": ("NOTES.md", "パスワード：ひみつ2024abc", "ひみつ2024abc"),
-    "korean": ("NOTES.md", "비밀번호: 비밀ABC123xyz", "비밀ABC123xyz"),
-    "a_particle_after_it": ("NOTES.md", "パスワードは{w}を使ってください", WIDE_PW),
-    "a_copula_after_it": ("NOTES.md", "비밀번호는 {w}입니다", WIDE_PW),
-    "token": ("NOTES.md", "令牌={t}", WIDE_UNQUOTED_TOKEN),
-}
-
-
-@named(("path", "text", "secret"), CJK_WIDE_UNQUOTED)
-def test_unquoted_values_outside_ascii_after_cjk_names_are_redacted(
-    path: str, text: str, secret: str
-) -> None:
-    text = text.format(w=WIDE_PW, t=WIDE_UNQUOTED_TOKEN)
-    assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
-
-
-CJK_WIDE_UNQUOTED_KEPT = {
-    # (path, text): hints, counts and names after the names, not quoted
-    "a_count_range": ("a.md", "密码：8-16位字符"),
-    "a_count_range_with_a_tilde": ("a.md", "密码：6~20位"),
-    "an_algorithm": ("a.md", "密码：SHA256加密存储"),
-    "a_short_algorithm": ("a.md", "密码：MD5加密"),
-    "an_encoding": ("a.md", "密码：GB2312编码"),
-    "base64": ("a.md", "密码：base64编码后保存"),
-    "character_ranges": ("a.md", "密码：必须包含a-zA-Z0-9中的字符"),
-    "an_ascii_word": ("a.md", "密码：使用SSO登录"),
-    "a_file_name": ("a.md", "密码：见config.py文件"),
-    "a_question": ("a.md", "密码是否正确？"),
-    "a_token_hint": ("a.md", "令牌：请在设置页面生成"),
-    "a_short_word_for_a_token": ("a.md", "令牌：使用abc123生成"),
-    "words_with_a_digit": ("a.md", "パスワード：8文字以上で入力"),
-}
-
-
-@named(("path", "text"), CJK_WIDE_UNQUOTED_KEPT)
-def test_unquoted_words_and_hints_outside_ascii_after_cjk_names_are_kept(
-    path: str, text: str
-) -> None:
-    assert_kept(text, is_config_like(path))
 
 
 CJK_WIDE_KEPT = {
@@ -343,6 +306,20 @@ CJK_WIDE_KEPT = {
     "a_prompt_in_a_string": ("a.py", 'placeholder = "密码：请输入"'),
     "a_translation": ("ja.json", '{"パスワード": "パスワード"}'),
     "a_quoted_prose_hint": ("a.md", "密码是“至少8位”的字符串"),
+    # not quoted: counts, ranges, algorithms' and encodings' names, ASCII words
+    "a_count_range": ("a.md", "密码：8-16位字符"),
+    "a_count_range_with_a_tilde": ("a.md", "密码：6~20位"),
+    "an_algorithm": ("a.md", "密码：SHA256加密存储"),
+    "a_short_algorithm": ("a.md", "密码：MD5加密"),
+    "an_encoding": ("a.md", "密码：GB2312编码"),
+    "base64": ("a.md", "密码：base64编码后保存"),
+    "character_ranges": ("a.md", "密码：必须包含a-zA-Z0-9中的字符"),
+    "an_ascii_word": ("a.md", "密码：使用SSO登录"),
+    "a_file_name": ("a.md", "密码：见config.py文件"),
+    "a_question": ("a.md", "密码是否正确？"),
+    "a_token_hint": ("a.md", "令牌：请在设置页面生成"),
+    "a_short_word_for_a_token": ("a.md", "令牌：使用abc123生成"),
+    "words_with_a_digit": ("a.md", "パスワード：8文字以上で入力"),
     "a_token_word": ("a.py", '令牌 = "访问令牌12"'),
 }
 
