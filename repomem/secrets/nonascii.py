@@ -27,9 +27,9 @@
 
 * Cyrillic and Greek look-alikes of Latin letters inside a name (``pаssword`` with a
   Cyrillic ``а``, ``API_TOKEΝ`` with a Greek ``Ν``) are read as the Latin letters in the
-  lower-cased copy the names are matched in (:func:`_fold_confusables`); values are read
-  from the text as it is.  A Cyrillic or Greek word keeps letters that look like no Latin
-  one, so no name is made up out of it.
+  lower-cased copy the names are matched in (:func:`_fold_confusables`), where one stands
+  beside a Latin letter, a digit or "_"; values are read from the text as it is.  A name
+  written all in Greek or Cyrillic letters (``ΤΟΚΕΝ``) is not read so.
 
 The finds that decide whether a text needs any of this cost nothing on ASCII and Latin-1
 texts: a character outside the text's range is not looked for.  Folding the look-alikes
@@ -123,16 +123,44 @@ def _held(text: str, characters: tuple[str, ...]) -> list[str]:
 def _fold_confusables(lowered: str) -> str | None:
     """``lowered`` (the lower-cased copy of a text that is not ASCII) with the Cyrillic and
     Greek look-alikes of Latin letters read as those, one character for one, or None when
-    it has none.  Only names are matched in it: values are read from the text itself.
+    no name mixes them with Latin letters.  Only names are matched in it: values are read
+    from the text itself.
 
-    A name spelt so (``pаssword`` with a Cyrillic ``а``) hides from every scan; a word of
-    Cyrillic or Greek text read so keeps letters that look like no Latin one (``пароль`` ->
-    ``пapoль``), so names are not made up out of them.  Each letter found is replaced in one
-    pass (a text without them pays the search only)."""
-    folded = None
-    for letter in _held(lowered, _CONFUSABLES):
-        folded = (folded or lowered).replace(letter, _CONFUSABLE_LATIN[letter])
-    return folded
+    A name spelt so (``pаssword`` with a Cyrillic ``а``) hides from every scan.  A word of
+    Cyrillic or Greek text (``пароль``, a Greek ``α`` in a formula) keeps its letters; a
+    text with many of them (a Russian one) is folded whole, each letter found in one pass,
+    and keeps letters that look like no Latin one (``пароль`` -> ``пapoль``), so no name is
+    made up out of its words."""
+    held = _held(lowered, _CONFUSABLES)
+    if not held or not _beside_latin(lowered, held):
+        return None
+    for letter in held:
+        lowered = lowered.replace(letter, _CONFUSABLE_LATIN[letter])
+    return lowered
+
+
+# A name's characters in a lowered text; how many look-alikes are looked at one by one.
+_LATIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_FEW = 64
+
+
+def _beside_latin(lowered: str, letters: list[str]) -> bool:
+    """True when one of ``letters`` in ``lowered`` stands beside a Latin letter, a digit or
+    "_" (a name mixing scripts: ``pаssword``, ``API_ΤΟΚΕΝ``), or there are more than
+    ``_FEW`` of them (a Cyrillic or Greek text, read whole)."""
+    seen = 0
+    for letter in letters:
+        at = lowered.find(letter)
+        while at >= 0:
+            seen += 1
+            if (
+                seen > _FEW
+                or lowered[at - 1 : at] in _LATIN_WORD
+                or lowered[at + 1 : at + 2] in _LATIN_WORD
+            ):
+                return True
+            at = lowered.find(letter, at + 1)
+    return False
 
 
 # Invisible characters: zero-width ones, the soft hyphen, the Mongolian vowel separator (a
