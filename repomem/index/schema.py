@@ -37,8 +37,12 @@ from __future__ import annotations
 # and other commands with more blanks, template strings over lines, literals concatenated in
 # mixed quotes or adjacent (`"a" 'b'`), the soft hyphen and other invisible characters inside
 # a name, and CJK names' quoted values outside ASCII redacted; `"prefix_" + name` kept (one
-# rebuild)
-SCHEMA_VERSION = 14
+# rebuild); 15: literals joined over lines outside parentheses (`"a" +\n "b"`, a backslash's
+# continuation), triple-quoted values over lines, CJK names' unquoted values outside ASCII,
+# bidirectional controls and Cyrillic/Greek look-alikes inside a name, and a prefix added to
+# what is no identity nor random value (`"hunter-" + year`) redacted; an algorithm's name after
+# a CJK name (`密码：SHA256加密`) kept (one rebuild)
+SCHEMA_VERSION = 15
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

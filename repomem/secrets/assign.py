@@ -71,12 +71,17 @@ from repomem.secrets.commands import (
     _word_kind,
     _word_spans,
 )
-from repomem.secrets.nonascii import _cjk_hits, _cjk_spans, _fold_full_width
+from repomem.secrets.literals import _parts_over_lines
+from repomem.secrets.nonascii import (
+    _cjk_hits,
+    _cjk_spans,
+    _fold_confusables,
+    _fold_full_width,
+)
 from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
     _TUPLE_TARGETS,
     _list_values,
-    _parts_over_lines,
     _secret_value,
     _spaced_value,
     _stated_value,
@@ -242,6 +247,8 @@ def _in_command(line: str) -> bool:
 
 
 _CLOSING_PAREN = re.compile(r"\s*\)")
+# The tail's groups of a value whose words may run over lines.
+_WORDS_OVER_LINES = frozenset({"template", "triple"})
 
 # A comment line, or a comment after code: "# old password: x", "// token: x".  Two
 # regexes: the line's start matched, its marker after code searched (a `.*` before the
@@ -488,6 +495,8 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     lowered = text.lower()
     if len(lowered) != len(text):  # rare: "İ".lower() is two characters
         lowered = text.translate(_ASCII_LOWER)
+    if not text.isascii():  # pаssword with a Cyrillic "а": names read as they look
+        lowered = _fold_confusables(lowered) or lowered
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:
@@ -630,8 +639,10 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             continue  # on_secret = "refuse": a setting about secrets, set to a word
         if _not_a_credential_name(text, m, start, end, prefix):
             continue
-        if wrapped or m.lastgroup == "template":  # (may run over lines)
-            spans.extend(_parts_over_lines(text, span, m.lastgroup == "template"))
+        words = m.lastgroup in _WORDS_OVER_LINES
+        if wrapped or words or span[1] > m.end():  # (may run over lines: literals joined after
+            # the tail's, a template's or triple quotes' words)
+            spans.extend(_parts_over_lines(text, span, words))
         else:
             spans.append(span)
         done = span[1]

@@ -6,28 +6,35 @@
   positions in the folded copy are positions in the text.
 * Zero-width and other invisible format characters (U+200B, U+200C, U+200D, U+2060, U+FEFF
   after the first character; the soft hyphen U+00AD, U+180E, the marks U+200E, U+200F and
-  U+061C) pasted inside a name or a value (``pass\\u200bword = "..."``, from a web page or
-  a chat) hide it from every scan: :func:`_without_zero_width` is the text without them,
-  which :func:`~repomem.secrets.redact` also reads, keeping that reading where it redacts
-  more (its output then has none of them).  The bidirectional embeddings and isolates
-  (U+202A-U+202E, U+2066-U+2069) and the invisible operators (U+2061-U+2064) are not looked
-  for: a find of a character in a text of two bytes a character searches for its low byte,
-  which for those is a common letter or punctuation ("a" to "i", "*" to "."); with them the
-  check took seven times as long on the standard library's non-ASCII files.
+  U+061C; the bidirectional embeddings, overrides and isolates U+202A-U+202E and
+  U+2066-U+2069) pasted inside a name or a value (``pass\\u200bword = "..."``,
+  ``pass\\u2066\\u2069word``, from a web page, a chat or a Trojan Source patch) hide it
+  from every scan: :func:`_without_invisible` is the text without them, which
+  :func:`~repomem.secrets.redact` also reads, keeping that reading where it redacts more
+  (its output then has none of them).  The invisible operators (U+2061-U+2064) are not
+  looked for (math notation, no text's).
 * Names written in Chinese, Japanese or Korean (``密码=...``, ``パスワード: ...``,
   ``비밀번호: ...``, ``令牌：...``, "测试环境的密码是 ..."): :func:`_cjk_hits` finds them and
   :func:`_cjk_spans` reads their value, an ASCII word typed like a password (a digit or a
-  symbol) or, for a token or a key, generated (12 characters or more, letters and digits);
-  a value with characters outside ASCII in quotes only (``密码 = "秘密的值123"``, "密码是
-  “...”"), with three ASCII characters together (not a count: "至少8位字符").
+  symbol) or, for a token or a key, generated (12 characters or more, letters and digits).
+  A value with characters outside ASCII counts in quotes (``密码 = "秘密的值123"``, "密码是
+  “...”") with three ASCII characters together (not a count: "至少8位字符"); unquoted
+  (``密码=秘密ABC123xyz``, ``パスワード: hunter2こんにちは``) it is one word up to a blank or
+  a sentence's punctuation, or a particle attached to its ASCII letters ("hunter2を使う",
+  "abc123입니다"), and counts when an ASCII run in it is typed with letters (a password's)
+  or generated (a token's), not a range, a count or an algorithm's name ("8-16位",
+  "SHA256加密", "GB2312编码").
 
-Cyrillic and Greek look-alikes inside a name (``pаssword`` with a Cyrillic ``а``) are not
-read as Latin letters: nobody types them by accident (a name spelt so does not work as a
-variable either), and telling them apart from the Cyrillic and Greek text they belong to
-would mean a search of every character of every such text.
+* Cyrillic and Greek look-alikes of Latin letters inside a name (``pаssword`` with a
+  Cyrillic ``а``, ``API_TOKEΝ`` with a Greek ``Ν``) are read as the Latin letters in the
+  lower-cased copy the names are matched in (:func:`_fold_confusables`), where one stands
+  beside a Latin letter, a digit or "_"; values are read from the text as it is.  A name
+  written all in Greek or Cyrillic letters (``ΤΟΚΕΝ``) is not read so.
 
 The finds that decide whether a text needs any of this cost nothing on ASCII and Latin-1
-texts: a character outside the text's range is not looked for.
+texts: a character outside the text's range is not looked for.  Folding the look-alikes
+costs a pass for each one found, which a Russian or Greek text pays (a fifth more time on
+the Russian, Ukrainian and Greek message catalogs of a Debian system).
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from __future__ import annotations
 import functools
 import re
 
-from repomem.secrets._common import _has_digit_and_letter, _plain_secret, _typed
+from repomem.secrets._common import _has_digit_and_letter, _is_name_value, _plain_secret, _typed
 
 # Full-width forms (U+FF01-U+FF5E) and the ideographic space, as ASCII.
 _FOLD_FULL_WIDTH = str.maketrans(
@@ -64,25 +71,124 @@ def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) 
     return folded if folded != text else None
 
 
+# Cyrillic and Greek letters that look like the Latin letters of the keywords, as a text's
+# lower-cased copy holds them, and the Latin letter each is read as.  Where a capital looks
+# like another letter than its small one, the capital's look counts: Cyrillic Н, Т, М (small
+# н, т, м look like no Latin letter), Greek Ν, Υ, Η (API_TOKEΝ, API_KEΥ, AUTΗ; small ν, υ, η
+# pass for v, u, n only loosely).
+_CONFUSABLE_LATIN = {
+    **dict.fromkeys("аα", "a"), "с": "c", "ԁ": "d", **dict.fromkeys("еε", "e"),
+    **dict.fromkeys("нһη", "h"), **dict.fromkeys("іι", "i"), **dict.fromkeys("кκ", "k"),
+    **dict.fromkeys("мμ", "m"), "ν": "n", **dict.fromkeys("оο", "o"),
+    **dict.fromkeys("рρ", "p"), "ѕ": "s", **dict.fromkeys("тτ", "t"), "ԝ": "w",
+    **dict.fromkeys("уυ", "y"),
+}  # fmt: skip
+_CONFUSABLES = tuple(_CONFUSABLE_LATIN)
+
+
+# A text wider than ASCII is searched for single characters part by part, in its parts
+# that are not ASCII only, unless most are not (a CJK or a Russian text: searched whole, as
+# four parts evenly spaced tell).  A
+# find of a character in a text of two bytes a character searches for the character's low
+# byte, which for many of these is a common letter or punctuation ("*" to "." and "f" to
+# "i" for the bidirectional marks; "0", "5", ">", "@" for Cyrillic а, е, о, р): a text with
+# a few dashes or quotes outside Latin-1 paid for every character of it.  A slice is as
+# narrow as its own characters allow and `isascii` of one tests a flag, so most parts of
+# such a text cost a copy (over the standard library's non-ASCII files, the 44 finds took
+# 46 ms whole, 14 ms so).
+_PART = 2048
+
+
+def _held(text: str, characters: tuple[str, ...]) -> list[str]:
+    """The ``characters`` (outside ASCII) that ``text`` holds."""
+    starts = range(0, len(text), _PART)
+    sample = starts[:: max(1, len(starts) // 4)]  # (four parts, evenly spaced, tell which)
+    if sum(not text[start : start + _PART].isascii() for start in sample) * 2 > len(sample):
+        wide = [text]
+    else:
+        parts = (text[start : start + _PART] for start in starts)
+        wide = [part for part in parts if not part.isascii()]
+    held: list[str] = []
+    for part in wide:
+        if not any(map(part.__contains__, characters)):
+            continue
+        found = [character for character in characters if character in part]
+        held += found
+        characters = tuple(character for character in characters if character not in found)
+        if not characters:
+            break
+    return held
+
+
+def _fold_confusables(lowered: str) -> str | None:
+    """``lowered`` (the lower-cased copy of a text that is not ASCII) with the Cyrillic and
+    Greek look-alikes of Latin letters read as those, one character for one, or None when
+    no name mixes them with Latin letters.  Only names are matched in it: values are read
+    from the text itself.
+
+    A name spelt so (``pаssword`` with a Cyrillic ``а``) hides from every scan.  A word of
+    Cyrillic or Greek text (``пароль``, a Greek ``α`` in a formula) keeps its letters; a
+    text with many of them (a Russian one) is folded whole, each letter found in one pass,
+    and keeps letters that look like no Latin one (``пароль`` -> ``пapoль``), so no name is
+    made up out of its words."""
+    held = _held(lowered, _CONFUSABLES)
+    if not held or not _beside_latin(lowered, held):
+        return None
+    for letter in held:
+        lowered = lowered.replace(letter, _CONFUSABLE_LATIN[letter])
+    return lowered
+
+
+# A name's characters in a lowered text; how many look-alikes are looked at one by one.
+_LATIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_FEW = 64
+
+
+def _beside_latin(lowered: str, letters: list[str]) -> bool:
+    """True when one of ``letters`` in ``lowered`` stands beside a Latin letter, a digit or
+    "_" (a name mixing scripts: ``pаssword``, ``API_ΤΟΚΕΝ``), or there are more than
+    ``_FEW`` of them (a Cyrillic or Greek text, read whole)."""
+    seen = 0
+    for letter in letters:
+        at = lowered.find(letter)
+        while at >= 0:
+            seen += 1
+            if (
+                seen > _FEW
+                or lowered[at - 1 : at] in _LATIN_WORD
+                or lowered[at + 1 : at + 2] in _LATIN_WORD
+            ):
+                return True
+            at = lowered.find(letter, at + 1)
+    return False
+
+
 # Invisible characters: zero-width ones, the soft hyphen, the Mongolian vowel separator (a
-# zero-width space before Unicode 6.3) and the marks of direction.  Each is found with one
-# str.find (a text's characters outside its range cost nothing: U+00AD alone is looked for
-# in a Latin-1 text); their low bytes are rare, which a find in a wider text searches for.
+# zero-width space before Unicode 6.3), the marks of direction, and the bidirectional
+# embeddings, overrides and isolates and their ends.
 _ZERO_WIDTH = (
     *("\u200b", "\u200c", "\u200d", "\u2060"),  # zero-width space, non-joiner, joiner; word joiner
     *("\u00ad", "\u180e", "\u200e", "\u200f", "\u061c"),  # soft hyphen, MVS, LRM, RLM, ALM
 )
-_DROP_ZERO_WIDTH = dict.fromkeys(map(ord, (*_ZERO_WIDTH, "\ufeff")))
+_BIDIRECTIONAL = (
+    *("\u202a", "\u202b", "\u202c", "\u202d", "\u202e"),  # LRE, RLE, PDF, LRO, RLO
+    *("\u2066", "\u2067", "\u2068", "\u2069"),  # LRI, RLI, FSI, PDI
+)
+_INVISIBLE = (*_ZERO_WIDTH, *_BIDIRECTIONAL)
 
 
-def _without_zero_width(text: str) -> str | None:
-    """``text`` without its zero-width and other invisible characters, or None when it has
-    none (a byte order mark that starts the text does not count)."""
-    if text.isascii() or not (
-        any(map(text.__contains__, _ZERO_WIDTH)) or text.find("\ufeff", 1) >= 0
-    ):
+def _without_invisible(text: str) -> str | None:
+    """``text`` without its zero-width, bidirectional and other invisible characters, or
+    None when it has none (a byte order mark that starts the text does not count; one
+    further on does, and every one is dropped)."""
+    if text.isascii():
         return None
-    return text.translate(_DROP_ZERO_WIDTH)
+    found = _held(text, _INVISIBLE)
+    if text.find("\ufeff", 1) >= 0:  # (a rare low byte: one find of the whole text)
+        found.append("\ufeff")
+    for character in found:  # (a replace is a pass in C; a translate costs a dict per character)
+        text = text.replace(character, "")
+    return text if found else None
 
 
 # Names of passwords in Chinese (simplified and traditional), Japanese and Korean, and of
@@ -94,8 +200,9 @@ _CJK_FINDS = tuple(sorted({word.removeprefix("API")[0] for word in _CJK_PASSWORD
 
 
 # The name, maybe a closing quote ("密码": ...), a separator (also "is": 是, 为, は, 는, 은)
-# and the value: a word in quotes with characters outside ASCII (wide), or an ASCII word,
-# maybe quoted. Compiled at its first use (6 ms, which a text without those names never needs).
+# and the value: a word in quotes with characters outside ASCII (wide), or a word up to a
+# blank, a quote or a sentence's punctuation, maybe after a quote. Compiled at its first
+# use (6 ms, which a text without those names never needs).
 @functools.cache
 def _cjk_name() -> re.Pattern[str]:
     return re.compile(
@@ -103,13 +210,46 @@ def _cjk_name() -> re.Pattern[str]:
         r"""["'”」』]?[ \t\u3000]*(?:[:=：＝]|是|为|為|は|는|은)[ \t\u3000]*"""
         r"""(?:["'`“「『](?P<wide>[^\s"'`“”「」『』]{0,199}[^\s"'`“”「」『』\x00-\x7f]"""
         r"""[^\s"'`“”「」『』]{0,199})["'`”」』]"""
-        r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;\x80-\U0010ffff]{1,200}))"""
+        r"""|(?P<q>["'`“「『]?)(?P<value>[^\s"'`“”「」『』,;，。；、！？：（）【】《》]{1,200}))"""
     )
 
 
 # What a password typed with characters outside ASCII has: a run of three ASCII letters,
 # digits or symbols ("秘密的值123"), not the one or two digits of a count ("至少8位字符").
 _ASCII_RUN = re.compile(r"[!-~]{3}")
+_ASCII_RUNS = re.compile(r"[!-~]+")
+# The grammar of a CJK sentence attached to an ASCII word: a Japanese or Korean particle or
+# copula, a Chinese final particle ("hunter2を使う", "abc123です", "abc123입니다"). The
+# value ends before it; any other characters after ASCII ones are the value's
+# ("hunter2こんにちは").
+_ATTACHED_GRAMMAR = re.compile(
+    r"(?<=[!-~])(?:[をでにがとはものへや]|から|まで|だ"
+    r"|입니다|이에요|예요|이다|이고|으로|[을를이가은는도의에와과로만]"
+    r"|[的了吗呢吧])"
+)
+# ASCII runs in an unquoted sentence that are no password: an algorithm's or an encoding's
+# name ("SHA256加密", "GB2312编码", "base64"), character ranges ("a-zA-Z0-9").
+_NAMED_RUN = re.compile(
+    r"(?:md|sha-?|[hre]s|aes-?|rsa-?|3?des|crc|utf-?|ucs-?|gb|big|base|pbkdf|iso-?|latin-?"
+    r"|cp|win|x)\d+[a-z]?\Z|(?:[a-z0-9]-[a-z0-9])+\Z",
+    re.IGNORECASE,
+)
+
+
+def _wide_unquoted_secret(value: str, password: bool) -> bool:
+    """True when ``value``, a word with characters outside ASCII after a CJK name and not
+    quoted, holds an ASCII run typed like a password (letters and a digit or a symbol,
+    three characters or more) or, for a token or a key, generated (letters and digits,
+    twelve or more); not a count, a range or the name of an algorithm."""
+    for run in _ASCII_RUNS.findall(value):
+        if _NAMED_RUN.match(run) or _is_name_value(run):
+            continue
+        if password:
+            if len(run) >= 3 and any(map(str.isalpha, run)) and _typed(run):
+                return True
+        elif len(run) >= 12 and _has_digit_and_letter(run):
+            return True
+    return False
 
 
 def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
@@ -130,11 +270,20 @@ def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
         return []
     group = "wide" if m.group("wide") is not None else "value"
     value = m.group(group)
-    if group == "value" and not m.group("q"):
-        value = value.rstrip(".:)!?")  # the end of a sentence
+    password = m.group("name") in _CJK_PASSWORDS
+    if group == "value":
+        grammar = _ATTACHED_GRAMMAR.search(value) if not value.isascii() else None
+        if grammar is not None:
+            value = value[: grammar.start()]
+        if not m.group("q"):
+            value = value.rstrip(".:)!?")  # the end of a sentence
+        if not value.isascii():
+            if not (_wide_unquoted_secret(value, password) and _plain_secret(value)):
+                return []
+            return [(m.start(group), m.start(group) + len(value))]
     if group == "wide" and _ASCII_RUN.search(value) is None:
         return []
-    if m.group("name") in _CJK_PASSWORDS:
+    if password:
         secret = _typed(value) and _plain_secret(value)
     else:
         secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)

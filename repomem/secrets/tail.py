@@ -4,8 +4,8 @@
 optional closing quote or bracket (dict keys, subscripts), an optional type annotation,
 the operator (``=``, ``:``, ``:=``, ``=>``, a setter's ``(``, XML's ``>``, a Markdown
 table's ``|``, a here-string's ``<<<`` ...) and the value (quoted, also in triple, escaped,
-Lua or typographic quotes, or in a template string over lines; bare; or on the next
-line).  :mod:`.assign` judges the context and :mod:`.values` the value.
+Lua or typographic quotes, or in triple quotes or a template string over lines; bare; or on
+the next line).  :mod:`.assign` judges the context and :mod:`.values` the value.
 """
 
 from __future__ import annotations
@@ -59,7 +59,13 @@ _ASSIGNMENT_TAIL_SOURCE = r"""
     (?P<wrapped>(?:str|String)?\([ \t\r\n]*(?:[bBrRuUfF]{0,2}["'][^"'\n]{1,100}["'][ \t]*,[ \t]*)?)?
     (?:["'`][ \t]*\+[ \t]*(?=[bBrRuUfF]{0,2}["'`]))?   # "...&password=" + "...": concatenated
                                                 # ( "..." ) wrapped, str("..."), ("user", "...")
-    (?: [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>QUOTED)(?P=q)
+    (?: (?=[bBrRuUfF]{0,2}(?:'{3}|"{3})|raw|s|\#)   # (a test first: most values fail it)
+        (?:[bBrRuUfF]{0,2}|raw|s|\#{1,3})(?P<tq>'{3}|"{3})
+        (?P<triple>[^"'`\\NL]{0,1024}[NL][^"'`\\]{0,1024})(?P=tq)
+                                                # triple quotes over lines (Python, Kotlin,
+                                                # Swift's raw #-strings, Scala's raw ones,
+                                                # Java's and C#'s text blocks; no quote inside)
+      | [bBrRuUfF]{0,2}(?P<q>'{3}|"{3}|["'`])(?P<quoted>QUOTED)(?P=q)
       | \\(?P<eq>["'])(?P<equoted>[^\\"'NL]{1,4096})\\(?P=eq)   # \"...\" inside JSON (notebooks)
       | \[\[(?P<lua>[^\]NL]{1,4096})\]\]           # Lua's [[...]]
       | [‘“„‚«](?P<curly>[^’”NL]{1,4096})[’”“‘»]    # typographic quotes (pasted from a document:

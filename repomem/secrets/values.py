@@ -1,13 +1,13 @@
 """Reading the value after a credential name, and judging whether it is a secret.
 
 :func:`_secret_value` reads the value of an assignment the scans of :mod:`.assign` found:
-quoted (also in triple, escaped, Lua or typographic quotes, in a template string over lines,
-or as literals concatenated or joined, also over lines in parentheses), bare in config files and
-comments, in a URL's query or a connection string, a shell command, an XML element, a
-Markdown table row, a YAML block scalar or on the next line.  It drops values of names that
-are names, settings or numbers (``token_url``, ``password_field``, ``auth_timeout``), words
-assigned to *token*, *key* and *auth* names (those credentials are machine-made), sentences
-and code.
+quoted (also in triple, escaped, Lua or typographic quotes, in triple quotes or a template
+string over lines, or as literals concatenated or joined, also over lines: :mod:`.literals`
+reads those), bare in config files and comments, in a URL's query or a connection string, a
+shell command, an XML element, a Markdown table row, a YAML block scalar or on the next
+line. It drops values of names that are names, settings or numbers (``token_url``,
+``password_field``, ``auth_timeout``), words assigned to *token*, *key* and *auth* names
+(those credentials are machine-made), sentences and code.
 
 The shapes read outside the assignment regex live here too: a value after a space
 (``ENV DB_PASSWORD ...``, ``db.password ...``, SQL's ``WITH PASSWORD '...'``, "connect
@@ -33,6 +33,13 @@ from repomem.secrets._common import (
     _looks_generated,
     _plain_secret,
     _typed,
+)
+from repomem.secrets.literals import (
+    _JOINING,
+    _LINE_BREAKS,
+    _NEXT_LINE_JOINING,
+    _joined_literals,
+    _template_value,
 )
 
 # Last words of a name that make the value a name, a setting or a number, not a secret:
@@ -140,37 +147,6 @@ _XML_TEXT = re.compile(
     r"\s{0,200}</"
 )
 
-# String literals concatenated after a quoted value on its line, in any quotes: with "+"
-# ("abc" + 'def'), or adjacent as Python and C join them ("abc" 'def', "abc" "def"), and not
-# followed by anything else (+ suffix: a value built, read as before); one literal.  In
-# parentheses, also over lines (`API_KEY = (\n "abc"\n "def"\n)`): a line break before or
-# after each "+" or between two literals.
-# (a literal in double or single quotes: its group left open, for a backquoted one after "+")
-_JOINED = r"""[bBrRuUfF]{0,2}(?:"([^"\\\r\n]{0,4096})"|'([^'\\\r\n]{0,4096})'"""
-
-
-def _concatenated(blank: str) -> re.Pattern[str]:
-    """The literals joined after a value, ``blank`` between them and around a "+"."""
-    return re.compile(
-        rf"""(?:{blank}\+{blank}{_JOINED}|`([^`\\\r\n]{{0,4096}})`)|{blank}{_JOINED})){{1,16}}"""
-        rf"""(?!{blank}(?:\+|[bBrRuUfF]{{0,2}}["'`]))"""
-    )
-
-
-_CONCATENATED = _concatenated(r"[ \t]*")
-_CONCATENATED_OVER_LINES = _concatenated(r"[ \t]*(?:\r?\n[ \t]*)?")
-_LITERAL = re.compile(rf"""{_JOINED}|`([^`\\\r\n]*)`)""")
-# A value followed by "+" and a name or a call: "prefix_" + user_id.
-_ADDED_TO_A_NAME = re.compile(r"""[ \t]*\+[ \t]*(?![bBrRuUfF]{0,2}["'`])[^\s"'`]""")
-# A prefix: a lower- or upper-case word (or words) ending in a separator, sixteen characters
-# at most ("prefix_", "tmp-pass-", "vault:", "PREFIX_"; not "Summer-", "hunter2_").
-_PREFIX = re.compile(r"(?:[a-z]+(?:[_\-:/.][a-z]+)*|[A-Z]+(?:[_\-:/.][A-Z]+)*)[_\-:/.]\Z")
-_SEPARATORS = frozenset("_-:/.")
-# What may follow a literal that another joins (a blank, "+", a quote, a prefix), or in
-# parentheses a line break.
-_JOINING = frozenset(" \t+\"'bBrRuUfF")
-_LINE_BREAKS = frozenset("\r\n")
-
 # Code in documentation read as a config value: a call or subscript of a name.
 _CODE_VALUE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[{]")
 
@@ -211,47 +187,6 @@ def _next_line_value(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return nxt.start(2), nxt.start(2) + len(value)
 
 
-# A word of a template over lines.
-_WORD = re.compile(r"\S+")
-
-
-def _parts_over_lines(text: str, span: tuple[int, int], template: bool) -> list[tuple[int, int]]:
-    """The parts of a value's ``span`` that runs over lines, each redacted on its own so each
-    line keeps its place: a template's words, the texts of literals joined in parentheses
-    (``template`` False); a value on one line whole."""
-    start, end = span
-    if text.find("\n", start, end) < 0 and text.find("\r", start, end) < 0:
-        return [span]
-    if template:
-        return [word.span() for word in _WORD.finditer(text, start, end)]
-    return [
-        lit.span(lit.lastindex)
-        for lit in _LITERAL.finditer(text, start - 1, end + 1)
-        if lit.lastindex is not None and lit.group(lit.lastindex)
-    ]
-
-
-def _template_value(m: re.Match[str], keyword_name: str) -> tuple[int, int] | None:
-    """The span of the value in a template string over lines (```\\n  ...\\n```): its one
-    word, or a generated value wrapped over its lines (one word a line), from the first
-    character to the last (see :func:`_parts_over_lines`)."""
-    content = m.group("template")
-    words = content.split()
-    if not words or len(words) != sum(1 for line in content.splitlines() if line.strip()):
-        return None  # empty, or a line of words: a query, markup, a message
-    value = "".join(words)
-    if (
-        len(value) < 6
-        or (len(words) > 1 and not _looks_generated(value))
-        or _is_placeholder(value)
-        or _is_name_value(value)
-        or (keyword_name in _GENERATED_KEYWORDS and not _looks_generated(value))
-    ):
-        return None
-    start = m.start("template") + len(content) - len(content.lstrip())
-    return start, m.end("template") - (len(content) - len(content.rstrip()))
-
-
 def _secret_value(
     text: str,
     m: re.Match[str],
@@ -281,30 +216,26 @@ def _secret_value(
     if group == "eol":
         return _next_line_value(text, m) if config_like and m.group("op") == ":" else None
     if group == "template":
-        return None if config_like else _template_value(m, keyword_name)
+        return None if config_like else _template_value(m, keyword_name, group)
+    if group == "triple":  # (TOML's too)
+        return _template_value(m, keyword_name, group)
     quoted = m.group(group) if group in _QUOTED_GROUPS else None
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
-        after = text[m.end() : m.end() + 1]  # (what may join a literal: a test of it first)
-        if (after in _JOINING or (after in _LINE_BREAKS and m.group("wrapped"))) and (
-            group == "quoted" and not config_like and len(m.group("q")) == 1
-        ):
-            joins = _CONCATENATED_OVER_LINES if m.group("wrapped") else _CONCATENATED
-            more = joins.match(text, m.end())
-            if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value
-                value += "".join(
-                    next(part for part in lit.groups() if part is not None)
-                    for lit in _LITERAL.finditer(more.group(0))
-                )
-                joined = more.end() - 1
-            elif (
-                value[-1:] in _SEPARATORS  # (a character's test first: few values end in one)
-                and len(value) <= 16
-                and _PREFIX.match(value) is not None
-                and _ADDED_TO_A_NAME.match(text, m.end()) is not None
-            ):
-                return None  # "prefix_" + user_id: a name built, not a credential
+        end = m.end()
+        after = text[end : end + 1]  # (what may join a literal: a test of it first)
+        if (
+            after in _JOINING
+            or (
+                after in _LINE_BREAKS
+                and (m.group("wrapped") or text[end + 1 : end + 2] in _NEXT_LINE_JOINING)
+            )
+        ) and (group == "quoted" and not config_like and len(m.group("q")) == 1):
+            found = _joined_literals(text, m, value)
+            if found is None:
+                return None  # "prefix_" + user_id: a name or a random value labelled
+            value, joined = found
         if config_like:
             value = value.strip()
             if len(value) < 6:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from repomem.secrets import REDACTED, is_config_like, redact
 from tests.secrets.cases import ALNUM, GITHUB_PAT, assert_filled_redacted, assert_kept, fake, named
 
@@ -86,6 +88,17 @@ INVISIBLE = {
     "arabic_letter_mark_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u061c"),
     "word_joiner_in_a_token": ("a.py", "x = '{g}'", "\u2060"),
     "byte_order_mark_in_a_token": ("a.py", "x = '{g}'", "\ufeff"),
+    # the bidirectional embeddings, overrides and isolates, and their ends
+    "left_to_right_embedding_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u202a"),
+    "right_to_left_embedding_in_a_token": ("a.py", "x = '{g}'", "\u202b"),
+    "pop_directional_formatting_in_a_name": ("a.py", 'api_to{c}ken = "{t}"', "\u202c"),
+    "left_to_right_override_in_a_config_name": (".env", "DB_PASS{c}WORD={p}", "\u202d"),
+    "right_to_left_override_in_a_name": ("a.py", 'sec{c}ret = "{t}"', "\u202e"),
+    "left_to_right_isolate_in_a_token": ("a.py", "x = '{g}'", "\u2066"),
+    "right_to_left_isolate_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u2067"),
+    "first_strong_isolate_in_a_name": ("a.py", 'API_{c}KEY = "{t}"', "\u2068"),
+    "pop_directional_isolate_in_a_token": ("a.py", "x = '{g}'", "\u2069"),
+    "an_isolate_and_its_end_in_a_name": ("a.py", 'pass{c}word = "{p}"', "\u2066\u2069"),
 }
 
 
@@ -101,11 +114,26 @@ def test_other_invisible_format_characters_inside_a_name_or_a_token_do_not_hide_
     )
 
 
+@pytest.mark.parametrize("name", ["pass\u2066\u2069word", "p\u0430ssword"])
+def test_a_name_hidden_far_into_a_long_text_with_other_wide_characters_is_found(
+    name: str,
+) -> None:
+    # the text is searched part by part, its parts without such characters skipped: the
+    # dash makes the first part (and the text) wide, the name sits parts later
+    head = "# a note \u2014 see below\n" + "x = 1\n" * 2000
+    text = f'{head}{name} = "{PW}"\n' + "y = 2 \u2014 3\n" * 500
+    out, n = redact(text)
+    assert n == 1 and PW not in out and out.startswith(head)
+
+
 INVISIBLE_KEPT = {
     "soft_hyphens_in_german_prose": "Pass\u00adwort\u00adver\u00adwal\u00adtung ist wichtig.",
     "soft_hyphen_in_a_word": 'label = "Ge\u00adheim\u00adnis"',
     "soft_hyphen_in_code": "pass\u00adword = get_password()",
     "marks_around_hebrew": 'title = "\u200fשלום\u200e"',
+    "isolates_around_hebrew": 'title = "\u2067שלום\u2069"',
+    "an_isolated_name_in_a_message": 'msg = f"\u2068{name}\u2069 joined"',
+    "an_override_in_prose": "Das Pass\u202ewort ist geheim.",
 }
 
 
@@ -134,6 +162,48 @@ def test_zero_width_characters_that_hide_nothing_are_kept(text: str) -> None:
 def test_zero_width_characters_elsewhere_are_kept_when_nothing_is_hidden() -> None:
     text = f'# a\u200bb\npassword = "{PW}"\n'
     assert redact(text) == (text.replace(PW, REDACTED), 1)
+
+
+CONFUSABLE = {
+    # (path, text): Cyrillic or Greek letters that look like Latin ones inside a name; the
+    # name is read as the Latin one, the value redacted, the name kept as written
+    "cyrillic_a_in_password": ("a.py", 'p\u0430ssword = "{p}"'),
+    "cyrillic_er_starting_password": ("a.py", '\u0440assword = "{p}"'),
+    "cyrillic_capital_a_in_config": (".env", "DB_P\u0410SSWORD={p}"),
+    "cyrillic_o_in_a_token": ("a.py", 'api_t\u043eken = "{t}"'),
+    "cyrillic_ka_in_an_api_key": ("a.js", 'const api_\u043aey = "{t}";'),
+    "cyrillic_es_and_ie_in_secret": ("a.py", 'client_\u0455\u0435cret = "{t}"'),
+    "cyrillic_capital_te_in_auth": ("a.py", 'AU\u0422H_TOKEN = "{t}"'),
+    "greek_omicron_in_password": ("a.py", 'passw\u03bfrd = "{p}"'),
+    "greek_capital_rho": ("a.py", '\u03a1ASSWORD = "{p}"'),
+    "greek_capital_nu_in_a_token": ("a.py", 'API_TOKE\u039d = "{t}"'),
+    "greek_capital_upsilon_in_a_key": ("a.py", 'API_KE\u03a5 = "{t}"'),
+    "in_russian_text": ("NOTES.md", "Пароль для стенда: p\u0430ssword={p}"),
+}
+
+
+@named(("path", "text"), CONFUSABLE)
+def test_cyrillic_and_greek_look_alikes_inside_a_name_do_not_hide_it(path: str, text: str) -> None:
+    filled = text.format(p=PW, t=TOKEN)
+    assert redact(filled, config_like=is_config_like(path)) == (
+        text.format(p=REDACTED, t=REDACTED),
+        1,
+    )
+
+
+CONFUSABLE_KEPT = {
+    "russian_prose": "Пароль: введите ваш пароль и нажмите «Войти»",
+    "a_russian_name_and_value": 'ключ = "значение123"',
+    "greek_code": 'ρ = "abc123def456"',
+    "a_look_alike_in_another_word": 'r\u0435sult = "abc123def456"',
+    "a_look_alike_in_code": "p\u0430ssword = get_password()",
+    "a_look_alike_in_a_prompt": 'p\u0430ssword_prompt = "Enter it: "',
+}
+
+
+@named("text", CONFUSABLE_KEPT)
+def test_cyrillic_and_greek_words_and_look_alikes_that_hide_nothing_are_kept(text: str) -> None:
+    assert_kept(text)
 
 
 CJK = {
@@ -187,6 +257,9 @@ def test_cjk_words_about_credentials_are_kept(path: str, text: str) -> None:
 WIDE = "秘密的值123"  # a password with characters outside ASCII
 WIDE_TOKEN = "令牌" + fake(ALNUM, 16, 72)
 
+WIDE_PW = "秘密ABC123xyz"  # the same, with ASCII letters: one that counts unquoted too
+WIDE_UNQUOTED_TOKEN = "令牌" + fake(ALNUM, 16, 73)
+
 CJK_WIDE = {
     # (path, text, secret): a value with characters outside ASCII, in a string after a CJK name
     "chinese_in_code": ("a.py", '密码 = "{w}"', WIDE),
@@ -198,14 +271,27 @@ CJK_WIDE = {
     "typographic_quotes_in_prose": ("NOTES.md", "测试环境的密码是“{w}”。", WIDE),
     "corner_brackets_in_prose": ("NOTES.md", "パスワードは「パス{w}」です", "パス" + WIDE),
     "token": ("a.py", '令牌 = "{t}"', WIDE_TOKEN),
+    # not quoted: one word up to a blank, a sentence's punctuation or a particle attached
+    # to its ASCII letters, which are typed (a token's: generated)
+    "unquoted": ("NOTES.md", "密码={u}", WIDE_PW),
+    "unquoted_in_config": ("app.ini", "密码={u}", WIDE_PW),
+    "unquoted_after_a_full_width_colon": ("NOTES.md", "密码：{u}", WIDE_PW),
+    "unquoted_in_a_comment": ("a.py", "# 数据库密码: {u}", WIDE_PW),
+    "unquoted_in_a_sentence": ("NOTES.md", "测试环境的密码是{u}。", WIDE_PW),
+    "unquoted_after_ascii": ("NOTES.md", "パスワード: hunter2こんにちは", "hunter2こんにちは"),
+    "unquoted_before_ascii": ("NOTES.md", "パスワード：ひみつ2024abc", "ひみつ2024abc"),
+    "unquoted_korean": ("NOTES.md", "비밀번호: 비밀ABC123xyz", "비밀ABC123xyz"),
+    "unquoted_then_a_particle": ("NOTES.md", "パスワードは{u}を使ってください", WIDE_PW),
+    "unquoted_then_a_copula": ("NOTES.md", "비밀번호는 {u}입니다", WIDE_PW),
+    "unquoted_token": ("NOTES.md", "令牌={v}", WIDE_UNQUOTED_TOKEN),
 }
 
 
 @named(("path", "text", "secret"), CJK_WIDE)
-def test_values_outside_ascii_quoted_after_cjk_names_are_redacted(
+def test_values_outside_ascii_after_cjk_names_are_redacted(
     path: str, text: str, secret: str
 ) -> None:
-    text = text.format(w=WIDE, t=WIDE_TOKEN)
+    text = text.format(w=WIDE, t=WIDE_TOKEN, u=WIDE_PW, v=WIDE_UNQUOTED_TOKEN)
     assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
 
 
@@ -220,6 +306,20 @@ CJK_WIDE_KEPT = {
     "a_prompt_in_a_string": ("a.py", 'placeholder = "密码：请输入"'),
     "a_translation": ("ja.json", '{"パスワード": "パスワード"}'),
     "a_quoted_prose_hint": ("a.md", "密码是“至少8位”的字符串"),
+    # not quoted: counts, ranges, algorithms' and encodings' names, ASCII words
+    "a_count_range": ("a.md", "密码：8-16位字符"),
+    "a_count_range_with_a_tilde": ("a.md", "密码：6~20位"),
+    "an_algorithm": ("a.md", "密码：SHA256加密存储"),
+    "a_short_algorithm": ("a.md", "密码：MD5加密"),
+    "an_encoding": ("a.md", "密码：GB2312编码"),
+    "base64": ("a.md", "密码：base64编码后保存"),
+    "character_ranges": ("a.md", "密码：必须包含a-zA-Z0-9中的字符"),
+    "an_ascii_word": ("a.md", "密码：使用SSO登录"),
+    "a_file_name": ("a.md", "密码：见config.py文件"),
+    "a_question": ("a.md", "密码是否正确？"),
+    "a_token_hint": ("a.md", "令牌：请在设置页面生成"),
+    "a_short_word_for_a_token": ("a.md", "令牌：使用abc123生成"),
+    "words_with_a_digit": ("a.md", "パスワード：8文字以上で入力"),
     "a_token_word": ("a.py", '令牌 = "访问令牌12"'),
 }
 
