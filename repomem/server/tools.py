@@ -49,6 +49,7 @@ _ADVICE = [
     (re.compile(r"see `repomem memory show`"), "see `recall`"),
     (re.compile(r"`repomem session start`"), "`session_start`"),
     (re.compile(r"`repomem session end`"), "`session_end`"),
+    (re.compile(r"\(--why TEXT\)"), "(the `why` argument)"),
     (re.compile(r"run `repomem index`( first| or)"), r"call `refresh`\1"),
     (
         re.compile(r"run `repomem memory supersede (\S+) TEXT --why WHY`"),

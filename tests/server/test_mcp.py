@@ -147,6 +147,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
             await c.call_tool("context_pack", {"task": "   "}),
             await c.call_tool("search_code", {"query": "add", "kind": "gizmo"}),
             await c.call_tool("forget", {"id": "../../x\nsecond line"}),
+            await c.call_tool("supersede", {"id": "f-1", "fact": "y", "why": " "}),
             await c.call_tool("get_symbol", {"name": "add"}),
         ]
 
@@ -167,6 +168,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
     assert "`recall`" in text(errors[1]) and "memory show" not in text(errors[1])
     assert "`session_start`" in text(errors[2]) and "repomem session" not in text(errors[2])
     assert "--task-file" not in text(errors[4])
+    assert "`why`" in text(errors[7]) and "--why" not in text(errors[7])
 
 
 def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) -> None:
