@@ -13,6 +13,7 @@ from mcp import Client
 from repomem.fsutil import FileLock
 from repomem.index import indexer
 from repomem.memory import access, ops
+from repomem.server import mcp as repomem_mcp
 from tests.conftest import Repo
 from tests.server.conftest import talk, text
 
@@ -274,8 +275,8 @@ def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: R
         return names, called, edit, view, prompt
 
     names, called, edit, view, prompt = talk(code, body, read_only=True)
-    assert names == READ_TOOLS
-    assert called.is_error and "remember" in text(called)
+    assert names == READ_TOOLS and repomem_mcp.WRITE_TOOLS == WRITE_TOOLS
+    assert called.is_error and "`remember` writes, and this server is read-only" in text(called)
     assert edit.is_error and "read-only" in text(edit)
     assert not view.is_error
     assert "session_start" not in prompt.messages[0].content.text
