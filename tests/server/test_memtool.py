@@ -216,7 +216,7 @@ def test_edits_of_the_memory_file_that_lose_entries_break_it_or_hold_secrets_are
         {"command": "insert", "path": "/memories/REPOMEM.md", "insert_line": 9999,
          "insert_text": "x"},
     )  # fmt: skip
-    words = [f"would drop {fid}", "would drop", "credential", "conflict markers",
+    words = [f"`{fid}` is under `## Loose notes`", "would drop", "credential", "conflict markers",
              "cannot be deleted", "Only topic files", "insert_line"]  # fmt: skip
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))

@@ -100,9 +100,40 @@ def parse(text: str, path: Path) -> MemoryDoc:
         if key in ENTRY_SECTIONS:
             _parse_entries(sec, body, a + 2, name, seen)
         else:
+            _check_prose(body, a + 2, lines[a].rstrip("\r\n"), name)
             sec.preamble = "".join(body)
         doc.sections.append(sec)
     return doc
+
+
+# an entry as repomem writes it (a fact's id and status, a session's or history's id), which a
+# section read as prose (a renamed `## Facts`, the Overview) would hide from the memory
+_OWN_ENTRY = re.compile(
+    r"^### ((?:[cdfh]-[0-9a-f]{8})[ \t]+·[ \t]*(?:valid|stale|superseded|forgotten)"
+    r"|s-\d{8}-\d{4}-[0-9a-f]{4}[ \t]+·.*)[ \t]*$"
+)
+_HOME = {"c": "Conventions", "d": "Decisions", "f": "Facts", "h": "History", "s": "Sessions"}
+
+
+def _check_prose(body: list[str], first_line: int, heading: str, name: str) -> None:
+    """Refuse an entry of repomem's under a section read as prose (outside code fences).
+
+    Raises:
+        MemoryFileError: naming the line and the section the entry belongs in.
+    """
+    fenced = False
+    for offset, line in enumerate(body):
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        m = None if fenced else _OWN_ENTRY.match(line.rstrip("\r\n"))
+        if m is not None:
+            home = _HOME[m.group(1)[0]]
+            raise MemoryFileError(
+                f"`{name}` line {first_line + offset}: entry `{m.group(1).split()[0]}` is under "
+                f"`{heading}`, which repomem reads as prose; move it under `## {home}` (or "
+                f"rename the section back)."
+            )
 
 
 def _parse_entries(

@@ -67,6 +67,9 @@ def test_hand_edited_file_is_understood() -> None:
         # a heading typed with one `#` too many or too few swallows the entry under it
         ("## Facts\n### f-1\nx\n- source: person\n\n#### f-2 · valid\ny\n", 6, "`### f-2"),
         ("## Facts\n### f-1\nx\n\n##f-2 · valid\ny\n- source: person\n", 5, "`### f-2"),
+        # entries under a section repomem does not read would silently leave the memory
+        ("## Fact\n\n### f-1a2b3c4d · valid\nx\n", 3, "under `## Fact`"),
+        ("## Overview\n\n### s-20261101-0900-ab12 · Rework\nx\n", 3, "under `## Overview`"),
         # a field among the text would be lost in it, as would its citation
         ("## Facts\n### f-1\n- topic: cache\nx\n- source: person\n", 3, "`- topic:` line"),
     ],
