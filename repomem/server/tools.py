@@ -10,6 +10,7 @@ confines those. Every text returned passes the secret filter (`scrub`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,6 +132,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
     out = []
     for d in defs:
         d = {k: v for k, v in d.items() if k != "references"}
+        if _gone(cfg, d["path"]):
+            d["deleted"] = True
         if include_body:
             body_lines = d["body"].splitlines()
             if len(body_lines) > BODY_LINES:
@@ -140,6 +143,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
     parts: list[str] = []
     for d in out:
         head = f"{d['kind']} `{d['qualname']}` in {d['path']}:{d['start_line']}-{d['end_line']}"
+        if d.get("deleted"):
+            head += " (deleted since the index was updated; call `refresh`)"
         parts.append(head)
         if d.get("doc"):
             parts.append(d["doc"].strip().splitlines()[0])
@@ -151,6 +156,11 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
             parts.append(d["signature"])
     parts.append(_refs_text(refs))
     return Result("\n".join(parts), {"definitions": out, "references": refs})
+
+
+def _gone(cfg: Config, rel: str) -> bool:
+    """Whether an indexed path is no longer in the work tree (the index is behind)."""
+    return not os.path.lexists(cfg.root / rel)
 
 
 def _refs_text(refs: list[dict[str, Any]]) -> str:
@@ -191,6 +201,11 @@ def file_overview(cfg: Config, path: str) -> Result:
         raise NotFoundError(
             f"`{rel}` is {kind}; give an indexed file (see search_code), or call refresh if "
             f"it is new."
+        )
+    if _gone(cfg, rel):
+        raise NotFoundError(
+            f"`{rel}` was deleted after the index was last updated; call `refresh` (see "
+            f"search_code for where its code went)."
         )
     row = rows[0]
     symbols = store.file_symbols([rel]).get(rel, [])

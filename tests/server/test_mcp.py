@@ -258,6 +258,25 @@ def test_paths_that_leave_the_repository_are_refused(
     assert access.load(code.config()).facts() == []
 
 
+def test_a_file_deleted_since_the_index_was_updated_is_said_to_be_gone(code: Repo) -> None:
+    (code.root / "calc.py").unlink()  # the index still holds it: nothing refreshed yet
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("file_overview", {"path": "calc.py"}),
+            await c.call_tool("get_symbol", {"name": "add"}),
+        ]
+
+    overview, symbol = talk(code, body)
+    assert overview.is_error
+    assert "`calc.py` was deleted after the index was last updated; call `refresh`" in text(
+        overview
+    )
+    assert not symbol.is_error
+    assert "calc.py:4-6 (deleted since the index was updated; call `refresh`)" in text(symbol)
+    assert symbol.structured_content["definitions"][0]["deleted"] is True
+
+
 def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:
     async def body(c: Client) -> Any:
         listed = (await c.list_tools()).tools
