@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import Bar, app, fail, load_config, print_json
+from repomem.cli._app import Bar, app, fail, indexing, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import LLMError, RepomemError
 
@@ -80,7 +80,8 @@ def notes(
         if refresh:
             from repomem.index import indexer
 
-            indexer.run(cfg, progress=Bar(not as_json))
+            with indexing(cfg):
+                indexer.run(cfg, progress=Bar(not as_json))
         if dry_run:
             model = cfg.llm.model if _wants_model(cfg, llm) else None
             report = generation.estimate(cfg, given, model=model, max_files=max_files)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from repomem.cli._app import app, fail, load_config
+from repomem.cli._app import app, fail, indexing, load_config
 from repomem.errors import RepomemError
 
 
@@ -47,10 +47,11 @@ def pack(
     try:
         text = _task_text(task, task_file)
         cfg = load_config()
-        result = builder.build(
-            cfg, text, budget=budget, fmt=fmt, refresh=refresh,
-            leave_out=[task_file.absolute()] if task_file and str(task_file) != "-" else [],
-        )  # fmt: skip
+        with indexing(cfg):  # a stale index is refreshed first
+            result = builder.build(
+                cfg, text, budget=budget, fmt=fmt, refresh=refresh,
+                leave_out=[task_file.absolute()] if task_file and str(task_file) != "-" else [],
+            )  # fmt: skip
         rendered = result.render(fmt if fmt is not None else cfg.pack.format)
     except RepomemError as exc:
         raise fail(exc) from None

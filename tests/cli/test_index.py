@@ -318,25 +318,22 @@ def test_git_location_variables_from_a_surrounding_git_do_not_redirect_repomem(
     assert status["head"] == repo.git("rev-parse", "HEAD").strip()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
-def test_ctrl_c_says_the_index_is_kept_instead_of_exiting_silently(repo: Repo) -> None:
+def ctrl_c_index(repo: Repo, *args: str, started: Any) -> tuple[int, str, str]:
+    """`repomem index ARGS` in a process group of its own, sent a terminal's Ctrl-C once
+    `started()` holds and its parse pool's workers run: its status, stdout and stderr."""
     import signal
     import time
 
-    from tests.index.indexer.cases import populate, rebuilding
     from tests.index.indexer.test_parse import workers_of
 
-    populate(repo, 1200)
-    repo.commit()
-    journal = repo.root / ".git" / "repomem" / "journal.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index", "--full"],
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
         start_new_session=True,  # its own process group, which a terminal's Ctrl-C reaches
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.monotonic() + 120
-    while not rebuilding(journal) and proc.poll() is None and time.monotonic() < deadline:
+    while not started() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     # the parse pool's workers started (a Ctrl-C while they start is ignored by design)
     listed = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").exists()  # Linux
@@ -351,5 +348,35 @@ def test_ctrl_c_says_the_index_is_kept_instead_of_exiting_silently(repo: Repo) -
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the run hung after Ctrl-C")
-    assert proc.returncode == 130, (proc.returncode, out, err)
+    return proc.returncode, out, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+def test_ctrl_c_during_a_full_build_says_the_next_run_starts_it_over(repo: Repo) -> None:
+    from tests.index.indexer.cases import populate, rebuilding
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    code, out, err = ctrl_c_index(repo, "--full", started=lambda: rebuilding(journal))
+    assert code == 130, (code, out, err)
+    assert err.startswith("Interrupted: a full build is not resumed, so its work so far is lost")
+    assert "Traceback" not in err, err
+    code, out, _ = run("-C", str(repo.root), "index")
+    assert code == 0 and "(full build)" in out  # what the message said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+def test_ctrl_c_during_an_update_says_its_finished_work_is_kept(repo: Repo) -> None:
+    from tests.index.indexer.cases import MODULE, populate
+
+    populate(repo, 1200)
+    repo.commit()
+    indexer.run(repo.config())
+    for i in range(1200):
+        repo.write(f"pkg/mod_{i}.py", MODULE.format(n=i) + "\nEDITED = 1\n")
+    code, out, err = ctrl_c_index(repo, started=lambda: True)
+    assert code == 130, (code, out, err)
     assert err.startswith("Interrupted: finished work is kept") and "Traceback" not in err, err
+    code, out, _ = run("-C", str(repo.root), "index")
+    assert code == 0 and "(full build)" not in out, out
