@@ -25,7 +25,9 @@ def pack(
     ] = None,
     budget: Annotated[
         int | None,
-        typer.Option("--budget", min=1, help="Token budget, a hard ceiling (default pack.budget)."),
+        typer.Option(
+            "--budget", help="Token budget, a hard ceiling, at least 200 (default pack.budget)."
+        ),
     ] = None,
     fmt: Annotated[
         str | None, typer.Option("--format", help="md (default), json or xml.", metavar="FORMAT")
@@ -42,9 +44,12 @@ def pack(
     ] = None,
 ) -> None:
     """Pack the most relevant code for a task into a token budget (Markdown, JSON or XML)."""
+    from repomem import config
     from repomem.pack import builder
 
     try:
+        if budget is not None:
+            config.check_budget(budget, "`--budget`")
         text = _task_text(task, task_file)
         cfg = load_config()
         with indexing(cfg):  # a stale index is refreshed first

@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from repomem import secrets, vcs
+from repomem import config, secrets, vcs
 from repomem.config import Config
 from repomem.errors import BudgetError, InputError, RepomemError, WriteAccessError
 from repomem.index import dense, indexer
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 _POOL = ThreadPoolExecutor(1, thread_name_prefix="repomem-pack")
 RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not they fit
 CODE_FILES = 40  # candidates whose code may enter the pack
-MIN_BUDGET = 200
+MIN_BUDGET = config.MIN_BUDGET
 
 
 def build(
@@ -87,10 +87,7 @@ def build(
     if fmt not in FORMATS:
         raise InputError(f"Unknown pack format `{fmt}`; use one of {', '.join(FORMATS)}.")
     budget = cfg.pack.budget if budget is None else budget
-    if budget < MIN_BUDGET:
-        raise BudgetError(
-            f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
-        )
+    config.check_budget(budget, "The budget")
     asked = refresh is True  # `--refresh`: a store that cannot be written is then an error
     refresh = cfg.pack.refresh if refresh is None else refresh
     # git works while the store is read

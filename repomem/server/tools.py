@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from repomem import secrets
+from repomem import config, secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory.model import Fact, HistoryEntry, Session
@@ -79,6 +79,8 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     """The context pack for `task` as Markdown, within `max_tokens` (capped by the config)."""
     from repomem.pack import builder
 
+    if max_tokens is not None:
+        config.check_budget(max_tokens, "`max_tokens`")
     asked = cfg.server.pack_budget if max_tokens is None else max_tokens
     budget = min(asked, cfg.server.max_pack_tokens)
     pack = builder.build(cfg, task, budget=budget, fmt="md")

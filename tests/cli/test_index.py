@@ -232,9 +232,40 @@ def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> No
     code, _, err = run("-C", str(repo.root), "pack", "other words", "--task-file", str(task))
     assert code == 1 and "not both" in err
     code, _, err = run("-C", str(repo.root), "pack", "x", "--budget", "5")
-    assert code == 1 and "minimum" in err
+    assert code == 1 and "below the smallest pack budget of 200" in err
     code, _, err = run("-C", str(repo.root), "pack")
     assert code == 1 and "No task given" in err
+
+
+TOO_SMALL = "is 50 tokens, below the smallest pack budget of 200; give at least 200.\n"
+
+
+def test_a_pack_budget_below_the_minimum_gets_one_message_however_it_is_given(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--budget 0` was click's "greater than or equal to 1", `--budget 50` "the minimum is
+    # 200", and REPOMEM_PACK_BUDGET=-1 "must be at least 0"
+    repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
+    repo.commit()
+    pack = ("-C", str(repo.root), "pack", "add numbers")
+    for budget in ("0", "-1", "50"):
+        code, out, err = run(*pack, "--budget", budget)
+        assert (code, out) == (1, "")
+        assert err == f"Error: `--budget` {TOO_SMALL.replace('50', budget, 1)}"
+    monkeypatch.setenv("REPOMEM_PACK_BUDGET", "50")
+    code, _, err = run(*pack)
+    assert code == 1
+    env = "environment variable REPOMEM_PACK_BUDGET"
+    assert err == f"Error: Config key `pack.budget` in {env} {TOO_SMALL}"
+    monkeypatch.delenv("REPOMEM_PACK_BUDGET")
+    repo.write(".repomem", "[server]\nmax_pack_tokens = 50\n")
+    code, _, err = run(*pack)
+    where = repo.root / ".repomem"
+    assert err == f"Error: Config key `server.max_pack_tokens` in `{where}` {TOO_SMALL}"
+    assert code == 1
+    repo.write(".repomem", "")
+    code, out, _ = run(*pack, "--budget", "200")  # the minimum itself is a budget
+    assert code == 0 and "add_numbers" in out
 
 
 def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:

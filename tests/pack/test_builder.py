@@ -204,7 +204,7 @@ def test_bad_input_gets_clear_errors(repo: Repo) -> None:
     make_project(repo)
     with pytest.raises(InputError, match="empty"):
         builder.build(repo.config(), "   \n")
-    with pytest.raises(BudgetError, match="minimum"):
+    with pytest.raises(BudgetError, match="budget is 10 tokens, below the smallest pack budget"):
         builder.build(repo.config(), "Invoice", budget=10)
     with pytest.raises(InputError, match="format"):
         builder.build(repo.config(), "Invoice", fmt="yaml")
