@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from repomem import paths
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import text_lines, valid_text
@@ -120,7 +121,15 @@ def search(
     path_glob: str | None = None,
     limit: int = 20,
 ) -> list[dict[str, Any]]:
-    """Full-text search over symbols and files, best first."""
+    """Full-text search over symbols and files, best first; `path_glob` keeps the paths (or
+    file names) it matches.
+
+    Raises:
+        InputError: if `path_glob` has a `[` never closed.
+        StoreError: if there is no index yet.
+    """
+    if path_glob is not None:
+        paths.check_glob(path_glob)
     store = require_store(cfg)
     return [h.as_dict() for h in store.search(query, kind=kind, path_glob=path_glob, limit=limit)]
 

@@ -132,6 +132,10 @@ def test_search_json_filters_by_kind_and_path(repo: Repo) -> None:
     assert [h["name"] for h in json.loads(out)] == ["ConfigParser"]
     code, out, _ = run("-C", str(repo.root), "search", "config", "--path", "src/*", "--json")
     assert json.loads(out) and all(h["path"].startswith("src/") for h in json.loads(out))
+    code, out, err = run("-C", str(repo.root), "search", "config", "--path", "[[")
+    assert (code, out) == (1, "")  # was "No matches." with status 0
+    assert err.startswith("Error: The path glob `[[` has a `[` that is never closed")
+    assert err.count("\n") == 1
 
 
 def test_unknown_symbol_exits_1_with_one_line(repo: Repo) -> None:
