@@ -181,6 +181,29 @@ PACK_OUTPUT = re.compile(
 ALWAYS_PRUNED = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".jj"})
 
 
+# What each skip reason means, for a message about one file (`query.why_not_indexed`).
+SKIP_REASONS = {
+    "secret": "a credential file",
+    "vendored": "inside a vendored folder; see `index.vendor_dirs`",
+    "ignored": "matched by `.repomemignore` or `index.exclude`",
+    "memory": "the project memory file, packed and searched from its own table",
+    "repomem": "repomem's own settings",
+    "symlink": "a symlink while `index.follow_symlinks` is off",
+    "symlink-outside": "a symlink to outside the repository",
+    "symlink-loop": "a symlink loop",
+    "symlink-dir": "a symlink to a folder",
+    "symlink-broken": "a broken symlink",
+    "too-large": "larger than `index.max_file_size`",
+    "binary": "a binary file",
+    "generated": "a lock file or a generated file; see `index.skip_generated`",
+    "minified": "minified: very long lines",
+    "unreadable": "unreadable",
+    "not-a-file": "not a regular file: a submodule, socket or device",
+    "bad-name": "a file name that is not UTF-8",
+    "text-disabled": "no parser for it while `index.index_text_files` is off",
+}
+
+
 @dataclass
 class Listing:
     """The candidate files of a repository and those skipped before reading."""

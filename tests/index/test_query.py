@@ -101,3 +101,38 @@ def test_an_interrupted_first_build_is_not_searched_as_if_it_were_an_index(repo:
             ask()
     indexer.run(cfg)
     assert query.search(cfg, "func_1") and query.status(cfg)["fresh"]
+
+
+def test_why_a_path_is_not_indexed_names_the_reason_status_counts(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.write("Cargo.lock", "[[package]]\n")
+    repo.write("REPOMEM.md", "# Memory\n")
+    repo.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0")
+    repo.write("app.js", "var a=1;" * 2000)
+    repo.write(".gitignore", "*.log\n")
+    repo.write("debug.log", "x\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("src/new.py", "x = 1\n")
+    store = indexer.open_store(cfg)
+    why = {p: query.why_not_indexed(cfg, store, p) for p in (
+        "a.py", "Cargo.lock", "REPOMEM.md", "logo.png", "app.js", "debug.log", "src/new.py",
+        "src", "nope.py",
+    )}  # fmt: skip
+    assert why == {
+        "a.py": None,
+        "Cargo.lock": "skipped as `generated` (a lock file or a generated file; see "
+        "`index.skip_generated`)",
+        "REPOMEM.md": "skipped as `memory` (the project memory file, packed and searched from "
+        "its own table)",
+        "logo.png": "skipped as `binary` (a binary file)",
+        "app.js": "skipped as `minified` (minified: very long lines)",  # a row says so
+        "debug.log": "not listed by git: ignored, or untracked while "
+        "`index.include_untracked` is off",
+        "src/new.py": "new since the last index run",
+        "src": "a directory",
+        "nope.py": "does not exist",
+    }
+    skips = query.status(cfg)["skipped"]
+    assert {"generated", "memory", "binary", "minified"} <= set(skips)
