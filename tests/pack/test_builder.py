@@ -283,7 +283,6 @@ def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     repo.write(".env", "TOKEN=abc\n")
     repo.write(".repomem", "[pack]\nbudget = 8000\n")  # repomem's own files are not the work
     repo.write("REPOMEM.md", "# Project memory\n")
-    (repo.root / "misc/module_3.py").unlink()
     pack = builder.build(repo.config(), task)
     assert sorted(pack.uncommitted) == ["shipping/drafts.py", "shipping/routes.py"]
     assert pack.ranking[0][0] == "billing/invoice.py"
@@ -292,6 +291,29 @@ def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     assert '<file path="shipping/routes.py"/>' in pack.render("xml")
     ranked = dict(pack.ranking)
     assert ranked["shipping/routes.py"] > dict(clean.ranking).get("shipping/routes.py", 0.0)
+
+
+def test_the_work_in_progress_names_deleted_files_as_deleted(repo: Repo) -> None:
+    # the "Uncommitted changes" line left them out
+    make_project(repo)
+    repo.write("deploy/.env", "TOKEN=abc\n")  # tracked, never indexed
+    repo.commit()
+    task = "Invoice.total applies tax twice when items are empty"
+    (repo.root / "misc/module_3.py").unlink()
+    (repo.root / "deploy/.env").unlink()
+    repo.write("shipping/routes.py", "def plan_route(a, b, c):\n    return [a, b, c]\n")
+    pack = builder.build(repo.config(), task)
+    assert pack.uncommitted == ["misc/module_3.py", "shipping/routes.py"]
+    assert pack.deleted == {"misc/module_3.py"}
+    assert "misc/module_3.py" not in dict(pack.ranking)
+    head = pack.render("md").splitlines()[2]
+    assert head == "Uncommitted changes in `misc/module_3.py` (deleted), `shipping/routes.py`."
+    data = json.loads(pack.render("json"))
+    assert data["uncommitted"] == pack.uncommitted
+    assert data["uncommitted_deleted"] == ["misc/module_3.py"]
+    xml = pack.render("xml")
+    assert '<file path="misc/module_3.py" deleted="true"/>' in xml
+    assert '<file path="shipping/routes.py"/>' in xml
 
 
 def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo) -> None:
