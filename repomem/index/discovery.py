@@ -567,15 +567,23 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
             raise Skip("binary") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    # old Mac line ends: stored, chunked and counted as the lines editors show
+    text = fsutil.lone_cr_as_lf(text)
     return FileData(rel, len(data), st.st_mtime_ns, content_hash(data), text, replaced)
+
+
+_LINE_END = re.compile(rb"\r(?!\n)|\n")  # a `\r\n` line keeps its `\r`, as when split at `\n`
 
 
 def _minified(data: bytes, max_line: int, max_mean: int) -> bool:
     if len(data) < 2048:
         return False
     lines = data.count(b"\n") + 1
+    if b"\r" in data:  # a lone `\r` ends a line too (old Mac files)
+        lines += data.count(b"\r") - data.count(b"\r\n")
     if len(data) / lines > max_mean:
         return True
     if len(data) <= max_line:
         return False
-    return max(map(len, data.split(b"\n"))) > max_line
+    parts = _LINE_END.split(data) if b"\r" in data else data.split(b"\n")
+    return max(map(len, parts)) > max_line

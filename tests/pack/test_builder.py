@@ -316,6 +316,18 @@ def test_the_work_in_progress_names_deleted_files_as_deleted(repo: Repo) -> None
     assert '<file path="shipping/routes.py"/>' in xml
 
 
+def test_code_with_old_mac_line_ends_is_packed_line_by_line(repo: Repo) -> None:
+    body = "".join(f"def helper_{i}(x):\r    return x + {i}\r\r" for i in range(60))
+    repo.write("mac.py", (body + "def second(x):\r    return x * 2\r").encode())
+    repo.commit()
+    pack = builder.build(repo.config(), "second doubles x", budget=3000)
+    code, signatures = (i for i in pack.items if i.path == "mac.py")  # was one line of 1-1
+    assert (code.kind, code.start_line, code.end_line) == ("file", 1, 182)
+    assert code.text.splitlines()[180:] == ["def second(x):", "    return x * 2"]
+    assert signatures.kind == "map" and "\n  4: def helper_1(x)\n" in signatures.text
+    assert "\r" not in pack.render("md")
+
+
 def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo) -> None:
     make_project(repo)
     for i in range(12):
