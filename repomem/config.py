@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from repomem.errors import ConfigError, NotARepoError
+from repomem.errors import BudgetError, ConfigError, NotARepoError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,6 +26,10 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 CONFIG_NAME = ".repomem"
+# The smallest token budget a pack is built within (its header and a little code), checked
+# where a budget enters: these keys (file and environment), `pack --budget`, MCP `max_tokens`.
+MIN_BUDGET = 200
+BUDGET_KEYS = ("pack.budget", "server.pack_budget", "server.max_pack_tokens")
 ENV_PREFIX = "REPOMEM_"
 # Environment variables with a meaning of their own, not config keys.
 ENV_RESERVED = frozenset({"REPOMEM_HOME", "REPOMEM_CONFIG"})
@@ -342,6 +346,8 @@ def _set(
         raise ConfigError(
             f"Config key `{section}.{key}` in {source} must be {_describe(hint)}, not {value!r}."
         )
+    if f"{section}.{key}" in BUDGET_KEYS and coerced < MIN_BUDGET:
+        raise ConfigError(budget_problem(coerced, f"Config key `{section}.{key}` in {source}"))
     if isinstance(coerced, int | float) and not isinstance(coerced, bool):
         low, high = _RANGES.get(f"{section}.{key}", (0, None))
         if coerced < low or (high is not None and coerced > high):
@@ -365,6 +371,25 @@ def _set(
             f"{', '.join(repr(c) for c in choices)}, not {value!r}."
         )
     setattr(cfg.section(section), key, coerced)
+
+
+def budget_problem(value: int, what: str) -> str:
+    """The message for a pack budget below `MIN_BUDGET`, `what` naming where it came from."""
+    return (
+        f"{what} is {value} tokens, below the smallest pack budget of {MIN_BUDGET}; give at "
+        f"least {MIN_BUDGET}."
+    )
+
+
+def check_budget(value: int, what: str) -> None:
+    """Refuse a pack budget below `MIN_BUDGET` (`what`: where it came from, as in
+    `budget_problem`).
+
+    Raises:
+        BudgetError: if `value` is below `MIN_BUDGET`.
+    """
+    if value < MIN_BUDGET:
+        raise BudgetError(budget_problem(value, what))
 
 
 _INVALID = object()

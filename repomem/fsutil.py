@@ -39,10 +39,22 @@ def cannot_write(path: Path | str, exc: OSError) -> WriteAccessError:
     )
 
 
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def lone_cr_as_lf(text: str) -> str:
+    """`text` with each `\\r` not followed by `\\n` (old Mac OS line ends) made a `\\n`, so
+    tree-sitter, line counts and `text_lines` see the lines editors show; `\\r\\n` is kept.
+    Same length, so offsets into the text stay valid."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def text_lines(text: str) -> list[str]:
-    """The lines of a file's text, numbered as git, editors and tree-sitter number them: split
-    at `\\n` only (a `\\r` before it dropped). `str.splitlines` also splits at form feeds,
-    which PEP 8 allows in code, and at other separators, and would shift every line after one."""
+    """The lines of a file's text, numbered as editors and the index number them: split at
+    `\\n` (a `\\r` before it dropped) and at a lone `\\r` (the index parses text through
+    `lone_cr_as_lf`). `str.splitlines` also splits at form feeds, which PEP 8 allows in code,
+    and at other separators, and would shift every line after one."""
+    text = lone_cr_as_lf(text)
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()

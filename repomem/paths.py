@@ -115,6 +115,35 @@ def confine_glob(pattern: str) -> str:
     return unified
 
 
+def check_glob(pattern: str) -> str:
+    """`pattern`, a path glob (`fnmatch`), if every `[` in it opens a set that is closed.
+
+    `fnmatch` takes an unclosed `[` as a literal bracket, so `[[` or `src/[ab.py` would
+    silently match nothing a user meant.
+
+    Raises:
+        InputError: for a `[` that is never closed.
+    """
+    i, n = 0, len(pattern)
+    while i < n:
+        i += 1
+        if pattern[i - 1] != "[":
+            continue
+        j = i  # as fnmatch scans: a `!` first negates, and a `]` first is a member
+        if j < n and pattern[j] == "!":
+            j += 1
+        if j < n and pattern[j] == "]":
+            j += 1
+        end = pattern.find("]", j)
+        if end < 0:
+            raise InputError(
+                f"The path glob `{pattern}` has a `[` that is never closed; close the set "
+                f"(`[ab]`), or write `[[]` for a literal `[`."
+            )
+        i = end + 1
+    return pattern
+
+
 def root_pattern(rel: str) -> str:
     """A gitignore/gitattributes pattern for exactly `rel` (relative to the root): anchored
     with `/`, its wildmatch characters (`*?[]\\`) escaped."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from repomem.errors import RepomemError, WriteAccessError
-from repomem.fsutil import FileLock, atomic_write, read_exact
+from repomem.fsutil import FileLock, atomic_write, lone_cr_as_lf, read_exact, text_lines
 
 
 def test_atomic_write_replaces_the_file_whole(tmp_path: Path) -> None:
@@ -129,3 +129,13 @@ def test_waiting_for_a_held_lock_is_said_once_naming_the_holder(
     holder.__exit__()
     thread.join(30)
     assert seen == [f"{os.getpid()}\n".encode()]
+
+
+def test_a_lone_carriage_return_ends_a_line_and_crlf_stays_one_line_end() -> None:
+    # old Mac files (`\r` only) were one line
+    assert text_lines("a\rb\r\rc\r") == ["a", "b", "", "c"]
+    assert text_lines("a\r\nb\r\n") == ["a", "b"]
+    assert text_lines("a\r\nb\rc\n\x0cd") == ["a", "b", "c", "\x0cd"]  # a form feed is not
+    mixed = "a\rb\r\nc\r"
+    assert lone_cr_as_lf(mixed) == "a\nb\r\nc\n" and len(lone_cr_as_lf(mixed)) == len(mixed)
+    assert lone_cr_as_lf("no breaks") == "no breaks"

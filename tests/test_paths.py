@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repomem.errors import InputError
-from repomem.paths import confine, confine_glob
+from repomem.paths import check_glob, confine, confine_glob
 from tests.conftest import Repo
 
 
@@ -90,6 +90,21 @@ def test_globs_may_not_be_absolute_or_climb_out() -> None:
     for bad in ("/etc/*", "../*", "a/../../b", "C:/x"):
         with pytest.raises(InputError):
             confine_glob(bad)
+
+
+@pytest.mark.parametrize(
+    "glob", ["*.py", "src/[ab].py", "[!_]*", "[]]x", "[!]]x", "[[]literal", "a]b", "", "**/x"]
+)
+def test_a_glob_whose_sets_are_all_closed_is_taken_as_it_is(glob: str) -> None:
+    assert check_glob(glob) == glob
+
+
+@pytest.mark.parametrize("glob", ["[[", "src/[ab.py", "[", "x[!", "[]", "[!]", "[a][b"])
+def test_a_glob_with_a_bracket_never_closed_is_refused_naming_it(glob: str) -> None:
+    # fnmatch takes such a `[` literally: `search --path '[['` matched nothing, silently
+    with pytest.raises(InputError) as err:
+        check_glob(glob)
+    assert str(err.value).startswith(f"The path glob `{glob}` has a `[` that is never closed")
 
 
 def test_a_symlink_into_git_is_refused_like_the_path_itself(repo: Repo) -> None:

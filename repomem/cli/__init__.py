@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 __all__ = ["app", "main"]
 
+INTERRUPTED = (
+    "Interrupted: finished work is kept and nothing is left half-written; run the command "
+    "again to go on."
+)
+
 
 def __getattr__(name: str) -> Any:
     # `from repomem.cli import app` (tests, the docs) gets the app with every command
@@ -55,10 +60,7 @@ def main(*, fast_hook: bool = True) -> None:
         sys.exit(1)
     except SystemExit as exc:
         if exc.code == 130:  # Ctrl-C (typer turns KeyboardInterrupt into exit status 130)
-            sys.stderr.write(
-                "Interrupted: finished work is kept and nothing is left half-written; run the "
-                "command again to go on.\n"
-            )
+            sys.stderr.write((state.interrupted or INTERRUPTED) + "\n")
         if exc.code == 2 and "claude-hook" in sys.argv[1:]:
             # click's usage error (an option this version lacks, a bad value): Claude Code
             # takes a hook's status 2 as "block", which discards the user's prompt

@@ -6,8 +6,10 @@ and keeps its traceback. Heavy libraries are imported inside commands so `--help
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -58,6 +60,26 @@ def load_config(overrides: dict[str, Any] | None = None) -> Any:
     from repomem import config
 
     return config.load(state.repo, overrides=overrides)
+
+
+FULL_BUILD_INTERRUPTED = (
+    "Interrupted: a full build is not resumed, so its work so far is lost; the index stays as "
+    "it was before the build, and the next `repomem index` builds it again from the start."
+)
+
+
+@contextlib.contextmanager
+def indexing(cfg: Any) -> Iterator[None]:
+    """Around work that may run the indexer: a Ctrl-C that cuts a full build short says so
+    (its work is not kept, unlike an update's finished batches)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from repomem.index import indexer
+
+        if indexer.rebuild_unfinished(cfg):
+            state.interrupted = FULL_BUILD_INTERRUPTED
+        raise
 
 
 def fail(exc: RepomemError) -> typer.Exit:

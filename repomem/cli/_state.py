@@ -12,6 +12,8 @@ class State:
     # Leave without interpreter teardown: after `watch`, native threads (LanceDB's event loop,
     # watchdog) may still sit in C++ code that aborts when Python tears threads down at exit.
     hard_exit: bool = False
+    # What a Ctrl-C left, when the general "finished work is kept" is not true (a full build).
+    interrupted: str | None = None
 
 
 state = State()

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import Bar, app, fail, load_config, print_json
+from repomem.cli._app import Bar, app, fail, indexing, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import RepomemError
 from repomem.fsutil import cannot_write
@@ -20,7 +20,8 @@ def _run_index(full: bool, quiet: bool) -> Any:
     from repomem.index import indexer
 
     cfg = load_config()
-    report = indexer.run(cfg, full=full, progress=Bar(not quiet))
+    with indexing(cfg):
+        report = indexer.run(cfg, full=full, progress=Bar(not quiet))
     if not quiet:
         _print_report(report)
     return cfg, report

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import Bar, app, fail, load_config, print_json
+from repomem.cli._app import Bar, app, fail, indexing, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import LLMError, RepomemError
 
@@ -75,12 +75,13 @@ def notes(
     try:
         cfg = load_config()
         if show:
-            _show(core.list_notes(cfg, [core.repo_path(cfg, p) for p in given] or None), as_json)
+            _show(cfg, [core.repo_path(cfg, p) for p in given], as_json)
             return
         if refresh:
             from repomem.index import indexer
 
-            indexer.run(cfg, progress=Bar(not as_json))
+            with indexing(cfg):
+                indexer.run(cfg, progress=Bar(not as_json))
         if dry_run:
             model = cfg.llm.model if _wants_model(cfg, llm) else None
             report = generation.estimate(cfg, given, model=model, max_files=max_files)
@@ -202,11 +203,23 @@ def _print_report(cfg: Any, report: Any) -> None:
         typer.echo(f"Failed: {path}: {message}")
 
 
-def _show(found: list[Any], as_json: bool) -> None:
+def _show(cfg: Any, rels: list[str], as_json: bool) -> None:
+    """The notes of these paths (all with none), and for each path without notes why.
+
+    Raises:
+        NotFoundError: a path without notes does not exist.
+    """
+    from repomem.index import query
+    from repomem.llm import notes as core
+
+    store = query.require_store(cfg)
+    found = core.list_notes(cfg, rels or None, store=store)
+    noted = {n.path for n in found}
+    missing = [core.why_no_notes(cfg, r, store=store) for r in rels if r not in noted]
     if as_json:
         print_json([n.as_dict() for n in found])
         return
-    if not found:
+    if not rels and not found:
         typer.echo("No notes; run `repomem notes` to generate them.")
         return
     last = None
@@ -218,6 +231,8 @@ def _show(found: list[Any], as_json: bool) -> None:
         typer.echo(f"  [{n.source}{stale}]")
         for line in n.text.splitlines():
             typer.echo(f"    {line}")
+    for message in missing:
+        typer.echo(message)
 
 
 @app.command()
@@ -243,7 +258,7 @@ def note(
         cfg = load_config()
         target = _abs(path)
         if text is None:
-            _show(core.list_notes(cfg, [core.repo_path(cfg, target)]), as_json)
+            _show(cfg, [core.repo_path(cfg, target)], as_json)
             return
         body = sys.stdin.read() if text == "-" else text
         written, redacted = core.write_note(cfg, target, body, source=source, replace=replace)

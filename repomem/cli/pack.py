@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from repomem.cli._app import app, fail, load_config
+from repomem.cli._app import app, fail, indexing, load_config
 from repomem.errors import RepomemError
 
 
@@ -25,7 +25,9 @@ def pack(
     ] = None,
     budget: Annotated[
         int | None,
-        typer.Option("--budget", min=1, help="Token budget, a hard ceiling (default pack.budget)."),
+        typer.Option(
+            "--budget", help="Token budget, a hard ceiling, at least 200 (default pack.budget)."
+        ),
     ] = None,
     fmt: Annotated[
         str | None, typer.Option("--format", help="md (default), json or xml.", metavar="FORMAT")
@@ -42,15 +44,19 @@ def pack(
     ] = None,
 ) -> None:
     """Pack the most relevant code for a task into a token budget (Markdown, JSON or XML)."""
+    from repomem import config
     from repomem.pack import builder
 
     try:
+        if budget is not None:
+            config.check_budget(budget, "`--budget`")
         text = _task_text(task, task_file)
         cfg = load_config()
-        result = builder.build(
-            cfg, text, budget=budget, fmt=fmt, refresh=refresh,
-            leave_out=[task_file.absolute()] if task_file and str(task_file) != "-" else [],
-        )  # fmt: skip
+        with indexing(cfg):  # a stale index is refreshed first
+            result = builder.build(
+                cfg, text, budget=budget, fmt=fmt, refresh=refresh,
+                leave_out=[task_file.absolute()] if task_file and str(task_file) != "-" else [],
+            )  # fmt: skip
         rendered = result.render(fmt if fmt is not None else cfg.pack.format)
     except RepomemError as exc:
         raise fail(exc) from None

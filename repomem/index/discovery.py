@@ -181,6 +181,29 @@ PACK_OUTPUT = re.compile(
 ALWAYS_PRUNED = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".jj"})
 
 
+# What each skip reason means, for a message about one file (`query.why_not_indexed`).
+SKIP_REASONS = {
+    "secret": "a credential file",
+    "vendored": "inside a vendored folder; see `index.vendor_dirs`",
+    "ignored": "matched by `.repomemignore` or `index.exclude`",
+    "memory": "the project memory file, packed and searched from its own table",
+    "repomem": "repomem's own settings",
+    "symlink": "a symlink while `index.follow_symlinks` is off",
+    "symlink-outside": "a symlink to outside the repository",
+    "symlink-loop": "a symlink loop",
+    "symlink-dir": "a symlink to a folder",
+    "symlink-broken": "a broken symlink",
+    "too-large": "larger than `index.max_file_size`",
+    "binary": "a binary file",
+    "generated": "a lock file or a generated file; see `index.skip_generated`",
+    "minified": "minified: very long lines",
+    "unreadable": "unreadable",
+    "not-a-file": "not a regular file: a submodule, socket or device",
+    "bad-name": "a file name that is not UTF-8",
+    "text-disabled": "no parser for it while `index.index_text_files` is off",
+}
+
+
 @dataclass
 class Listing:
     """The candidate files of a repository and those skipped before reading."""
@@ -544,15 +567,23 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
             raise Skip("binary") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    # old Mac line ends: stored, chunked and counted as the lines editors show
+    text = fsutil.lone_cr_as_lf(text)
     return FileData(rel, len(data), st.st_mtime_ns, content_hash(data), text, replaced)
+
+
+_LINE_END = re.compile(rb"\r(?!\n)|\n")  # a `\r\n` line keeps its `\r`, as when split at `\n`
 
 
 def _minified(data: bytes, max_line: int, max_mean: int) -> bool:
     if len(data) < 2048:
         return False
     lines = data.count(b"\n") + 1
+    if b"\r" in data:  # a lone `\r` ends a line too (old Mac files)
+        lines += data.count(b"\r") - data.count(b"\r\n")
     if len(data) / lines > max_mean:
         return True
     if len(data) <= max_line:
         return False
-    return max(map(len, data.split(b"\n"))) > max_line
+    parts = _LINE_END.split(data) if b"\r" in data else data.split(b"\n")
+    return max(map(len, parts)) > max_line

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from repomem import paths
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import text_lines, valid_text
@@ -53,6 +54,40 @@ def require_store(cfg: Config) -> Any:
             "run `repomem index` first."
         )
     return store
+
+
+def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
+    """Why the index has no content for the repository path `rel`, as a phrase: "does not
+    exist", "a directory", "skipped as `generated` (a lock file ...)" (the reasons `status`
+    counts), "not listed by git ...", "new since the last index run"; None when indexed."""
+    from repomem import vcs
+    from repomem.index import discovery
+
+    row = store.file(rel)
+    if row is not None and not row["skip"]:
+        return None
+    why = row["skip"] if row is not None else None
+    full = cfg.root / rel
+    if why is None:
+        if not full.exists() and not full.is_symlink():
+            return "does not exist"
+        if full.is_dir():
+            return "a directory"
+        why = discovery.Filter(cfg).reason(rel)
+    if why is None:
+        try:
+            discovery.stat_file(cfg, rel)
+        except discovery.Skip as skip:
+            why = skip.reason
+    if why is not None:
+        meaning = discovery.SKIP_REASONS.get(why)
+        return f"skipped as `{why}`" + (f" ({meaning})" if meaning else "")
+    if vcs.open_repo(cfg.root) is not None and not vcs.list_files(
+        cfg.root, untracked=cfg.index.include_untracked, paths=[rel],
+        submodules=cfg.index.submodules,
+    ):  # fmt: skip
+        return "not listed by git: ignored, or untracked while `index.include_untracked` is off"
+    return "new since the last index run"
 
 
 def status(cfg: Config) -> dict[str, Any]:
@@ -120,7 +155,15 @@ def search(
     path_glob: str | None = None,
     limit: int = 20,
 ) -> list[dict[str, Any]]:
-    """Full-text search over symbols and files, best first."""
+    """Full-text search over symbols and files, best first; `path_glob` keeps the paths (or
+    file names) it matches.
+
+    Raises:
+        InputError: if `path_glob` has a `[` never closed.
+        StoreError: if there is no index yet.
+    """
+    if path_glob is not None:
+        paths.check_glob(path_glob)
     store = require_store(cfg)
     return [h.as_dict() for h in store.search(query, kind=kind, path_glob=path_glob, limit=limit)]
 

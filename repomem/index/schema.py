@@ -41,8 +41,10 @@ from __future__ import annotations
 # continuation), triple-quoted values over lines, CJK names' unquoted values outside ASCII,
 # bidirectional controls and Cyrillic/Greek look-alikes inside a name, and a prefix added to
 # what is no identity nor random value (`"hunter-" + year`) redacted; an algorithm's name after
-# a CJK name (`密码：SHA256加密`) kept (one rebuild)
-SCHEMA_VERSION = 15
+# a CJK name (`密码：SHA256加密`) kept (one rebuild); 16: a lone `\r` (old Mac line ends) ends
+# a line: the files stored with one, and those skipped as minified, are read again (a
+# migration, no rebuild)
+SCHEMA_VERSION = 16
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

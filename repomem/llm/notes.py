@@ -145,6 +145,30 @@ def best_notes(cfg: Config, paths: Sequence[str], *, store: Any | None = None) -
     return best
 
 
+def why_no_notes(cfg: Config, rel: str, *, store: Any | None = None) -> str:
+    """Why the repository path `rel` has no notes, as a sentence saying what to do.
+
+    Raises:
+        NotFoundError: if the path does not exist.
+        StoreError: if there is no index yet.
+    """
+    from repomem.index import query
+
+    why = query.why_not_indexed(cfg, store or query.require_store(cfg), rel)
+    if why == "does not exist":
+        raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
+    if why is None:
+        return f"No notes on `{rel}`; run `repomem notes {rel}` to generate one."
+    if why == "a directory":
+        return f"No notes on the folder `{rel}`; write one with `repomem note {rel} TEXT`."
+    if why.startswith("new"):
+        return (
+            f"No notes on `{rel}`: it is {why}; run `repomem notes {rel}` to index it and "
+            f"generate one."
+        )
+    return f"No notes on `{rel}`: it is not indexed, {why}."
+
+
 # --------------------------------------------------------------------------- writing by people
 
 

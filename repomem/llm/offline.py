@@ -3,7 +3,8 @@
 A note says what a file is for (its module docstring, leading comment or README-style title and
 first paragraph; license headers, tool directives and preprocessor lines are skipped), its entry
 points (`main`, command-line markers, then public top-level definitions) and its gotchas (TODO,
-FIXME, XXX, HACK and BUG markers). The same input always gives the same note.
+FIXME, XXX, HACK and BUG markers). The same input always gives the same note, under one
+`VERSION` of these rules.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ _TOOL_COMMENT = re.compile(
     r"rubocop|pylint|mypy|type|noqa|fmt|isort|pyright|flake8|ruff|nolint|vim?|jshint|jslint|"
     r"istanbul|tslint|clang-format)\s*[:=]|go:\w|\+build\b|@ts-|@flow\b|eslint|prettier|NOLINT"
 )
+# Bump when the notes `offline_note` writes change: the next notes run then rewrites the
+# offline notes an older version wrote (see `repomem.llm.generation.values.OFFLINE_META`).
+# 1: the first version recorded (notes from before it are all rewritten once)
+VERSION = 1
+
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
     ('if __name__ == "__main__"', "runs as a script"),

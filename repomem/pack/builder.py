@@ -15,13 +15,14 @@ both: a patch there does not change how many map entries `build` offers.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from repomem import secrets, vcs
+from repomem import config, secrets, vcs
 from repomem.config import Config
 from repomem.errors import BudgetError, InputError, RepomemError, WriteAccessError
 from repomem.index import dense, indexer
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 _POOL = ThreadPoolExecutor(1, thread_name_prefix="repomem-pack")
 RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not they fit
 CODE_FILES = 40  # candidates whose code may enter the pack
-MIN_BUDGET = 200
+MIN_BUDGET = config.MIN_BUDGET
 
 
 def build(
@@ -87,10 +88,7 @@ def build(
     if fmt not in FORMATS:
         raise InputError(f"Unknown pack format `{fmt}`; use one of {', '.join(FORMATS)}.")
     budget = cfg.pack.budget if budget is None else budget
-    if budget < MIN_BUDGET:
-        raise BudgetError(
-            f"A budget of {budget} tokens cannot hold a pack; the minimum is {MIN_BUDGET}."
-        )
+    config.check_budget(budget, "The budget")
     asked = refresh is True  # `--refresh`: a store that cannot be written is then an error
     refresh = cfg.pack.refresh if refresh is None else refresh
     # git works while the store is read
@@ -149,7 +147,8 @@ def build(
     if left_out:  # the task's own words would rank it first
         ranked = [c for c in ranked if c.path not in left_out]
     working = {c.path for c in ranked if "work" in c.signals}  # the indexed ones (rank knows)
-    uncommitted = [p for p in changed if p in working]
+    deleted = _deleted(cfg, [p for p in changed if p not in working])
+    uncommitted = [p for p in changed if p in working or p in deleted]
     if cfg.pack.llm_rerank:
         from repomem.llm import rerank as model_rerank
 
@@ -173,6 +172,7 @@ def build(
             task=text, budget=limit, tokens=0, fresh=fresh, repository=cfg.root.name,
             commit=commit, pending=pending, indexed_at=indexed_at,
             ranking=[(c.path, c.score) for c in ranked[:RANKING_SIZE]], uncommitted=uncommitted,
+            deleted=deleted,
         )  # fmt: skip
         _fill(pack, memory, candidates, map_items, limit, margin, cfg.pack, fmt)
         return pack
@@ -225,6 +225,15 @@ def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
                 f"has {length}, and the smallest budget is {MIN_BUDGET}); allow more characters."
             )
         pack = filled(limit)
+
+
+def _deleted(cfg: Config, paths: Sequence[str]) -> set[str]:
+    """Those of `paths` (with uncommitted changes) gone from the work tree that an index run
+    would take (not a credential file, a vendored or ignored one, ...): work in progress too."""
+    from repomem.index import discovery
+
+    filt = discovery.Filter(cfg)
+    return {p for p in paths if not os.path.lexists(cfg.root / p) and filt.reason(p) is None}
 
 
 def _uncommitted(dirty: Future[list[str]], out: set[str]) -> list[str]:

@@ -1,9 +1,10 @@
 """A context pack, and its rendering as Markdown, JSON (the stable contract) or XML.
 
 Sections, in order: a header (repository, indexed commit, freshness, budget used, uncommitted
-changes), the project memory, the ranked files, notes on them, the code (grouped by file in
-ranking order, with paths and line numbers), then the repository map (signatures of the top
-files). JSON keeps the items in value order and echoes only the task's head.
+changes, deleted files marked), the project memory, the ranked files, notes on them, the code
+(grouped by file in ranking order, with paths and line numbers), then the repository map
+(signatures of the top files). JSON keeps the items in value order and echoes only the task's
+head.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Pack:
     ranking: list[tuple[str, float]] = field(default_factory=list)
     seconds: float = 0.0
     uncommitted: list[str] = field(default_factory=list)  # indexed files with changes
+    deleted: set[str] = field(default_factory=set)  # those of `uncommitted` deleted
     # the rendering `build` measured against its `max_chars` (in its format; "" without one):
     # a caller prints it rather than rendering again, which costs as much and may differ
     # (Markdown says how long ago the index was updated)
@@ -59,6 +61,9 @@ class Pack:
             "items": [_item_dict(i) for i in self.items],
             "ranking": [{"path": p, "score": round(s, 4)} for p, s in self.ranking],
             "uncommitted": self.uncommitted[:UNCOMMITTED_SHOWN],
+            "uncommitted_deleted": [
+                p for p in self.uncommitted[:UNCOMMITTED_SHOWN] if p in self.deleted
+            ],
         }
 
     def render(self, fmt: str = "md") -> str:
@@ -130,7 +135,10 @@ def _render_md(pack: Pack) -> str:
         f"{pack.tokens} of {pack.budget} tokens.",
     ]
     if pack.uncommitted:
-        shown = ", ".join(f"`{p}`" for p in pack.uncommitted[:UNCOMMITTED_SHOWN])
+        shown = ", ".join(
+            f"`{p}`" + (" (deleted)" if p in pack.deleted else "")
+            for p in pack.uncommitted[:UNCOMMITTED_SHOWN]
+        )
         more = len(pack.uncommitted) - UNCOMMITTED_SHOWN
         out.append(f"Uncommitted changes in {shown}" + (f" and {more} more." if more > 0 else "."))
     memory = [i for i in pack.items if i.kind == "memory"]
@@ -223,7 +231,12 @@ def _render_xml(pack: Pack) -> str:
         more = len(pack.uncommitted) - len(shown)
         out += [
             f'<uncommitted more="{more}">',
-            *(f"<file path={_xml_attr(p)}/>" for p in shown),
+            *(
+                f"<file path={_xml_attr(p)}"
+                + (' deleted="true"' if p in pack.deleted else "")
+                + "/>"
+                for p in shown
+            ),
             "</uncommitted>",
         ]
     out.extend(_xml_item(i) for i in _reading_order(pack))

@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from repomem import __version__, fsutil, secrets
-from repomem.config import Config
+from repomem.config import MIN_BUDGET, Config
 from repomem.errors import InputError, RepomemError
 from repomem.server import memtool, tools
 from repomem.server.tools import Result, for_tools, scrub
@@ -171,9 +171,10 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         max_tokens: Annotated[
             int | None,
             Field(
-                ge=200,
+                # stated for clients, checked by the tool: one message for every way in
+                json_schema_extra={"minimum": MIN_BUDGET},
                 description=f"Token budget of the pack (default {cfg.server.pack_budget}, at "
-                f"most {cfg.server.max_pack_tokens}).",
+                f"least {MIN_BUDGET}, at most {cfg.server.max_pack_tokens}).",
             ),
         ] = None,
     ) -> CallToolResult:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from repomem import secrets
+from repomem import config, secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 from repomem.memory.model import Fact, HistoryEntry, Session
@@ -81,6 +81,8 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     """The context pack for `task` as Markdown, within `max_tokens` (capped by the config)."""
     from repomem.pack import builder
 
+    if max_tokens is not None:
+        config.check_budget(max_tokens, "`max_tokens`")
     asked = cfg.server.pack_budget if max_tokens is None else max_tokens
     budget = min(asked, cfg.server.max_pack_tokens)
     pack = builder.build(cfg, task, budget=budget, fmt="md")
@@ -197,11 +199,15 @@ def file_overview(cfg: Config, path: str) -> Result:
     store = q.require_store(cfg)
     rows = store.rows_for_path("files", rel)
     if not rows:
-        kind = "a directory" if (cfg.root / rel).is_dir() else "not in the index"
-        raise NotFoundError(
-            f"`{rel}` is {kind}; give an indexed file (see search_code), or call refresh if "
-            f"it is new."
-        )
+        # the reason a file is skipped, as `index_status` counts it: not "call refresh"
+        why = q.why_not_indexed(cfg, store, rel) or "new since the last index run"
+        if why == "does not exist":
+            raise NotFoundError(f"`{rel}` does not exist; give an indexed file (see search_code).")
+        if why == "a directory":
+            raise NotFoundError(f"`{rel}` is a directory; give a file in it (see search_code).")
+        if why.startswith("new"):
+            raise NotFoundError(f"`{rel}` is {why}; call refresh, then ask again.")
+        raise NotFoundError(f"`{rel}` is not indexed, {why}.")
     if _gone(cfg, rel):
         raise NotFoundError(
             f"`{rel}` was deleted after the index was last updated; call `refresh` (see "

@@ -132,6 +132,10 @@ def test_search_json_filters_by_kind_and_path(repo: Repo) -> None:
     assert [h["name"] for h in json.loads(out)] == ["ConfigParser"]
     code, out, _ = run("-C", str(repo.root), "search", "config", "--path", "src/*", "--json")
     assert json.loads(out) and all(h["path"].startswith("src/") for h in json.loads(out))
+    code, out, err = run("-C", str(repo.root), "search", "config", "--path", "[[")
+    assert (code, out) == (1, "")  # was "No matches." with status 0
+    assert err.startswith("Error: The path glob `[[` has a `[` that is never closed")
+    assert err.count("\n") == 1
 
 
 def test_unknown_symbol_exits_1_with_one_line(repo: Repo) -> None:
@@ -232,9 +236,40 @@ def test_pack_reads_the_task_from_a_file_and_reports_bad_input(repo: Repo) -> No
     code, _, err = run("-C", str(repo.root), "pack", "other words", "--task-file", str(task))
     assert code == 1 and "not both" in err
     code, _, err = run("-C", str(repo.root), "pack", "x", "--budget", "5")
-    assert code == 1 and "minimum" in err
+    assert code == 1 and "below the smallest pack budget of 200" in err
     code, _, err = run("-C", str(repo.root), "pack")
     assert code == 1 and "No task given" in err
+
+
+TOO_SMALL = "is 50 tokens, below the smallest pack budget of 200; give at least 200.\n"
+
+
+def test_a_pack_budget_below_the_minimum_gets_one_message_however_it_is_given(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--budget 0` was click's "greater than or equal to 1", `--budget 50` "the minimum is
+    # 200", and REPOMEM_PACK_BUDGET=-1 "must be at least 0"
+    repo.write("calc.py", "def add_numbers(a, b):\n    return a + b\n")
+    repo.commit()
+    pack = ("-C", str(repo.root), "pack", "add numbers")
+    for budget in ("0", "-1", "50"):
+        code, out, err = run(*pack, "--budget", budget)
+        assert (code, out) == (1, "")
+        assert err == f"Error: `--budget` {TOO_SMALL.replace('50', budget, 1)}"
+    monkeypatch.setenv("REPOMEM_PACK_BUDGET", "50")
+    code, _, err = run(*pack)
+    assert code == 1
+    env = "environment variable REPOMEM_PACK_BUDGET"
+    assert err == f"Error: Config key `pack.budget` in {env} {TOO_SMALL}"
+    monkeypatch.delenv("REPOMEM_PACK_BUDGET")
+    repo.write(".repomem", "[server]\nmax_pack_tokens = 50\n")
+    code, _, err = run(*pack)
+    where = repo.root / ".repomem"
+    assert err == f"Error: Config key `server.max_pack_tokens` in `{where}` {TOO_SMALL}"
+    assert code == 1
+    repo.write(".repomem", "")
+    code, out, _ = run(*pack, "--budget", "200")  # the minimum itself is a budget
+    assert code == 0 and "add_numbers" in out
 
 
 def test_status_says_when_the_index_was_last_updated(repo: Repo) -> None:
@@ -318,25 +353,22 @@ def test_git_location_variables_from_a_surrounding_git_do_not_redirect_repomem(
     assert status["head"] == repo.git("rev-parse", "HEAD").strip()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
-def test_ctrl_c_says_the_index_is_kept_instead_of_exiting_silently(repo: Repo) -> None:
+def ctrl_c_index(repo: Repo, *args: str, started: Any) -> tuple[int, str, str]:
+    """`repomem index ARGS` in a process group of its own, sent a terminal's Ctrl-C once
+    `started()` holds and its parse pool's workers run: its status, stdout and stderr."""
     import signal
     import time
 
-    from tests.index.indexer.cases import populate, rebuilding
     from tests.index.indexer.test_parse import workers_of
 
-    populate(repo, 1200)
-    repo.commit()
-    journal = repo.root / ".git" / "repomem" / "journal.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index", "--full"],
+        [sys.executable, "-m", "repomem", "-C", str(repo.root), "index", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
         start_new_session=True,  # its own process group, which a terminal's Ctrl-C reaches
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.monotonic() + 120
-    while not rebuilding(journal) and proc.poll() is None and time.monotonic() < deadline:
+    while not started() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     # the parse pool's workers started (a Ctrl-C while they start is ignored by design)
     listed = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").exists()  # Linux
@@ -351,5 +383,35 @@ def test_ctrl_c_says_the_index_is_kept_instead_of_exiting_silently(repo: Repo) -
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the run hung after Ctrl-C")
-    assert proc.returncode == 130, (proc.returncode, out, err)
+    return proc.returncode, out, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+def test_ctrl_c_during_a_full_build_says_the_next_run_starts_it_over(repo: Repo) -> None:
+    from tests.index.indexer.cases import populate, rebuilding
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    code, out, err = ctrl_c_index(repo, "--full", started=lambda: rebuilding(journal))
+    assert code == 130, (code, out, err)
+    assert err.startswith("Interrupted: a full build is not resumed, so its work so far is lost")
+    assert "Traceback" not in err, err
+    code, out, _ = run("-C", str(repo.root), "index")
+    assert code == 0 and "(full build)" in out  # what the message said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+def test_ctrl_c_during_an_update_says_its_finished_work_is_kept(repo: Repo) -> None:
+    from tests.index.indexer.cases import MODULE, populate
+
+    populate(repo, 1200)
+    repo.commit()
+    indexer.run(repo.config())
+    for i in range(1200):
+        repo.write(f"pkg/mod_{i}.py", MODULE.format(n=i) + "\nEDITED = 1\n")
+    code, out, err = ctrl_c_index(repo, started=lambda: True)
+    assert code == 130, (code, out, err)
     assert err.startswith("Interrupted: finished work is kept") and "Traceback" not in err, err
+    code, out, _ = run("-C", str(repo.root), "index")
+    assert code == 0 and "(full build)" not in out, out

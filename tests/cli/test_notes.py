@@ -55,6 +55,30 @@ def test_offline_notes_are_written_and_shown(shop: Repo) -> None:
     assert "shop/tax.py" not in out
 
 
+def test_show_says_why_a_path_has_no_notes_and_fails_for_one_that_does_not_exist(
+    shop: Repo,
+) -> None:
+    # each answered "No notes; run `repomem notes` to generate them." with status 0
+    shop.write("Cargo.lock", "[[package]]\n")
+    shop.commit()
+    run("-C", str(shop.root), "index", "-q")
+    code, out, err = run("-C", str(shop.root), "notes", "--show", "nope.php")
+    assert (code, out) == (1, "")
+    assert err == f"Error: `nope.php` does not exist in `{shop.root}`; check the path.\n"
+    code, out, _ = run("-C", str(shop.root), "notes", "--show", "Cargo.lock", "shop/cart.py")
+    assert code == 0
+    assert out.splitlines() == [
+        "No notes on `Cargo.lock`: it is not indexed, skipped as `generated` (a lock file or a "
+        "generated file; see `index.skip_generated`).",
+        "No notes on `shop/cart.py`; run `repomem notes shop/cart.py` to generate one.",
+    ]
+    run("-C", str(shop.root), "notes", "--no-refresh", "shop")
+    code, out, _ = run("-C", str(shop.root), "note", "shop/cart.py")  # `note PATH` shows too
+    assert code == 0 and out.startswith("shop/cart.py\n  [generated-offline]\n")
+    code, _, err = run("-C", str(shop.root), "note", "nope.php")
+    assert code == 1 and "`nope.php` does not exist" in err
+
+
 def test_show_marks_a_note_stale_once_its_file_is_edited_before_any_index_run(
     shop: Repo,
 ) -> None:

@@ -43,6 +43,19 @@ def test_minified_and_generated_files_are_skipped(repo: Repo) -> None:
     assert "ok.js" not in str(result)
 
 
+def test_a_file_with_old_mac_line_ends_is_read_as_lines_not_as_one_minified_line(
+    repo: Repo,
+) -> None:
+    mac = "".join(f"def fn_{i}(x):\r    return x + {i}\r\r" for i in range(200))
+    repo.write("mac.py", mac.encode())  # 7 KB in "one line" was skipped as minified
+    repo.write("app.js", ("var a=1;" * 2000).replace(";", ";\r\n", 1).encode())  # still is
+    assert skipped(repo) == {"minified": ["app.js"]}
+    data = discovery.read_file(repo.config(), "mac.py")
+    assert data.text == mac.replace("\r", "\n") and data.hash == discovery.content_hash(
+        mac.encode()
+    )  # the stored text has the lines; the hash is the file's
+
+
 def test_a_context_pack_written_into_the_repository_is_not_indexed(repo: Repo) -> None:
     """`repomem pack --out context.md` inside the checkout: the next pack would rank its copy."""
     from repomem.pack import builder

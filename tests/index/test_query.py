@@ -34,6 +34,30 @@ def test_line_numbers_count_newlines_only_past_form_feeds_and_separators(repo: R
     assert found["body"] == "\n".join(FORM_FEEDS.split("\n")[5:8])
 
 
+MAC = "import os\r\r\rdef first():\r    return 1\r\r\rdef second(x):\r    return x * 2\r"
+
+
+def test_old_mac_line_ends_number_lines_as_editors_do_and_crlf_is_unchanged(repo: Repo) -> None:
+    # `second` was at mac.py:1-1 with the whole file as its body
+    repo.write("mac.py", MAC.encode())
+    repo.write("win.py", MAC.replace("\r", "\r\n").replace("second", "third").encode())
+    cfg = repo.config()
+    indexer.run(cfg)
+    for name, path in (("second", "mac.py"), ("third", "win.py")):
+        (found,) = query.symbol(cfg, name)
+        assert (found["path"], found["start_line"], found["end_line"]) == (path, 8, 9)
+        assert found["body"] == f"def {name}(x):\n    return x * 2"
+    store = indexer.open_store(cfg)
+    assert {r["path"]: r["lines"] for r in store.rows_for_paths("files", ["mac.py", "win.py"])} == {
+        "mac.py": 9,
+        "win.py": 9,
+    }
+    chunks = {(r["path"], r["start_line"], r["end_line"]) for r in store.rows_for_paths(
+        "chunks", ["mac.py", "win.py"]
+    )}  # fmt: skip
+    assert chunks == {(p, a, b) for p in ("mac.py", "win.py") for a, b in ((1, 10), (4, 5), (8, 9))}
+
+
 def test_an_index_of_an_older_schema_is_not_reported_fresh(repo: Repo) -> None:
     """The next index run rebuilds it (what it stored may predate today's secret rules)."""
     repo.write("a.py", "def alpha():\n    return 1\n")
@@ -101,3 +125,38 @@ def test_an_interrupted_first_build_is_not_searched_as_if_it_were_an_index(repo:
             ask()
     indexer.run(cfg)
     assert query.search(cfg, "func_1") and query.status(cfg)["fresh"]
+
+
+def test_why_a_path_is_not_indexed_names_the_reason_status_counts(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.write("Cargo.lock", "[[package]]\n")
+    repo.write("REPOMEM.md", "# Memory\n")
+    repo.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0")
+    repo.write("app.js", "var a=1;" * 2000)
+    repo.write(".gitignore", "*.log\n")
+    repo.write("debug.log", "x\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    repo.write("src/new.py", "x = 1\n")
+    store = indexer.open_store(cfg)
+    why = {p: query.why_not_indexed(cfg, store, p) for p in (
+        "a.py", "Cargo.lock", "REPOMEM.md", "logo.png", "app.js", "debug.log", "src/new.py",
+        "src", "nope.py",
+    )}  # fmt: skip
+    assert why == {
+        "a.py": None,
+        "Cargo.lock": "skipped as `generated` (a lock file or a generated file; see "
+        "`index.skip_generated`)",
+        "REPOMEM.md": "skipped as `memory` (the project memory file, packed and searched from "
+        "its own table)",
+        "logo.png": "skipped as `binary` (a binary file)",
+        "app.js": "skipped as `minified` (minified: very long lines)",  # a row says so
+        "debug.log": "not listed by git: ignored, or untracked while "
+        "`index.include_untracked` is off",
+        "src/new.py": "new since the last index run",
+        "src": "a directory",
+        "nope.py": "does not exist",
+    }
+    skips = query.status(cfg)["skipped"]
+    assert {"generated", "memory", "binary", "minified"} <= set(skips)

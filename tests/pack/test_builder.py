@@ -204,7 +204,7 @@ def test_bad_input_gets_clear_errors(repo: Repo) -> None:
     make_project(repo)
     with pytest.raises(InputError, match="empty"):
         builder.build(repo.config(), "   \n")
-    with pytest.raises(BudgetError, match="minimum"):
+    with pytest.raises(BudgetError, match="budget is 10 tokens, below the smallest pack budget"):
         builder.build(repo.config(), "Invoice", budget=10)
     with pytest.raises(InputError, match="format"):
         builder.build(repo.config(), "Invoice", fmt="yaml")
@@ -283,7 +283,6 @@ def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     repo.write(".env", "TOKEN=abc\n")
     repo.write(".repomem", "[pack]\nbudget = 8000\n")  # repomem's own files are not the work
     repo.write("REPOMEM.md", "# Project memory\n")
-    (repo.root / "misc/module_3.py").unlink()
     pack = builder.build(repo.config(), task)
     assert sorted(pack.uncommitted) == ["shipping/drafts.py", "shipping/routes.py"]
     assert pack.ranking[0][0] == "billing/invoice.py"
@@ -292,6 +291,41 @@ def test_the_pack_names_the_work_in_progress(repo: Repo) -> None:
     assert '<file path="shipping/routes.py"/>' in pack.render("xml")
     ranked = dict(pack.ranking)
     assert ranked["shipping/routes.py"] > dict(clean.ranking).get("shipping/routes.py", 0.0)
+
+
+def test_the_work_in_progress_names_deleted_files_as_deleted(repo: Repo) -> None:
+    # the "Uncommitted changes" line left them out
+    make_project(repo)
+    repo.write("deploy/.env", "TOKEN=abc\n")  # tracked, never indexed
+    repo.commit()
+    task = "Invoice.total applies tax twice when items are empty"
+    (repo.root / "misc/module_3.py").unlink()
+    (repo.root / "deploy/.env").unlink()
+    repo.write("shipping/routes.py", "def plan_route(a, b, c):\n    return [a, b, c]\n")
+    pack = builder.build(repo.config(), task)
+    assert pack.uncommitted == ["misc/module_3.py", "shipping/routes.py"]
+    assert pack.deleted == {"misc/module_3.py"}
+    assert "misc/module_3.py" not in dict(pack.ranking)
+    head = pack.render("md").splitlines()[2]
+    assert head == "Uncommitted changes in `misc/module_3.py` (deleted), `shipping/routes.py`."
+    data = json.loads(pack.render("json"))
+    assert data["uncommitted"] == pack.uncommitted
+    assert data["uncommitted_deleted"] == ["misc/module_3.py"]
+    xml = pack.render("xml")
+    assert '<file path="misc/module_3.py" deleted="true"/>' in xml
+    assert '<file path="shipping/routes.py"/>' in xml
+
+
+def test_code_with_old_mac_line_ends_is_packed_line_by_line(repo: Repo) -> None:
+    body = "".join(f"def helper_{i}(x):\r    return x + {i}\r\r" for i in range(60))
+    repo.write("mac.py", (body + "def second(x):\r    return x * 2\r").encode())
+    repo.commit()
+    pack = builder.build(repo.config(), "second doubles x", budget=3000)
+    code, signatures = (i for i in pack.items if i.path == "mac.py")  # was one line of 1-1
+    assert (code.kind, code.start_line, code.end_line) == ("file", 1, 182)
+    assert code.text.splitlines()[180:] == ["def second(x):", "    return x * 2"]
+    assert signatures.kind == "map" and "\n  4: def helper_1(x)\n" in signatures.text
+    assert "\r" not in pack.render("md")
 
 
 def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo) -> None:

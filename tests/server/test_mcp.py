@@ -138,6 +138,30 @@ def test_file_overview_shows_the_facts_that_cite_the_file(code: Repo) -> None:
     assert "Facts citing it:" in text(r)
 
 
+def test_file_overview_of_a_file_not_indexed_gives_the_reason(code: Repo) -> None:
+    # each said "not in the index ... call refresh if it is new"
+    code.write("Cargo.lock", "[[package]]\n")
+    code.write("REPOMEM.md", "# Memory\n")
+    code.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0")
+    code.commit()
+    indexer.run(code.config())
+    code.write("app/new.py", "x = 1\n")
+
+    async def body(c: Client) -> list[str]:
+        paths = ["Cargo.lock", "REPOMEM.md", "logo.png", "app/new.py", "app"]
+        return [text(await c.call_tool("file_overview", {"path": p})) for p in paths]
+
+    assert talk(code, body) == [
+        "Error: `Cargo.lock` is not indexed, skipped as `generated` (a lock file or a generated "
+        "file; see `index.skip_generated`).",
+        "Error: `REPOMEM.md` is not indexed, skipped as `memory` (the project memory file, "
+        "packed and searched from its own table).",
+        "Error: `logo.png` is not indexed, skipped as `binary` (a binary file).",
+        "Error: `app/new.py` is new since the last index run; call refresh, then ask again.",
+        "Error: `app` is a directory; give a file in it (see search_code).",
+    ]
+
+
 def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: Repo) -> None:
     async def body(c: Client) -> list[Any]:
         return [
@@ -160,7 +184,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
     assert "No symbol named `nope_not_here`" in text(errors[0])
     assert "No fact `f-missing`" in text(errors[1])
     assert "No session is open" in text(errors[2])
-    assert "not in the index" in text(errors[3])
+    assert "`missing.py` does not exist" in text(errors[3])
     assert "Unknown kind `gizmo`" in text(errors[5])
     assert not ok.is_error
     # the advice names this server's tools, not the command line's
@@ -194,7 +218,10 @@ def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) 
         assert name in message, (name, message)
         assert message.startswith("Error: ") and "\n" not in message, message
         assert "pydantic" not in message and "Arguments" not in message, message
-    assert "lots" not in text(bad[1]) and "at least 200" in text(bad[5])
+    assert "lots" not in text(bad[1])
+    assert text(bad[5]).endswith(  # the message `pack --budget 10` and the config give
+        "`max_tokens` is 10 tokens, below the smallest pack budget of 200; give at least 200."
+    )
     assert not ok.is_error
 
 

@@ -73,6 +73,7 @@ __all__ = [
     "process_file",
     "reader",
     "really_changed",
+    "rebuild_unfinished",
     "run",
     "seed_from_sibling",
     "state_dir",
@@ -250,6 +251,15 @@ def run(
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
+
+
+def rebuild_unfinished(cfg: Config) -> bool:
+    """Whether a full build was started and not finished (a Ctrl-C, a crash): it is not
+    resumed, the next run starts it over, while readers keep the last published index."""
+    try:
+        return "*" in open_store(cfg).read_journal()
+    except StoreError:
+        return False
 
 
 def _sync_commits(cfg: Config, store: Any, head: str | None, *, full: bool) -> dict[str, str]:

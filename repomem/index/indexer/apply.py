@@ -127,7 +127,7 @@ def _apply(
                     deleted.add(rel)
                 continue
             plan.skipped.setdefault(reason, []).append(rel)
-            if rel in states and _indexed(states[rel][2]):
+            if _was_indexed(states, rel):
                 report.deleted.append(rel)  # it was indexed; now it is not
             st = plan.current[rel]
             batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
@@ -147,8 +147,9 @@ def _apply(
             log.warning("parse failed for %s: %s", result.path, result.parse_error)
             report.parse_errors.append(result.path)
         if result.path in states:
+            batch.replace.append(result.path)  # its rows, or the row that skipped it
+        if _was_indexed(states, result.path):
             report.modified.append(result.path)
-            batch.replace.append(result.path)
         elif result.hash in gone:
             report.renamed.append((gone.pop(result.hash), result.path))
         else:
@@ -165,6 +166,7 @@ def _apply(
         source = by_hash[r.hash]
         if r.path in states:
             batch.replace.append(r.path)
+        if _was_indexed(states, r.path):
             report.modified.append(r.path)
         elif source in deleted:
             report.renamed.append((source, r.path))
@@ -172,13 +174,20 @@ def _apply(
             report.added.append(r.path)
     batch.replace.extend(sorted(deleted))
     renamed_from = {a for a, _b in report.renamed}
-    report.deleted.extend(sorted(deleted - renamed_from))
+    # a file skipped before (a row says why) is not one the index loses
+    report.deleted.extend(sorted(p for p in deleted - renamed_from if _was_indexed(states, p)))
     flush()
     # an entry counts only while its hash is its row's: a crash before this write costs
     # reading the touched files again, nothing more
     store.record_stats(touched, forget=written)
     for reason, skipped in plan.skipped.items():
         report.skipped_paths.setdefault(reason, []).extend(skipped)
+
+
+def _was_indexed(states: dict[str, tuple[int, int, str]], path: str) -> bool:
+    """Whether the index held `path`'s content (not a row saying why it was skipped)."""
+    state = states.get(path)
+    return state is not None and _indexed(state[2])
 
 
 def skip_row(rel: str, reason: str, size: int, mtime_ns: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import FTS
 
-from repomem.fsutil import valid_text
+from repomem.fsutil import lone_cr_as_lf, valid_text
 from repomem.index import schema as _schema
 from repomem.index import tokens as tok
 
@@ -122,9 +122,25 @@ FTS_COLUMNS = {"files": "search", "symbols": "search", "chunks": "search"}
 WRITER_FTS = {"memory": "text", "commits": "text"}
 PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
 
-# Upgrades from an older schema version: {from_version: function(store)}. A version without an
-# entry is rebuilt from the working tree (the index is derived data).
-MIGRATIONS: dict[int, Any] = {}
+
+def _reread_lone_cr_files(store: Any) -> None:
+    """15 -> 16: a lone `\\r` ends a line (old Mac files were one line, or skipped as
+    minified). The rows of files stored with one, and of files skipped as minified, go: the
+    next run reads those files as new (their notes stay)."""
+    found = store.table("files").search().where(
+        f"text LIKE {quote('%' + chr(13) + '%')} OR skip = 'minified'"
+    ).select(["path", "text", "skip"]).limit(None).to_arrow().to_pydict()  # fmt: skip
+    paths = [
+        p
+        for p, text, skip in zip(found["path"], found["text"], found["skip"], strict=True)
+        if skip == "minified" or lone_cr_as_lf(text or "") != text
+    ]
+    store.delete_paths(paths)
+
+
+# Upgrades from an older schema version: {from_version: function(store)}, run under the write
+# lock. A version without an entry is rebuilt from the working tree (the index is derived data).
+MIGRATIONS: dict[int, Any] = {15: _reread_lone_cr_files}
 
 
 def quote(value: str) -> str:

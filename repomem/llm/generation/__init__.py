@@ -5,7 +5,8 @@ Batch) and deterministic offline notes. What a note is and how people's notes ar
 Model notes are cached by content hash: an unchanged file is never sent again, and content that
 already has a model note under another path (a rename, a copy) reuses it without a request.
 
-A run is planned before anything is sent (`plan`): files with a fresh note are skipped,
+A run is planned before anything is sent (`plan`): files with a fresh note (written for their
+content, and by the current offline rules if offline: `offline.VERSION`) are skipped,
 `llm.exclude` paths are never sent, and the per-run caps (`llm.max_files_per_run` files and
 `llm.max_cost_usd` of estimated cost, an upper bound: cl100k tokens times `pack.token_margin`
 in, `llm.max_output_tokens` out) cut the list; what is cut gets an offline note for now. Runs of

@@ -108,7 +108,7 @@ def _plan(
     for path in targets:
         file_hash = current[path][0]
         note = generated.get(path)
-        fresh = note is not None and note["file_hash"] == file_hash
+        fresh = snap.fresh(note, file_hash)
         if model is None:
             if fresh:
                 result.fresh += 1
@@ -168,8 +168,7 @@ def _plan(
         result.input_tokens, result.output_tokens, model, batch=result.batch
     )
     for path in result.capped:
-        note = generated.get(path)
-        if note is None or note["file_hash"] != current[path][0]:
+        if not snap.fresh(generated.get(path), current[path][0]):
             result.offline.append(path)
     return result
 

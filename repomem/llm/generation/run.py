@@ -13,7 +13,12 @@ from repomem.errors import LLMError
 from repomem.llm.generation.planning import _plan, plan
 from repomem.llm.generation.sending import _collect_pending, _screen, _send_batch, _send_each
 from repomem.llm.generation.values import NotesReport, Progress, _Snapshot
-from repomem.llm.generation.writing import _prune, _replace_generated, _write_offline
+from repomem.llm.generation.writing import (
+    _prune,
+    _record_offline_rules,
+    _replace_generated,
+    _write_offline,
+)
 from repomem.llm.notes import GENERATED, GENERATED_LLM, Note, read_rows
 
 if TYPE_CHECKING:
@@ -72,6 +77,8 @@ def generate(
     report = NotesReport(plan=result, collected=collected, failed=failed)
 
     current = snap.current
+    if snap.offline_rules_new:
+        _record_offline_rules(store)
     if result.offline:
         written = _write_offline(cfg, store, result.offline, current, progress)
         report.written_offline = written

@@ -4,13 +4,21 @@ chunk of files for prompts and offline notes)."""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from repomem.llm.notes import read_rows
+from repomem.llm import offline
+from repomem.llm.notes import GENERATED_OFFLINE, read_rows
 
 Progress = Callable[[str, int, int], None]
+
+# The store's meta key recording which version of the offline rules (`offline.VERSION`) writes
+# offline notes, and since when: {"version": 1, "since": unix time}. A note written before
+# `since` came from an older version (none was recorded before version 1).
+OFFLINE_META = "offline_notes"
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,25 @@ class _Snapshot:
     current: dict[str, tuple[str, str]]  # {path: (hash, language)} of every indexed file
     empty: set[str]  # indexed files with no content (nothing for a model to say)
     notes: list[dict[str, Any]]
+    # offline notes updated before this time were written by older rules: not fresh
+    offline_cutoff: float = 0.0
+
+    @property
+    def offline_rules_new(self) -> bool:
+        """Whether these offline rules have not written notes here yet (every offline note is
+        an older version's): a run records them first (`writing._record_offline_rules`)."""
+        return self.offline_cutoff == math.inf
+
+    def fresh(self, note: dict[str, Any] | None, file_hash: str) -> bool:
+        """Whether a generated note still describes the file: written for its content, and
+        by the current offline rules if by any."""
+        return (
+            note is not None
+            and note["file_hash"] == file_hash
+            and not (
+                note["source"] == GENERATED_OFFLINE and note["updated_at"] < self.offline_cutoff
+            )
+        )
 
     @classmethod
     def read(cls, store: Any) -> _Snapshot:
@@ -98,7 +125,21 @@ class _Snapshot:
                 current[p] = (h, lang)
             if not skip and size == 0:
                 empty.add(p)
-        return cls(current, empty, read_rows(store))
+        return cls(current, empty, read_rows(store), _offline_cutoff(store.get_meta(OFFLINE_META)))
+
+
+def _offline_cutoff(raw: str | None) -> float:
+    """When the current offline rules began writing notes in this store (`OFFLINE_META`); inf
+    when an older version (or one from before versions were recorded) wrote last, and 0 when a
+    newer repomem's rules did (its notes are left alone)."""
+    try:
+        data = json.loads(raw or "{}")
+        version, since = int(data["version"]), float(data["since"])
+    except (ValueError, TypeError, KeyError):
+        return math.inf
+    if version == offline.VERSION:
+        return since
+    return math.inf if version < offline.VERSION else 0.0
 
 
 def _symbols(store: Any, paths: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -4,12 +4,14 @@ earlier generated note (never people's), and the pruning of notes of files no lo
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 from repomem import secrets
 from repomem.config import Config
-from repomem.llm.generation.values import Progress, _Snapshot, _symbols
+from repomem.llm import offline
+from repomem.llm.generation.values import OFFLINE_META, Progress, _Snapshot, _symbols
 from repomem.llm.notes import GENERATED, GENERATED_OFFLINE, Note
 from repomem.llm.offline import offline_note
 
@@ -41,6 +43,15 @@ def _write_offline(
         if progress is not None:
             progress("offline notes", written, len(paths))
     return written
+
+
+def _record_offline_rules(store: Any) -> None:
+    """Record that the current offline rules write offline notes from now on: those updated
+    before are an older version's, rewritten when a run reaches them (this one, or the next
+    if it covers only some files)."""
+    stamp = {"version": offline.VERSION, "since": time.time()}
+    with store.writing():
+        store.set_meta({OFFLINE_META: json.dumps(stamp)})
 
 
 def _clean_note(cfg: Config, text: str) -> str:

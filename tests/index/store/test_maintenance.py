@@ -3,10 +3,13 @@ readers do not see, and compaction (`optimize`)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from repomem.errors import StoreError
 from repomem.index import indexer, query, schema, store
+from repomem.index.indexer.apply import skip_row
 from tests.conftest import Repo
 
 
@@ -56,6 +59,36 @@ def test_migrations_run_in_order_from_the_stored_version(
     report = indexer.run(repo.config())
     assert ran == [old]
     assert not report.full  # migrated in place, not rebuilt
+
+
+def test_files_with_old_mac_line_ends_are_read_again_after_the_upgrade_not_rebuilt(
+    repo: Repo,
+) -> None:
+    mac = "import os\r\rdef first():\r    return 1\r"
+    big = "".join(f"def fn_{i}(x):\r    return x + {i}\r\r" for i in range(200))
+    repo.write("mac.py", mac.encode())
+    repo.write("big.py", big.encode())
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    # the store as schema 15 left it: mac.py's text stored as one line (its symbol on line 1),
+    # big.py skipped as minified
+    (old,) = s.rows_for_paths("files", ["mac.py"])
+    st = os.stat(repo.root / "big.py")
+    with s.writing():
+        s.delete_paths(["mac.py", "big.py"])
+        s.add("files", [{**old, "text": mac, "lines": 1, "symbols": 0}])
+        s.add("files", [skip_row("big.py", "minified", st.st_size, st.st_mtime_ns)])
+        s.set_meta({"schema_version": "15"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and sorted(report.added) == ["big.py", "mac.py"] and report.parsed == 2
+    (first,) = query.symbol(cfg, "first")
+    assert (first["start_line"], first["end_line"]) == (3, 4)
+    assert query.symbol(cfg, "fn_199")[0]["start_line"] == 598
+    assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
 
 
 def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from repomem.config import Config
 from repomem.index import indexer
-from repomem.llm import notes
+from repomem.llm import notes, offline
 from tests.conftest import Repo
 from tests.llm.fakeapi import FakeAnthropic
 from tests.llm.generation.cases import FILES, by_path, run, setup_repo
@@ -142,3 +143,49 @@ def test_offline_notes_describe_what_a_files_only_namespace_or_module_holds(
         "Purpose: csharp file, 5 lines, defining 1 class, 1 interface.",
         "Entry points: class Circle, interface IShape",
     ]
+
+
+def older_offline_note(cfg: Config, path: str, text: str) -> None:
+    """An offline note on `path` as an older offline generator left it: other text, and no
+    record of the rules it was written under."""
+    store = indexer.open_store(cfg)
+    (file_hash,) = store.column("files", ["hash"], [path])["hash"]
+    with store.writing():
+        store.delete_notes([path], list(notes.GENERATED))
+        store.add(
+            "notes", [notes.Note(path, notes.GENERATED_OFFLINE, text, file_hash, 1.0).as_row()]
+        )
+
+
+def test_offline_notes_of_an_older_generator_are_rewritten_at_the_next_run(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, NAMESPACED)
+    notes.write_note(cfg, "src/Invoice.php", "Totals are in cents.")
+    older_offline_note(cfg, "src/Invoice.php", "Purpose: php file, defining 1 namespace.")
+    report = run(cfg)
+    assert report.written_offline == len(NAMESPACED) and report.plan.fresh == 0
+    found = by_path(cfg)["src/Invoice.php"]
+    assert [(n.source, n.text.splitlines()[0]) for n in found] == [
+        ("human", "Totals are in cents."),
+        ("generated-offline", "Purpose: php file, 11 lines, defining 1 class."),
+    ]
+    again = run(cfg)
+    assert again.written_offline == 0 and again.plan.fresh == len(NAMESPACED)
+
+
+def test_a_newer_offline_generator_rewrites_the_notes_of_the_one_before_once(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    cfg = setup_repo(repo, NAMESPACED)
+    run(cfg)
+    people = notes.write_note(cfg, "src/Shapes.cs", "Shapes are immutable.")[0]
+    monkeypatch.setattr(offline, "VERSION", offline.VERSION + 1)
+    some = run(cfg, paths=["src/Shapes.cs"])  # a run over some files only
+    assert some.written_offline == 1
+    rest = run(cfg)  # the others' notes are still the older generator's
+    assert rest.written_offline == len(NAMESPACED) - 1 and rest.plan.fresh == 1
+    assert run(cfg).written_offline == 0
+    assert [n for n in notes.list_notes(cfg) if n.source == "human"] == [people]
