@@ -259,10 +259,9 @@ def _hooks_check(cfg: Config) -> Check:
 def _memory_check(cfg: Config) -> Check:
     from repomem.memory import access
 
-    path = access.memory_path(cfg)
-    if not path.exists():
-        return Check("memory", "ok", f"No memory file yet ({cfg.memory.file}).")
     try:
+        if not access.memory_path(cfg).exists():
+            return Check("memory", "ok", f"No memory file yet ({cfg.memory.file}).")
         access.load(cfg)
     except RepomemError as exc:
         return Check("memory", "problem", f"{cfg.memory.file} does not parse: {exc}")

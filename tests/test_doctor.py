@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from repomem import doctor, hooks
@@ -129,6 +131,16 @@ def test_hooks_never_installed_are_only_a_note(repo: Repo) -> None:
     check = by_name(doctor.repair(repo.config()))["hooks"]
     assert check.status == "note" and not check.fixed
     assert not (repo.root / ".git/hooks/post-commit").exists()
+
+
+def test_a_memory_file_linked_outside_is_a_problem_not_the_end_of_the_checks(
+    repo: Repo, tmp_path: Path
+) -> None:
+    (tmp_path / "elsewhere.md").write_text("x\n", encoding="utf-8")
+    (repo.root / "REPOMEM.md").symlink_to(tmp_path / "elsewhere.md")
+    checks = by_name(doctor.diagnose(repo.config()))
+    assert checks["memory"].status == "problem" and "symbolic link" in checks["memory"].message
+    assert "store" in checks
 
 
 def test_a_broken_memory_file_is_a_problem_and_fix_resyncs_a_good_one(repo: Repo) -> None:

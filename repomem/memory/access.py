@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,11 +31,22 @@ def memory_path(cfg: Config) -> Path:
 
     Raises:
         ConfigError: when `memory.file` points outside the repository.
+        MemoryFileError: when it is a symbolic link (or lies in a linked folder) that leads
+            outside the repository: a problem of the file, as a malformed one is.
     """
     rel = Path(cfg.memory.file.strip() or "REPOMEM.md")
     path = (cfg.root / rel).resolve() if not rel.is_absolute() else rel.resolve()
     root = cfg.root.resolve()
     if path != root and root not in path.parents:
+        named = Path(os.path.normpath(rel if rel.is_absolute() else cfg.root / rel))
+        if any(r in named.parents for r in (cfg.root, root)):
+            # the setting names a file inside: a link in the checkout leads out
+            shown = named.relative_to(cfg.root if cfg.root in named.parents else root)
+            raise MemoryFileError(
+                f"`{shown.as_posix()}` is a symbolic link to `{path}`, outside the repository "
+                f"`{root}`; repomem neither reads nor writes through it: put the memory file "
+                f"itself there (or set `memory.file` in `.repomem`)."
+            )
         raise ConfigError(
             f"`memory.file` = `{cfg.memory.file}` is outside the repository `{root}`; use a "
             f"path inside it."

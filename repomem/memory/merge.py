@@ -241,8 +241,33 @@ def resolve_file(path: Path) -> int:
 
 
 def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md") -> None:
-    """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A."""
+    """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A.
+
+    Raises:
+        MemoryFileError: when a side cannot be parsed; %A then holds both sides between
+            conflict markers (git reports a conflict and keeps %A: left as ours alone, it
+            would read as merged and lose theirs), for `repomem memory merge` once fixed.
+    """
     texts = [access.read_text(p) for p in (base, ours, theirs)]
     if texts[1] is None:
         raise MemoryFileError(f"`{ours}` does not exist; git passes it as %A.")
-    atomic_write(ours, merge_texts(texts[0], texts[1], texts[2] or "", Path(name)))
+    try:
+        merged = merge_texts(texts[0], texts[1], texts[2] or "", Path(name))
+    except MemoryFileError as exc:
+        atomic_write(ours, _both_sides(texts[1], texts[2] or "", texts[0]))
+        raise MemoryFileError(
+            f"{exc}; both sides are left in `{name}` between conflict markers: fix the "
+            f"broken entry there, then run `repomem memory merge`."
+        ) from None
+    atomic_write(ours, merged)
+
+
+def _both_sides(ours: str, theirs: str, base: str | None) -> str:
+    """One conflict block holding both whole sides (and the base), as `split_conflicts` reads."""
+    nl = "\r\n" if "\r\n" in ours else "\n"
+
+    def ended(text: str) -> str:
+        return text if not text or text.endswith("\n") else text + nl
+
+    middle = f"||||||| base{nl}{ended(base)}" if base is not None else ""
+    return f"<<<<<<< ours{nl}{ended(ours)}{middle}======={nl}{ended(theirs)}>>>>>>> theirs{nl}"

@@ -10,9 +10,15 @@ from collections.abc import Callable
 
 from repomem.errors import MemoryFileError
 from repomem.memory import model
+from repomem.memory.file.syntax import HEADER
 
 
 def _from_0(text: str) -> str:
+    head = HEADER.search(text)
+    if head is not None:
+        # a header that says schema 0 (an edit set the number back): replaced, not doubled
+        new = f"<!-- repomem:memory schema_version=1 version={head.group(2)} -->"
+        return text[: head.start()] + new + text[head.end() :]
     newline = "\r\n" if "\r\n" in text.split("\n", 1)[0] + "\n" else "\n"
     return f"<!-- repomem:memory schema_version=1 version=0 -->{newline}{text}"
 

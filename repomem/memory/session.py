@@ -31,7 +31,7 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import atomic_write, cannot_write, text_lines, utf8_name
+from repomem.fsutil import FileLock, atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import Session
@@ -68,7 +68,15 @@ def start(
 
     Raises:
         InputError: when one is already open (end or discard it first).
+        LockTimeoutError: when another start or end holds the record's lock too long.
     """
+    with _lock(cfg):
+        return _start(cfg, title, agent, owner, notes)
+
+
+def _start(
+    cfg: Config, title: str, agent: str, owner: str, notes: Mapping[str, Any] | None
+) -> dict[str, Any]:
     current = open_session(cfg)
     if current is not None and current.get("owner"):
         # opened by a client's hooks: a model told to start a session should not drop it
@@ -112,6 +120,13 @@ def start(
     return record
 
 
+def _lock(cfg: Config) -> FileLock:
+    """The lock under which the open session's record is read, changed and written: two
+    clients starting (or ending) a session at once would both succeed, one of them on a
+    session the other then overwrote (or recorded twice)."""
+    return FileLock(_state_path(cfg).with_name("session.lock"), cfg.index.lock_timeout)
+
+
 def retitle(cfg: Config, title: str) -> dict[str, Any]:
     """Give the open session `title`.
 
@@ -127,8 +142,9 @@ def note(cfg: Config, **fields: Any) -> dict[str, Any]:
     Raises:
         InputError: when none is open (or its record is unreadable).
     """
-    record = _updated(cfg, "start one with `repomem session start`", fields)
-    atomic_write(_state_path(cfg), json.dumps(record, indent=1))
+    with _lock(cfg):
+        record = _updated(cfg, "start one with `repomem session start`", fields)
+        atomic_write(_state_path(cfg), json.dumps(record, indent=1))
     return record
 
 
@@ -155,13 +171,14 @@ def set_aside(
     Raises:
         InputError: when none is open (or its record is unreadable).
     """
-    record = _updated(cfg, "nothing to set aside", {**fields, **_end_of(cfg.root, ended)})
-    path = _state_path(cfg)
-    atomic_write(path, json.dumps(record, indent=1))  # then moved whole: never half of it
-    try:
-        os.replace(path, dest)
-    except OSError as exc:
-        raise cannot_write(dest, exc) from exc
+    with _lock(cfg):
+        record = _updated(cfg, "nothing to set aside", {**fields, **_end_of(cfg.root, ended)})
+        path = _state_path(cfg)
+        atomic_write(path, json.dumps(record, indent=1))  # then moved whole: never half of it
+        try:
+            os.replace(path, dest)
+        except OSError as exc:
+            raise cannot_write(dest, exc) from exc
     return record
 
 
@@ -185,11 +202,12 @@ def discard(cfg: Config) -> dict[str, Any]:
     Raises:
         InputError: when none is open.
     """
-    current = open_session(cfg)
-    if current is None:
-        raise InputError("No session is open; nothing to discard.")
-    with contextlib.suppress(FileNotFoundError):
-        _state_path(cfg).unlink()
+    with _lock(cfg):
+        current = open_session(cfg)
+        if current is None:
+            raise InputError("No session is open; nothing to discard.")
+        with contextlib.suppress(FileNotFoundError):
+            _state_path(cfg).unlink()
     return current
 
 
@@ -432,8 +450,23 @@ def end(
     Raises:
         InputError: when no session is open, or a learned fact holds a secret.
     """
-    set_aside_record = record is not None
-    record = record if record is not None else open_session(cfg)
+    args = (summary, learned, next_steps, summarizer, changed)
+    if record is not None:  # set aside: the open session's record is not touched
+        return _end(cfg, record, True, *args)
+    with _lock(cfg):
+        return _end(cfg, open_session(cfg), False, *args)
+
+
+def _end(
+    cfg: Config,
+    record: dict[str, Any] | None,
+    set_aside_record: bool,
+    summary: str,
+    learned: list[str] | None,
+    next_steps: list[str] | None,
+    summarizer: compact.Summarizer | None,
+    changed: Changes | None,
+) -> EndResult:
     if record is None:
         raise InputError("No session is open; start one with `repomem session start`.")
     summary = ops.entry_text(cfg, summary, "The summary")

@@ -38,6 +38,11 @@ Paths are relative to the repository root."""
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DESTROY = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+# registered only when the server may write
+WRITE_TOOLS = frozenset(
+    {"remember", "supersede", "forget", "write_note", "memory_check", "session_start",
+     "session_end"}
+)  # fmt: skip
 CITES = (
     "Code the fact rests on: `PATH`, `PATH:SYMBOL` or `PATH:START-END`, relative to the "
     "repository root; the fact turns stale when that code changes."
@@ -61,6 +66,8 @@ class _Server(MCPServer):
     and what it must be, never the value given (the SDK's message is pydantic's, several lines
     long, and quotes the value, which may be a credential pasted in the wrong field)."""
 
+    left_out: frozenset[str] = frozenset()  # the write tools a read-only server does not list
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
@@ -68,6 +75,12 @@ class _Server(MCPServer):
             cause = exc.__cause__
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
                 raise ToolError(_rejected(name, cause)) from cause
+            if name in self.left_out:
+                raise ToolError(
+                    f"Error: `{name}` writes, and this server is read-only (`repomem serve "
+                    f"--read-only` or `server.read_only`); use the tools listed, or ask the "
+                    f"user to record it."
+                ) from exc
             if name not in {t.name for t in await self.list_tools()}:
                 raise ToolError(
                     f"Error: no tool named `{_quoted(name)}`; list the tools to see them."
@@ -129,6 +142,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     """
     ro = cfg.server.read_only if read_only is None else read_only
     server = _Server("repomem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    if ro:
+        server.left_out = WRITE_TOOLS
     last = tools.LastPack()
 
     def tool(

@@ -20,6 +20,7 @@ is a view of the project memory:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,7 +34,8 @@ from repomem.server.tools import Result, assistant_source, memory_file_text, sho
 ROOT = "/memories"
 COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 WHY = "edited through the memory tool"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
+# letters and digits of any script (`\\w`): a topic in Japanese or Russian keeps its own file
+_UNSAFE = re.compile(r"[^\w. -]+")
 _HEADING = re.compile(r"^#{1,6}\s")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
@@ -46,7 +48,8 @@ class Target:
 
 def slug(topic: str) -> str:
     """A topic's file name (without `.md`)."""
-    return _UNSAFE.sub("-", topic).strip(" .-") or "topic"
+    # NFC: a client may send `é` as `e` and a combining accent
+    return _UNSAFE.sub("-", unicodedata.normalize("NFC", topic)).strip(" .-") or "topic"
 
 
 def file_name(cfg: Config) -> str:
@@ -83,7 +86,7 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
         )
     if rest == file_name(cfg):
         return Target("file")
-    name = rest[:-3] if rest.endswith(".md") else rest
+    name = unicodedata.normalize("NFC", rest[:-3] if rest.endswith(".md") else rest)
     if slug(name) != name:
         raise InputError(
             f"`{rest}` is not a usable topic file name; use letters, digits, spaces, `.`, `_` "

@@ -10,6 +10,7 @@ confines those. Every text returned passes the secret filter (`scrub`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ _ADVICE = [
     (re.compile(r"see `repomem memory show`"), "see `recall`"),
     (re.compile(r"`repomem session start`"), "`session_start`"),
     (re.compile(r"`repomem session end`"), "`session_end`"),
+    (re.compile(r"\(--why TEXT\)"), "(the `why` argument)"),
     (re.compile(r"run `repomem index`( first| or)"), r"call `refresh`\1"),
     (
         re.compile(r"run `repomem memory supersede (\S+) TEXT --why WHY`"),
@@ -132,6 +134,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
     out = []
     for d in defs:
         d = {k: v for k, v in d.items() if k != "references"}
+        if _gone(cfg, d["path"]):
+            d["deleted"] = True
         if include_body:
             body_lines = d["body"].splitlines()
             if len(body_lines) > BODY_LINES:
@@ -141,6 +145,8 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
     parts: list[str] = []
     for d in out:
         head = f"{d['kind']} `{d['qualname']}` in {d['path']}:{d['start_line']}-{d['end_line']}"
+        if d.get("deleted"):
+            head += " (deleted since the index was updated; call `refresh`)"
         parts.append(head)
         if d.get("doc"):
             parts.append(d["doc"].strip().splitlines()[0])
@@ -152,6 +158,11 @@ def get_symbol(cfg: Config, name: str, include_body: bool) -> Result:
             parts.append(d["signature"])
     parts.append(_refs_text(refs))
     return Result("\n".join(parts), {"definitions": out, "references": refs})
+
+
+def _gone(cfg: Config, rel: str) -> bool:
+    """Whether an indexed path is no longer in the work tree (the index is behind)."""
+    return not os.path.lexists(cfg.root / rel)
 
 
 def _refs_text(refs: list[dict[str, Any]]) -> str:
@@ -197,6 +208,11 @@ def file_overview(cfg: Config, path: str) -> Result:
         if why.startswith("new"):
             raise NotFoundError(f"`{rel}` is {why}; call refresh, then ask again.")
         raise NotFoundError(f"`{rel}` is not indexed, {why}.")
+    if _gone(cfg, rel):
+        raise NotFoundError(
+            f"`{rel}` was deleted after the index was last updated; call `refresh` (see "
+            f"search_code for where its code went)."
+        )
     row = rows[0]
     symbols = store.file_symbols([rel]).get(rel, [])
     notes = [

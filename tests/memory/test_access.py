@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,6 +45,19 @@ def test_parallel_writers_lose_no_fact(repo: Repo) -> None:
 def test_memory_file_outside_the_repository_is_a_config_error(repo: Repo) -> None:
     with pytest.raises(ConfigError, match="outside the repository"):
         access.memory_path(repo.config(**{"memory.file": "../elsewhere.md"}))
+
+
+def test_a_memory_file_linked_outside_the_repository_is_named_as_a_link(
+    repo: Repo, tmp_path: Path
+) -> None:
+    private = tmp_path / "private.md"
+    private.write_text("Notes kept outside the repository.\n", encoding="utf-8")
+    (repo.root / "REPOMEM.md").symlink_to(private)
+    with pytest.raises(MemoryFileError) as err:
+        access.load(repo.config())
+    message = str(err.value)
+    assert "`REPOMEM.md` is a symbolic link" in message and "`memory.file` =" not in message
+    assert private.read_text(encoding="utf-8") == "Notes kept outside the repository.\n"
 
 
 def test_a_custom_memory_path_is_used(repo: Repo) -> None:

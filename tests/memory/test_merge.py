@@ -149,3 +149,32 @@ def test_a_malformed_side_is_an_error_not_a_silent_loss() -> None:
     good = doc_with(Fact("f-1", text="x")).render()
     with pytest.raises(MemoryFileError, match="their side is malformed"):
         merge.merge_texts(None, good, good + "### f-1\nagain\n", Path("REPOMEM.md"))
+
+
+def test_a_merge_driver_that_cannot_merge_leaves_both_sides_in_conflict_markers(
+    repo: Repo,
+) -> None:
+    repo, _ = two_branches(repo)
+    path = repo.root / "REPOMEM.md"
+    repo.git("checkout", "-q", "theirs")
+    path.write_text(path.read_text(encoding="utf-8").replace("· valid", "· vald", 1), "utf-8")
+    repo.commit("a hand edit gone wrong")
+    repo.git("checkout", "-q", "main")
+    base = repo.root.parent / "base.md"
+    theirs = repo.root.parent / "theirs.md"
+    base.write_bytes(repo.git("show", "main~1:REPOMEM.md").encode())
+    theirs.write_bytes(repo.git("show", "theirs:REPOMEM.md").encode())
+    with pytest.raises(MemoryFileError, match="their side is malformed") as err:
+        merge.merge_driver(base, path, theirs)
+    assert "conflict markers" in str(err.value)
+    left = path.read_text(encoding="utf-8")
+    # git reports the conflict; what it leaves must hold both sides, marked, not ours alone
+    assert left.startswith("<<<<<<< ") and "\n=======\n" in left and ">>>>>>> " in left
+    assert "Our branch learned about the store." in left
+    assert "Their branch learned about the parser." in left
+    path.write_text(left.replace("· vald", "· valid"), encoding="utf-8")
+    assert merge.resolve_file(path) == 1
+    texts = {f.text for f in access.load(repo.config()).facts()}
+    assert {"Our branch learned about the store.", "Their branch learned about the parser."} <= (
+        texts
+    )

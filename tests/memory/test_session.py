@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -122,6 +124,47 @@ def test_a_session_left_open_is_reported_and_can_be_discarded(code: Repo) -> Non
         session.end(cfg)
     with pytest.raises(InputError, match="nothing to discard"):
         session.discard(cfg)
+
+
+def _at_once(n: int, fn: Callable[[], object]) -> list[object]:
+    """`fn()` in `n` threads released together: what each returned or raised."""
+    gate = threading.Barrier(n)
+    out: list[object] = []
+
+    def run() -> None:
+        gate.wait()
+        try:
+            out.append(fn())
+        except InputError as exc:
+            out.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return out
+
+
+def test_of_sessions_started_at_once_one_opens_and_the_others_are_told(code: Repo) -> None:
+    cfg = code.config()
+    code.write("wip.py", "def wip():\n    return 'dirty'\n")  # start hashes it: a wider race
+    out = _at_once(4, lambda: session.start(cfg, "At once"))
+    started = [r for r in out if isinstance(r, dict)]
+    refused = [r for r in out if isinstance(r, InputError)]
+    assert len(started) == 1 and len(refused) == 3
+    assert all("is still open" in str(e) for e in refused)
+    assert session.open_session(cfg)["id"] == started[0]["id"]  # type: ignore[index]
+
+
+def test_a_session_ended_twice_at_once_is_recorded_once(code: Repo) -> None:
+    cfg = code.config()
+    session.start(cfg, "Once")
+    code.write("app.py", BASE.replace("return 2", "return 22"))
+    out = _at_once(3, lambda: session.end(cfg, summary="Ended once."))
+    assert len([r for r in out if isinstance(r, session.EndResult)]) == 1
+    assert all("No session is open" in str(r) for r in out if isinstance(r, InputError))
+    assert [s.title for s in access.load(cfg).sessions()] == ["Once"]
 
 
 def test_a_session_set_aside_frees_the_slot_and_is_ended_later(code: Repo) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -135,6 +136,18 @@ def test_a_broken_memory_file_does_not_stop_the_pack(repo: Repo) -> None:
     md = builder.build(repo.config(), "Invoice tax").render()
     assert "Memory file problem" in md and "unknown status `wobbly`" in md
     assert "## Code" in md
+
+
+def test_a_memory_file_linked_outside_the_repository_does_not_stop_the_pack(
+    repo: Repo, tmp_path: Path
+) -> None:
+    make_project(repo)
+    private = tmp_path / "private.md"
+    private.write_text("Home address: 1 Private Lane.\n", encoding="utf-8")
+    (repo.root / "REPOMEM.md").symlink_to(private)
+    md = builder.build(repo.config(), "Invoice tax private lane").render()
+    assert "Memory file problem" in md and "symbolic link" in md
+    assert "Private Lane" not in md and "## Code" in md
 
 
 GH_TOKEN = "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"

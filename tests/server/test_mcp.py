@@ -13,6 +13,7 @@ from mcp import Client
 from repomem.fsutil import FileLock
 from repomem.index import indexer
 from repomem.memory import access, ops
+from repomem.server import mcp as repomem_mcp
 from tests.conftest import Repo
 from tests.server.conftest import talk, text
 
@@ -171,6 +172,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
             await c.call_tool("context_pack", {"task": "   "}),
             await c.call_tool("search_code", {"query": "add", "kind": "gizmo"}),
             await c.call_tool("forget", {"id": "../../x\nsecond line"}),
+            await c.call_tool("supersede", {"id": "f-1", "fact": "y", "why": " "}),
             await c.call_tool("get_symbol", {"name": "add"}),
         ]
 
@@ -191,6 +193,7 @@ def test_repomem_errors_are_one_line_tool_errors_and_the_server_stays_up(code: R
     assert "`recall`" in text(errors[1]) and "memory show" not in text(errors[1])
     assert "`session_start`" in text(errors[2]) and "repomem session" not in text(errors[2])
     assert "--task-file" not in text(errors[4])
+    assert "`why`" in text(errors[7]) and "--why" not in text(errors[7])
 
 
 def test_malformed_arguments_are_tool_errors_that_name_the_argument(code: Repo) -> None:
@@ -282,6 +285,25 @@ def test_paths_that_leave_the_repository_are_refused(
     assert access.load(code.config()).facts() == []
 
 
+def test_a_file_deleted_since_the_index_was_updated_is_said_to_be_gone(code: Repo) -> None:
+    (code.root / "calc.py").unlink()  # the index still holds it: nothing refreshed yet
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("file_overview", {"path": "calc.py"}),
+            await c.call_tool("get_symbol", {"name": "add"}),
+        ]
+
+    overview, symbol = talk(code, body)
+    assert overview.is_error
+    assert "`calc.py` was deleted after the index was last updated; call `refresh`" in text(
+        overview
+    )
+    assert not symbol.is_error
+    assert "calc.py:4-6 (deleted since the index was updated; call `refresh`)" in text(symbol)
+    assert symbol.structured_content["definitions"][0]["deleted"] is True
+
+
 def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:
     async def body(c: Client) -> Any:
         listed = (await c.list_tools()).tools
@@ -299,8 +321,8 @@ def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: R
         return names, called, edit, view, prompt
 
     names, called, edit, view, prompt = talk(code, body, read_only=True)
-    assert names == READ_TOOLS
-    assert called.is_error and "remember" in text(called)
+    assert names == READ_TOOLS and repomem_mcp.WRITE_TOOLS == WRITE_TOOLS
+    assert called.is_error and "`remember` writes, and this server is read-only" in text(called)
     assert edit.is_error and "read-only" in text(edit)
     assert not view.is_error
     assert "session_start" not in prompt.messages[0].content.text

@@ -128,6 +128,37 @@ def test_delete_forgets_a_topic_and_rename_moves_it(code: Repo) -> None:
     assert got[b].topic == "operations" and got[b].status == "valid"
 
 
+def test_topics_in_other_scripts_keep_their_own_files_and_delete_forgets_only_one(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    ja = ops.remember(cfg, "The cache is shared between workers.", topic="キャッシュ").fact.id
+    ru = ops.remember(cfg, "Logs rotate every night.", topic="журнал").fact.id
+    fr = ops.remember(cfg, "Prices are stored in cents.", topic="données").fact.id
+    listing, view, decomposed, created, deleted = memory(
+        code,
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/журнал.md"},
+        {"command": "view", "path": "/memories/donne\u0301es.md"},  # é as e + accent
+        {"command": "create", "path": "/memories/données.md",
+         "file_text": "Totals are rounded once, at the end."},
+        {"command": "delete", "path": "/memories/キャッシュ.md"},
+    )  # fmt: skip
+    listed = text(listing)
+    for name in ("キャッシュ", "журнал", "données"):
+        assert f"/memories/{name}.md" in listed
+    assert not view.is_error and "Logs rotate every night." in text(view)
+    assert "cache" not in text(view)
+    assert "Prices are stored in cents." in text(decomposed)
+    assert not created.is_error, text(created)
+    assert not deleted.is_error, text(deleted)
+    got = facts(code)
+    assert got[ja].status == "forgotten"
+    assert got[ru].status == "valid" and got[fr].status == "valid"
+    added = [f for f in got.values() if f.text == "Totals are rounded once, at the end."]
+    assert [f.topic for f in added] == ["données"]
+
+
 def test_the_memory_file_can_be_viewed_with_line_numbers_and_a_range(code: Repo) -> None:
     ops.remember(code.config(), "Viewing works.")
     whole, part = memory(
@@ -185,7 +216,7 @@ def test_edits_of_the_memory_file_that_lose_entries_break_it_or_hold_secrets_are
         {"command": "insert", "path": "/memories/REPOMEM.md", "insert_line": 9999,
          "insert_text": "x"},
     )  # fmt: skip
-    words = [f"would drop {fid}", "would drop", "credential", "conflict markers",
+    words = [f"`{fid}` is under `## Loose notes`", "would drop", "credential", "conflict markers",
              "cannot be deleted", "Only topic files", "insert_line"]  # fmt: skip
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))

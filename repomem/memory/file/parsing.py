@@ -100,9 +100,40 @@ def parse(text: str, path: Path) -> MemoryDoc:
         if key in ENTRY_SECTIONS:
             _parse_entries(sec, body, a + 2, name, seen)
         else:
+            _check_prose(body, a + 2, lines[a].rstrip("\r\n"), name)
             sec.preamble = "".join(body)
         doc.sections.append(sec)
     return doc
+
+
+# an entry as repomem writes it (a fact's id and status, a session's or history's id), which a
+# section read as prose (a renamed `## Facts`, the Overview) would hide from the memory
+_OWN_ENTRY = re.compile(
+    r"^### ((?:[cdfh]-[0-9a-f]{8})[ \t]+·[ \t]*(?:valid|stale|superseded|forgotten)"
+    r"|s-\d{8}-\d{4}-[0-9a-f]{4}[ \t]+·.*)[ \t]*$"
+)
+_HOME = {"c": "Conventions", "d": "Decisions", "f": "Facts", "h": "History", "s": "Sessions"}
+
+
+def _check_prose(body: list[str], first_line: int, heading: str, name: str) -> None:
+    """Refuse an entry of repomem's under a section read as prose (outside code fences).
+
+    Raises:
+        MemoryFileError: naming the line and the section the entry belongs in.
+    """
+    fenced = False
+    for offset, line in enumerate(body):
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        m = None if fenced else _OWN_ENTRY.match(line.rstrip("\r\n"))
+        if m is not None:
+            home = _HOME[m.group(1)[0]]
+            raise MemoryFileError(
+                f"`{name}` line {first_line + offset}: entry `{m.group(1).split()[0]}` is under "
+                f"`{heading}`, which repomem reads as prose; move it under `## {home}` (or "
+                f"rename the section back)."
+            )
 
 
 def _parse_entries(
@@ -136,12 +167,14 @@ def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:
             f"`{name}` line {line_no}: an entry heading must be `### <id> · <label>`."
         )
     item_id, label = head.group(1), (head.group(2) or "").strip()
-    # the trailing run of `- key: value` lines holds the fields
+    # the trailing run of `- key: value` lines holds the fields (a blank line between two
+    # of them, easily left by a hand edit, does not end the run)
     start = len(block)
-    while start > 1 and _FIELD.match(block[start - 1]):
+    while start > 1 and (
+        _FIELD.match(block[start - 1])
+        or (not block[start - 1].strip() and start > 2 and _FIELD.match(block[start - 2]))
+    ):
         start -= 1
-    text = "\n".join(_unprose(ln) for ln in block[1:start]).strip("\n")
-    fields: list[tuple[str, str, int]] = []
     allowed = (
         FACT_FIELDS
         if key in KIND_SECTION.values()
@@ -149,9 +182,13 @@ def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:
         if key == "sessions"
         else HISTORY_FIELDS
     )
+    _check_text(block, start, allowed, item_id, line_no, name)
+    text = "\n".join(_unprose(ln) for ln in block[1:start]).strip("\n")
+    fields: list[tuple[str, str, int]] = []
     for offset, ln in enumerate(block[start:]):
         m = _FIELD.match(ln)
-        assert m is not None
+        if m is None:  # a blank line between fields
+            continue
         fkey, value = m.group(1), (m.group(2) or "").strip()
         n = line_no + start + offset
         if fkey not in allowed:
@@ -170,6 +207,38 @@ def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:
         return _history(item_id, label, text, fields)
     kind = {v: k for k, v in KIND_SECTION.items()}[key]
     return _fact(item_id, kind, label, text, fields, line_no, name)
+
+
+# an entry heading typed with the wrong number of `#` (or none, or no space): read as text, it
+# would merge the entry into the one above
+_NEAR_HEAD = re.compile(r"^#{0,6}[ \t]*([a-z]-[\w-]+)[ \t]+·[ \t]*(.*?)[ \t]*$")
+
+
+def _check_text(
+    block: list[str], start: int, allowed: frozenset[str], item_id: str, line_no: int, name: str
+) -> None:
+    """Refuse an entry whose text holds a line of the file's structure that a hand edit left
+    unescaped: a mistyped entry heading or a field (its value, a citation say, would be lost
+    in the text, and the entry under the heading merged into this one).
+
+    Raises:
+        MemoryFileError: naming the line.
+    """
+    for offset, ln in enumerate(block[1:start], 1):
+        head = _NEAR_HEAD.match(ln)
+        if head is not None and not ln.startswith("\\"):
+            raise MemoryFileError(
+                f"`{name}` line {line_no + offset}: `{ln.strip()}` reads as an entry heading "
+                f"inside `{item_id}`; write it as `### {head.group(1)} · {head.group(2)}`."
+            )
+    for offset, ln in enumerate(block[1:start], 1):
+        field = _FIELD.match(ln)
+        if field is not None and field.group(1) in allowed:
+            raise MemoryFileError(
+                f"`{name}` line {line_no + offset}: a `- {field.group(1)}:` line inside the text "
+                f"of `{item_id}`; put the entry's `- key: value` lines after its text (write "
+                f"`\\- {field.group(1)}:` if it is meant as text)."
+            )
 
 
 def _fact(

@@ -64,6 +64,14 @@ def test_hand_edited_file_is_understood() -> None:
         # a file cut short: mid-citation, after a heading
         ("## Facts\n### f-1\nx\n- cite: `src/fl", 4, "cannot read citation"),
         ("## Facts\n### f-1\nx\n\n### f-c74", 5, "has no text"),
+        # a heading typed with one `#` too many or too few swallows the entry under it
+        ("## Facts\n### f-1\nx\n- source: person\n\n#### f-2 · valid\ny\n", 6, "`### f-2"),
+        ("## Facts\n### f-1\nx\n\n##f-2 · valid\ny\n- source: person\n", 5, "`### f-2"),
+        # entries under a section repomem does not read would silently leave the memory
+        ("## Fact\n\n### f-1a2b3c4d · valid\nx\n", 3, "under `## Fact`"),
+        ("## Overview\n\n### s-20261101-0900-ab12 · Rework\nx\n", 3, "under `## Overview`"),
+        # a field among the text would be lost in it, as would its citation
+        ("## Facts\n### f-1\n- topic: cache\nx\n- source: person\n", 3, "`- topic:` line"),
     ],
 )
 def test_a_broken_file_gets_an_error_naming_the_line(text: str, line: int, words: str) -> None:
@@ -74,6 +82,19 @@ def test_a_broken_file_gets_an_error_naming_the_line(text: str, line: int, words
     assert f"line {line + 1}" in msg
     assert words in msg
     assert "\n" not in msg
+
+
+def test_a_blank_line_between_an_entrys_fields_keeps_them_fields() -> None:
+    text = (
+        "<!-- repomem:memory schema_version=1 version=1 -->\n## Facts\n### f-1 · valid\n"
+        "x\n- cite: `src/a.py` L1-2 #abc\n\n- source: person\n\n### f-2\ny\n"
+    )
+    doc = mfile.parse(text, Path("REPOMEM.md"))
+    fact = doc.fact("f-1")
+    assert fact is not None and fact.text == "x"
+    assert fact.cites == [Citation("src/a.py", "", 1, 2, "abc")]
+    assert fact.source == "person"
+    assert doc.render() == text
 
 
 def test_a_newer_schema_is_refused_with_the_upgrade_command() -> None:
