@@ -14,6 +14,7 @@ from repomem.memory.file.syntax import (
     _ALIASES,
     _ENTRY_HEAD,
     _FIELD,
+    _NEAR_HEAD,
     _REPEATED,
     CONFLICT_CLOSE,
     CONFLICT_OPEN,
@@ -207,11 +208,6 @@ def _parse_item(key: str, block: list[str], line_no: int, name: str) -> Item:
         return _history(item_id, label, text, fields)
     kind = {v: k for k, v in KIND_SECTION.items()}[key]
     return _fact(item_id, kind, label, text, fields, line_no, name)
-
-
-# an entry heading typed with the wrong number of `#` (or none, or no space): read as text, it
-# would merge the entry into the one above
-_NEAR_HEAD = re.compile(r"^#{0,6}[ \t]*([a-z]-[\w-]+)[ \t]+·[ \t]*(.*?)[ \t]*$")
 
 
 def _check_text(

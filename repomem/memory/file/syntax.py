@@ -103,11 +103,18 @@ HISTORY_FIELDS = frozenset({"sessions", "facts", "span", "by"})
 _REPEATED = frozenset({"cite", "commit"})
 
 
+# an entry heading typed with the wrong number of `#` (or none, or no space): the parser
+# refuses it inside an entry's text, where it would merge the entry under it into the one above
+_NEAR_HEAD = re.compile(r"^#{0,6}[ \t]*([a-z]-[\w-]+)[ \t]+·[ \t]*(.*?)[ \t]*$")
+
+
 def _structural(line: str) -> bool:
     """Whether a line of prose would be read as the file's structure: a section or entry
-    heading, a code fence, a `- key: value` field or a git conflict marker."""
+    heading (or one mistyped), a code fence, a `- key: value` field or a git conflict
+    marker."""
     return (
         line.startswith(("## ", "### ", "```", "~~~"))
+        or _NEAR_HEAD.match(line) is not None
         or _FIELD.match(line) is not None
         or CONFLICT_OPEN.match(line) is not None
         or CONFLICT_CLOSE.match(line) is not None

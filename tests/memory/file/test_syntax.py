@@ -20,6 +20,9 @@ TRICKY = [
     "<<<<<<< HEAD",
     "\\## already escaped by hand",
     "\\\\- why: two backslashes",
+    "#### f-12345678 · valid",
+    "f-12345678 · stale",
+    "##s-1 · a heading without its blank",
 ]
 
 
