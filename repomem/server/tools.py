@@ -103,6 +103,16 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     return Result(text, data)
 
 
+ECHO_CHARS = 200  # of a client's argument, said back in an answer
+
+
+def _echo(arg: str) -> str:
+    """`arg` as an answer says it back: on one line, and cut (a long query is the client's own;
+    sent back whole it would fill the model's context for nothing)."""
+    one = " ".join(arg.split())
+    return one if len(one) <= ECHO_CHARS else one[: ECHO_CHARS - 1] + "…"
+
+
 def search_code(
     cfg: Config, query: str, kind: str | None, path_glob: str | None, limit: int
 ) -> Result:
@@ -115,7 +125,8 @@ def search_code(
         raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
     glob = confine_glob(path_glob) if path_glob else None
     hits = q.search(cfg, query, kind=kind, path_glob=glob, limit=max(1, min(limit, SEARCH_MAX)))
-    lines = [f"{len(hits)} result(s) for `{query}`:"] if hits else [f"No results for `{query}`."]
+    said = _echo(query)
+    lines = [f"{len(hits)} result(s) for `{said}`:"] if hits else [f"No results for `{said}`."]
     for h in hits:
         label = h["signature"] or h["qualname"]
         where = f"{h['path']}:{h['start_line']}-{h['end_line']}"

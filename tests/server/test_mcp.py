@@ -117,6 +117,17 @@ def test_each_tool_answers_with_compact_text_and_structured_content(code: Repo) 
     assert "Note (assistant): add() is the only entry point." in text(out["noted"])
 
 
+def test_a_huge_query_is_not_said_back_whole(code: Repo) -> None:
+    query = "zzqx " * 40_000  # 200,000 characters that match nothing
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("search_code", {"query": query})
+
+    r = talk(code, body)
+    assert not r.is_error and text(r).startswith("No results for `zzqx zzqx")
+    assert len(text(r)) < 300
+
+
 def test_facts_from_the_server_are_credited_to_the_open_session(code: Repo) -> None:
     async def body(c: Client) -> Any:
         await c.call_tool("session_start", {"title": "t"})
