@@ -170,8 +170,8 @@ class FileLock:
 
     def timeout_message(self, holder: str) -> str:
         return (
-            f"`{self.path}` is locked by another repomem process{holder} for over "
-            f"{self.timeout:g}s; wait for it to finish and retry."
+            f"`{self.path}` is locked by {holder} for over {self.timeout:g}s; wait for it to "
+            f"finish and retry."
         )
 
     def __enter__(self: _Lock) -> _Lock:
@@ -193,7 +193,7 @@ class FileLock:
             if not noticed and now - start >= LOCK_NOTICE_SECONDS:
                 noticed = True
                 log.warning(
-                    "waiting for another repomem process%s to release `%s` (up to %gs)",
+                    "waiting for %s to release `%s` (up to %gs)",
                     _read_holder(fd), self.path, self.timeout,
                 )  # fmt: skip
             time.sleep(delay)
@@ -247,9 +247,13 @@ def _unlock(fd: int) -> None:
 
 
 def _read_holder(fd: int) -> str:
+    """Who holds the lock, as its holder wrote it: another process, or another call of this
+    one (the MCP server answers calls in threads)."""
     try:
         os.lseek(fd, 0, os.SEEK_SET)
         pid = os.read(fd, 32).decode().strip()
     except OSError:
-        return ""
-    return f" (pid {pid})" if pid else ""
+        pid = ""
+    if pid == str(os.getpid()):
+        return f"another call of this repomem process (pid {pid})"
+    return f"another repomem process (pid {pid})" if pid else "another repomem process"

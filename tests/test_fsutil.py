@@ -109,6 +109,8 @@ def test_waiting_for_a_held_lock_is_said_once_naming_the_holder(
     (record,) = caplog.records
     assert record.levelno == logging.WARNING
     assert f"pid {os.getpid()})" in record.getMessage() and str(path) in record.getMessage()
+    # held by this very process (the MCP server's calls run in threads): said so
+    assert "another call of this repomem process" in record.getMessage()
     # the waiter that read the holder, once it holds the lock, names itself alone (it wrote
     # its pid after NUL bytes, where its read had left the offset)
     import threading

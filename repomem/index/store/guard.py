@@ -27,9 +27,8 @@ class WriteLock(FileLock):
 
     def timeout_message(self, holder: str) -> str:
         return (
-            f"The index at `{self.path.parent}` is locked by another repomem process"
-            f"{holder} for over {self.timeout:g}s; wait for it to finish or raise "
-            f"`index.lock_timeout`."
+            f"The index at `{self.path.parent}` is locked by {holder} for over "
+            f"{self.timeout:g}s; wait for it to finish or raise `index.lock_timeout`."
         )
 
 
