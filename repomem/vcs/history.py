@@ -84,7 +84,8 @@ def commits_made(
 ) -> list[tuple[str, str]] | None:
     """(sha, subject) of the commits made in this checkout since HEAD's reflog held
     `since_size` entries (and until it held `until_size`), oldest first, on whatever branch; a
-    commit amended later is left out. None when the reflog cannot tell (absent, or expired
+    commit amended later, or that no branch, tag or HEAD reaches any more (reset away), is
+    left out. None when the reflog cannot tell (absent, or expired
     below that size)."""
     repo = _repo(root)
     if repo is None:
@@ -107,9 +108,14 @@ def commits_made(
         previous = sha
     if not made:
         return []
-    subjects: str = repo.git.log("--no-walk=unsorted", "--format=%H%x00%s", *made)
-    by_sha = dict(line.split("\0", 1) for line in subjects.splitlines() if "\0" in line)
-    return [(sha, by_sha.get(sha, "")) for sha in made]
+    logged: str = repo.git.log("--no-walk=unsorted", "--format=%H%x00%ct%x00%s", *made)
+    by_sha = {sha: rest for sha, _, rest in (ln.split("\0", 2) for ln in logged.splitlines())}
+    times = [int(ln.split("\0", 2)[1]) for ln in logged.splitlines()]
+    # a commit reset away (or left behind on a detached HEAD) is no longer in the history:
+    # only those that a branch, a tag or HEAD still reaches count; walked back to the oldest
+    # of them only (their commit times, not the whole history)
+    reached = set(repo.git.rev_list("--all", f"--since={min(times, default=0) - 1}").split())
+    return [(sha, by_sha.get(sha, "")) for sha in made if sha in reached]
 
 
 def file_history(root: Path, path: str, *, limit: int = 100) -> list[tuple[str, str, str]]:

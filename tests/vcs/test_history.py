@@ -94,3 +94,20 @@ def test_the_commits_made_between_two_reflog_sizes_and_the_files_between_two_com
     repo.write("d.py", "d = 1\n")  # in the work tree only
     assert vcs.changes_since(repo.root, start, to=mine) == [("A", "b.py", "")]
     assert vcs.changes_since(repo.root, None, to=mine) == [("A", "a.py", ""), ("A", "b.py", "")]
+
+
+def test_a_commit_made_then_reset_away_is_not_among_the_commits_made(repo: Repo) -> None:
+    repo.write("a.py", "a = 1\n")
+    repo.commit("start")
+    size = vcs.reflog_size(repo.root)
+    assert size is not None
+    repo.write("b.py", "b = 1\n")
+    kept = repo.commit("kept")
+    repo.write("c.py", "c = 1\n")
+    repo.commit("undone")
+    repo.git("reset", "-q", "--hard", "HEAD~1")  # the session threw it away
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write("d.py", "d = 1\n")
+    side = repo.commit("on a branch")
+    repo.git("checkout", "-q", "-")  # a branch's commit stays made, whichever is checked out
+    assert vcs.commits_made(repo.root, size) == [(kept, "kept"), (side, "on a branch")]
