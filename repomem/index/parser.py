@@ -30,7 +30,6 @@ from typing import Any
 from tree_sitter import Node, Parser, Query, QueryCursor, QueryError
 
 from repomem.errors import ParseError
-from repomem.fsutil import lone_cr_as_lf
 from repomem.index.languages import grammar, query_source, spec_for
 from repomem.types import ParseResult, Reference, Symbol
 
@@ -95,8 +94,9 @@ def parse(text: str, language: str) -> ParseResult:
     if spec is None:
         return ParseResult()
     parser, query = _parser(language)
-    # tree-sitter ends lines at `\n` only: a file with old Mac line ends would be one line
-    source = lone_cr_as_lf(text).encode("utf-8", "surrogatepass")
+    # tree-sitter ends lines at `\n` only: old Mac line ends are made `\n` where the text is
+    # read (`discovery.read_file`, `fsutil.lone_cr_as_lf`)
+    source = text.encode("utf-8", "surrogatepass")
     tree = parser.parse(source)
     root = tree.root_node
 
