@@ -56,10 +56,17 @@ def require_store(cfg: Config) -> Any:
     return store
 
 
+# Three of `why_not_indexed`'s answers, which callers tell apart (the others: a skip reason,
+# not listed by git)
+MISSING = "does not exist"
+DIRECTORY = "a directory"
+NEW = "new since the last index run"
+
+
 def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
-    """Why the index has no content for the repository path `rel`, as a phrase: "does not
-    exist", "a directory", "skipped as `generated` (a lock file ...)" (the reasons `status`
-    counts), "not listed by git ...", "new since the last index run"; None when indexed."""
+    """Why the index has no content for the repository path `rel`, as a phrase: `MISSING`,
+    `DIRECTORY`, "skipped as `generated` (a lock file ...)" (the reasons `status` counts),
+    "not listed by git ...", `NEW`; None when indexed."""
     from repomem import vcs
     from repomem.index import discovery
 
@@ -70,9 +77,9 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
     full = cfg.root / rel
     if why is None:
         if not full.exists() and not full.is_symlink():
-            return "does not exist"
+            return MISSING
         if full.is_dir():
-            return "a directory"
+            return DIRECTORY
         why = discovery.Filter(cfg).reason(rel)
     if why is None:
         try:
@@ -87,7 +94,7 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
         submodules=cfg.index.submodules,
     ):  # fmt: skip
         return "not listed by git: ignored, or untracked while `index.include_untracked` is off"
-    return "new since the last index run"
+    return NEW
 
 
 def status(cfg: Config) -> dict[str, Any]:

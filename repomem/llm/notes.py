@@ -155,13 +155,13 @@ def why_no_notes(cfg: Config, rel: str, *, store: Any | None = None) -> str:
     from repomem.index import query
 
     why = query.why_not_indexed(cfg, store or query.require_store(cfg), rel)
-    if why == "does not exist":
+    if why == query.MISSING:
         raise NotFoundError(f"`{rel}` does not exist in `{cfg.root}`; check the path.")
     if why is None:
         return f"No notes on `{rel}`; run `repomem notes {rel}` to generate one."
-    if why == "a directory":
+    if why == query.DIRECTORY:
         return f"No notes on the folder `{rel}`; write one with `repomem note {rel} TEXT`."
-    if why.startswith("new"):
+    if why == query.NEW:
         return (
             f"No notes on `{rel}`: it is {why}; run `repomem notes {rel}` to index it and "
             f"generate one."

@@ -211,12 +211,12 @@ def file_overview(cfg: Config, path: str) -> Result:
     rows = store.rows_for_path("files", rel)
     if not rows:
         # the reason a file is skipped, as `index_status` counts it: not "call refresh"
-        why = q.why_not_indexed(cfg, store, rel) or "new since the last index run"
-        if why == "does not exist":
+        why = q.why_not_indexed(cfg, store, rel) or q.NEW
+        if why == q.MISSING:
             raise NotFoundError(f"`{rel}` does not exist; give an indexed file (see search_code).")
-        if why == "a directory":
+        if why == q.DIRECTORY:
             raise NotFoundError(f"`{rel}` is a directory; give a file in it (see search_code).")
-        if why.startswith("new"):
+        if why == q.NEW:
             raise NotFoundError(f"`{rel}` is {why}; call refresh, then ask again.")
         raise NotFoundError(f"`{rel}` is not indexed, {why}.")
     if _gone(cfg, rel):
