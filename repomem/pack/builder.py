@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 _POOL = ThreadPoolExecutor(1, thread_name_prefix="repomem-pack")
 RANKING_SIZE = 30  # `ranking` lists at least the 20 best files, whether or not they fit
 CODE_FILES = 40  # candidates whose code may enter the pack
-MIN_BUDGET = config.MIN_BUDGET
 
 
 def build(
@@ -219,10 +218,11 @@ def _within_chars(pack: Pack, filled: Any, max_chars: int, fmt: str) -> Pack:
             pack.rendered = text
             return pack
         limit = min(pack.budget - 1, int(pack.budget * max_chars / length * CHAR_SLACK))
-        if limit < MIN_BUDGET:
+        if limit < config.MIN_BUDGET:
             raise BudgetError(
                 f"A pack cannot fit in {max_chars} characters (within {pack.budget} tokens it "
-                f"has {length}, and the smallest budget is {MIN_BUDGET}); allow more characters."
+                f"has {length}, and the smallest budget is {config.MIN_BUDGET}); allow more "
+                f"characters."
             )
         pack = filled(limit)
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from repomem import config
 from repomem.errors import BudgetError, InputError, WriteAccessError
 from repomem.index import indexer
 from repomem.pack import builder, render, tokens
@@ -333,7 +334,7 @@ def test_a_small_budget_drops_the_work_in_progress_before_the_ranking(repo: Repo
     for i in range(12):
         repo.write(f"misc/module_{i}.py", f"def changed_{i}():\n    pass\n")
     for fmt in ("md", "json", "xml"):
-        pack = builder.build(repo.config(), "Invoice totals", budget=builder.MIN_BUDGET, fmt=fmt)
+        pack = builder.build(repo.config(), "Invoice totals", budget=config.MIN_BUDGET, fmt=fmt)
         assert tokens.count(pack.render(fmt), repo.config().pack.token_margin) <= pack.budget
         roomy = builder.build(repo.config(), "Invoice totals", budget=3000, fmt=fmt)
         assert len(roomy.uncommitted) == 12
