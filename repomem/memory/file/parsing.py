@@ -227,6 +227,7 @@ def _check_text(
                 f"`{name}` line {line_no + offset}: `{ln.strip()}` reads as an entry heading "
                 f"inside `{item_id}`; write it as `### {head.group(1)} · {head.group(2)}`."
             )
+    # only then the fields: a mistyped heading is the cause of the fields above it in the text
     for offset, ln in enumerate(block[1:start], 1):
         field = _FIELD.match(ln)
         if field is not None and field.group(1) in allowed:
