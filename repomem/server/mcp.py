@@ -38,11 +38,6 @@ Paths are relative to the repository root."""
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DESTROY = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
-# registered only when the server may write
-WRITE_TOOLS = frozenset(
-    {"remember", "supersede", "forget", "write_note", "memory_check", "session_start",
-     "session_end"}
-)  # fmt: skip
 CITES = (
     "Code the fact rests on: `PATH`, `PATH:SYMBOL` or `PATH:START-END`, relative to the "
     "repository root; the fact turns stale when that code changes."
@@ -142,14 +137,18 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     """
     ro = cfg.server.read_only if read_only is None else read_only
     server = _Server("repomem", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
-    if ro:
-        server.left_out = WRITE_TOOLS
     last = tools.LastPack()
 
     def tool(
-        annotations: ToolAnnotations, description: str | None = None
+        annotations: ToolAnnotations, description: str | None = None, *, kept: bool = True
     ) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
+        """Register the tool; one not `kept` (a write tool on a read-only server) is left out,
+        and named as such when called (`_Server.left_out`)."""
+
         def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
+            if not kept:
+                server.left_out |= {fn.__name__}
+                return fn
             doc = description or " ".join((fn.__doc__ or "").split())
             server.add_tool(fn, description=doc, annotations=annotations)
             return fn
@@ -247,82 +246,80 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         (their cited code changed) are marked STALE."""
         return call(lambda: tools.recall(cfg, query, limit))
 
-    if not ro:
+    @tool(WRITE, kept=not ro)
+    def remember(
+        fact: Annotated[str, Field(description="The fact, in one or a few sentences.")],
+        cites: Annotated[list[str] | None, Field(description=CITES)] = None,
+        topic: Annotated[str | None, Field(description="A topic word or phrase.")] = None,
+        kind: Annotated[
+            Literal["fact", "convention", "decision"], Field(description="What it is.")
+        ] = "fact",
+    ) -> CallToolResult:
+        """Record a fact in the project memory (committed with the code, shared with the
+        team). Cite the code it rests on. Near-duplicates merge; credentials are refused."""
+        return call(lambda: tools.remember(cfg, fact, cites, topic, kind))
 
-        @tool(WRITE)
-        def remember(
-            fact: Annotated[str, Field(description="The fact, in one or a few sentences.")],
-            cites: Annotated[list[str] | None, Field(description=CITES)] = None,
-            topic: Annotated[str | None, Field(description="A topic word or phrase.")] = None,
-            kind: Annotated[
-                Literal["fact", "convention", "decision"], Field(description="What it is.")
-            ] = "fact",
-        ) -> CallToolResult:
-            """Record a fact in the project memory (committed with the code, shared with the
-            team). Cite the code it rests on. Near-duplicates merge; credentials are refused."""
-            return call(lambda: tools.remember(cfg, fact, cites, topic, kind))
+    @tool(WRITE, kept=not ro)
+    def supersede(
+        id: Annotated[str, Field(description="The fact to replace, e.g. `f-1a2b3c4d`.")],
+        fact: Annotated[str, Field(description="The new text.")],
+        why: Annotated[str, Field(description="Why the old fact no longer holds.")],
+        cites: Annotated[
+            list[str] | None, Field(description=CITES + " Default: the old citations.")
+        ] = None,
+    ) -> CallToolResult:
+        """Replace a fact with a corrected one; the old one stays as history with why."""
+        return call(lambda: tools.supersede(cfg, id, fact, why, cites))
 
-        @tool(WRITE)
-        def supersede(
-            id: Annotated[str, Field(description="The fact to replace, e.g. `f-1a2b3c4d`.")],
-            fact: Annotated[str, Field(description="The new text.")],
-            why: Annotated[str, Field(description="Why the old fact no longer holds.")],
-            cites: Annotated[
-                list[str] | None, Field(description=CITES + " Default: the old citations.")
-            ] = None,
-        ) -> CallToolResult:
-            """Replace a fact with a corrected one; the old one stays as history with why."""
-            return call(lambda: tools.supersede(cfg, id, fact, why, cites))
+    @tool(DESTROY, kept=not ro)
+    def forget(
+        id: Annotated[str, Field(description="The fact to remove, e.g. `f-1a2b3c4d`.")],
+    ) -> CallToolResult:
+        """Remove a fact's text for real (wrong, or holds personal data); a tombstone id
+        stays. Prefer supersede for facts that merely changed."""
+        return call(lambda: tools.forget(cfg, id))
 
-        @tool(DESTROY)
-        def forget(
-            id: Annotated[str, Field(description="The fact to remove, e.g. `f-1a2b3c4d`.")],
-        ) -> CallToolResult:
-            """Remove a fact's text for real (wrong, or holds personal data); a tombstone id
-            stays. Prefer supersede for facts that merely changed."""
-            return call(lambda: tools.forget(cfg, id))
+    @tool(WRITE, kept=not ro)
+    def write_note(
+        path: Annotated[str, Field(description="A file path relative to the repository root.")],
+        note: Annotated[
+            str, Field(description="What the file is for, its entry points, its gotchas.")
+        ],
+        replace: Annotated[
+            bool, Field(description="Drop the assistant's earlier notes on this path.")
+        ] = False,
+    ) -> CallToolResult:
+        """Leave a note on a file for later sessions (shown by file_overview and in context
+        packs), kept apart from generated notes and never overwritten by them."""
+        return call(lambda: tools.write_note(cfg, path, note, replace))
 
-        @tool(WRITE)
-        def write_note(
-            path: Annotated[str, Field(description="A file path relative to the repository root.")],
-            note: Annotated[
-                str, Field(description="What the file is for, its entry points, its gotchas.")
-            ],
-            replace: Annotated[
-                bool, Field(description="Drop the assistant's earlier notes on this path.")
-            ] = False,
-        ) -> CallToolResult:
-            """Leave a note on a file for later sessions (shown by file_overview and in context
-            packs), kept apart from generated notes and never overwritten by them."""
-            return call(lambda: tools.write_note(cfg, path, note, replace))
+    @tool(WRITE, kept=not ro)
+    def memory_check() -> CallToolResult:
+        """Mark stale every fact whose cited code changed, moved or vanished."""
+        return call(lambda: tools.memory_check(cfg))
 
-        @tool(WRITE)
-        def memory_check() -> CallToolResult:
-            """Mark stale every fact whose cited code changed, moved or vanished."""
-            return call(lambda: tools.memory_check(cfg))
+    @tool(WRITE, kept=not ro)
+    def session_start(
+        title: Annotated[str | None, Field(description="What this session is for.")] = None,
+        agent: Annotated[str | None, Field(description="Who works (default mcp).")] = None,
+    ) -> CallToolResult:
+        """Open a session: records the time, HEAD and dirty files, so session_end can list
+        the commits, files and symbols changed."""
+        return call(lambda: tools.session_start(cfg, title, agent))
 
-        @tool(WRITE)
-        def session_start(
-            title: Annotated[str | None, Field(description="What this session is for.")] = None,
-            agent: Annotated[str | None, Field(description="Who works (default mcp).")] = None,
-        ) -> CallToolResult:
-            """Open a session: records the time, HEAD and dirty files, so session_end can list
-            the commits, files and symbols changed."""
-            return call(lambda: tools.session_start(cfg, title, agent))
-
-        @tool(WRITE)
-        def session_end(
-            summary: Annotated[str, Field(description="What was done, in a few lines.")],
-            learned: Annotated[
-                list[str] | None, Field(description="Facts learned, one per item.")
-            ] = None,
-            next_steps: Annotated[
-                list[str] | None, Field(description="Open next steps or questions.")
-            ] = None,
-        ) -> CallToolResult:
-            """Close the open session: record its changes, summary, learned facts and next
-            steps in the memory file."""
-            return call(lambda: tools.session_end(cfg, summary, learned, next_steps))
+    @tool(WRITE, kept=not ro)
+    def session_end(
+        summary: Annotated[str, Field(description="What was done, in a few lines.")],
+        learned: Annotated[
+            list[str] | None, Field(description="Facts learned, one per item.")
+        ] = None,
+        next_steps: Annotated[
+            list[str] | None, Field(description="Open next steps or questions.")
+        ] = None,
+    ) -> CallToolResult:
+        """Close the open session: record its changes, summary, learned facts and next
+        steps in the memory file."""
+        return call(lambda: tools.session_end(cfg, summary, learned, next_steps))
 
     @tool(READ if ro else WRITE, MEMORY_DOC.format(file=_memory_name(cfg)))
     def memory(
