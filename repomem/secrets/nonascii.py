@@ -110,9 +110,9 @@ def _held(text: str, characters: tuple[str, ...]) -> list[str]:
         wide = [part for part in parts if not part.isascii()]
     held: list[str] = []
     for part in wide:
-        if not any(map(part.__contains__, characters)):
-            continue
         found = [character for character in characters if character in part]
+        if not found:
+            continue
         held += found
         characters = tuple(character for character in characters if character not in found)
         if not characters:
