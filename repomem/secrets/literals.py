@@ -90,9 +90,14 @@ _NEXT_LINE_JOINING = frozenset(" \t+\n")
 def _joined_literals(text: str, m: re.Match[str], value: str) -> tuple[str, int | None] | None:
     """The value of the literal the assignment tail ``m`` read (``value``, in one quote), with
     the literals joined after it, and where the last of them ends (None: the literal alone);
-    None when the literal is a prefix added to an identity or a random value.  Asked where
-    the character after the literal may join one (see ``_JOINING``)."""
+    None when the literal is a prefix added to an identity or a random value."""
     end = m.end()
+    after = text[end : end + 1]  # (what may join a literal: a test of it first)
+    if after not in _JOINING and not (
+        after in _LINE_BREAKS
+        and (m.group("wrapped") or text[end + 1 : end + 2] in _NEXT_LINE_JOINING)
+    ):
+        return value, None
     joins = _CONCATENATED_OVER_LINES if m.group("wrapped") else _CONCATENATED
     more = joins.match(text, end)
     if more is not None:  # "abc" + "def", "abc" 'def': the literals are the value

@@ -110,9 +110,9 @@ def _held(text: str, characters: tuple[str, ...]) -> list[str]:
         wide = [part for part in parts if not part.isascii()]
     held: list[str] = []
     for part in wide:
-        if not any(map(part.__contains__, characters)):
-            continue
         found = [character for character in characters if character in part]
+        if not found:
+            continue
         held += found
         characters = tuple(character for character in characters if character not in found)
         if not characters:
@@ -263,8 +263,9 @@ def _cjk_hits(text: str) -> list[tuple[int, str, int]]:
 def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
     """The span of the value after the CJK name at ``start``, if a secret: typed like a
     password after a password's name, generated after a token's or a key's.  A value with
-    characters outside ASCII counts in quotes only (a string, or quoted in a sentence), with
-    three ASCII characters together: unquoted, it is a sentence's words."""
+    characters outside ASCII counts in quotes (a string, or quoted in a sentence) with three
+    ASCII characters together; unquoted, up to a particle attached to it, when an ASCII run
+    in it is typed or generated (see :func:`_wide_unquoted_secret`)."""
     m = _cjk_name().match(text, start)
     if m is None:
         return []
@@ -277,13 +278,11 @@ def _cjk_spans(text: str, start: int) -> list[tuple[int, int]]:
             value = value[: grammar.start()]
         if not m.group("q"):
             value = value.rstrip(".:)!?")  # the end of a sentence
-        if not value.isascii():
-            if not (_wide_unquoted_secret(value, password) and _plain_secret(value)):
-                return []
-            return [(m.start(group), m.start(group) + len(value))]
-    if group == "wide" and _ASCII_RUN.search(value) is None:
+    if group == "value" and not value.isascii():
+        secret = _wide_unquoted_secret(value, password) and _plain_secret(value)
+    elif group == "wide" and _ASCII_RUN.search(value) is None:
         return []
-    if password:
+    elif password:
         secret = _typed(value) and _plain_secret(value)
     else:
         secret = len(value) >= 12 and _has_digit_and_letter(value) and _plain_secret(value)

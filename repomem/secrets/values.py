@@ -34,13 +34,7 @@ from repomem.secrets._common import (
     _plain_secret,
     _typed,
 )
-from repomem.secrets.literals import (
-    _JOINING,
-    _LINE_BREAKS,
-    _NEXT_LINE_JOINING,
-    _joined_literals,
-    _template_value,
-)
+from repomem.secrets.literals import _joined_literals, _template_value
 
 # Last words of a name that make the value a name, a setting or a number, not a secret:
 # token_url, password_field, auth_type, secret_name, api_key_header, tokenLimit ...
@@ -223,15 +217,7 @@ def _secret_value(
     joined = None  # where the last of the literals concatenated to the value ends
     if quoted is not None:
         value = quoted
-        end = m.end()
-        after = text[end : end + 1]  # (what may join a literal: a test of it first)
-        if (
-            after in _JOINING
-            or (
-                after in _LINE_BREAKS
-                and (m.group("wrapped") or text[end + 1 : end + 2] in _NEXT_LINE_JOINING)
-            )
-        ) and (group == "quoted" and not config_like and len(m.group("q")) == 1):
+        if group == "quoted" and not config_like and len(m.group("q")) == 1:
             found = _joined_literals(text, m, value)
             if found is None:
                 return None  # "prefix_" + user_id: a name or a random value labelled
