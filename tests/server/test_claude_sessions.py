@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from repomem import fsutil
+from repomem.errors import LockTimeoutError, RepomemError
+from repomem.fsutil import FileLock
+from repomem.index.state import state_dir
 from repomem.memory import access, ops, session
 from repomem.server import claude_hooks as hooks
 from repomem.server import claude_sessions as recorder
-from tests.conftest import Repo
-from tests.server.conftest import CALC
+from tests.conftest import Repo, wait_until
+from tests.server.conftest import CALC, talk, text
 
 TASK = "Calculator.total adds one value too many, fix it please"
 SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
@@ -417,3 +424,121 @@ def test_titles_and_summaries_are_cut_at_a_word_or_a_sentence(repo: Repo) -> Non
     transcript(path, said("word " * 400))  # no sentence: cut at a word
     summary = recorder.summary_from(cfg, path)
     assert len(summary) <= recorder.SUMMARY_CHARS and summary.endswith("word…")
+
+
+# ------------------------------------------------------- a hook racing a session's end
+
+
+class LockWaits(logging.Handler):
+    """The lock files this process's calls waited for, as `FileLock` says it (once a wait
+    passes `LOCK_NOTICE_SECONDS`): `on(name)` is an event to wait on."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._events: dict[str, threading.Event] = {}
+        self._guard = threading.Lock()
+
+    def on(self, name: str) -> threading.Event:
+        with self._guard:
+            return self._events.setdefault(name, threading.Event())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg.startswith("waiting for") and isinstance(record.args, tuple):
+            self.on(Path(str(record.args[1])).name).set()
+
+
+@pytest.fixture
+def waits(monkeypatch: pytest.MonkeyPatch) -> Iterator[LockWaits]:
+    monkeypatch.setattr(fsutil, "LOCK_NOTICE_SECONDS", 0.05)
+    handler = LockWaits()
+    logger = logging.getLogger(fsutil.__name__)
+    logger.addHandler(handler)
+    yield handler
+    logger.removeHandler(handler)
+
+
+class Racer(threading.Thread):
+    """`fn()` run in a thread of its own: what it returned or raised, once it is done."""
+
+    def __init__(self, fn: Callable[[], object]) -> None:
+        super().__init__(daemon=True)
+        self._fn = fn
+        self.outcome: object = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.outcome = self._fn()
+        except RepomemError as exc:
+            self.outcome = exc
+
+    def result(self) -> object:
+        self.join(120)
+        assert not self.is_alive(), "still running"
+        return self.outcome
+
+
+def held(path: Path) -> bool:
+    """Whether another call or process holds the lock file `path`."""
+    try:
+        with FileLock(path, 0.0):
+            return False
+    except LockTimeoutError:
+        return True
+
+
+def test_a_task_prompt_racing_session_end_opens_the_next_session_after_the_end_is_recorded(
+    code: Repo, waits: LockWaits
+) -> None:
+    """The hook read the open session under a lock of its own, then waited to title it while
+    `repomem session end`, in another process, recorded it: the title went to no session
+    ("No session is open"), and none was opened for the task."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    fix_calc(code)
+    state = state_dir(cfg)
+    with FileLock(state / "memory.lock", 60.0):  # the end waits here, holding the session
+        ending = subprocess.Popen(
+            [sys.executable, "-m", "repomem", "session", "end", "--summary", "Ended by hand."],
+            cwd=code.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        wait_until(lambda: held(state / "session.lock"), "`session end` to hold the session")
+        hook = hooks.HookInput("UserPromptSubmit", "c1")
+        prompt = Racer(lambda: recorder.prompted(cfg, hook, TASK))
+        assert waits.on("session.lock").wait(60)
+    out, err = ending.communicate(timeout=120)
+    assert ending.returncode == 0 and out.startswith(f"Ended {first['id']}:"), err
+    done = prompt.result()
+    assert isinstance(done, recorder.Recorded) and done.record is not None, done
+    assert done.record["id"] != first["id"] and done.record["owner"] == "c1"
+    assert done.record["title"] == TASK and session.open_session(cfg) == done.record
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == first["id"] and entry.summary == "Ended by hand."
+
+
+def test_a_session_end_hook_racing_the_mcp_session_end_records_the_session_once_quietly(
+    code: Repo, waits: LockWaits
+) -> None:
+    """The `SessionEnd` hook read the session it owned, then waited to set it aside while the
+    model's `session_end` recorded it: the hook failed ("No session is open; nothing to set
+    aside"), an error Claude Code shows."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    fix_calc(code)
+    with FileLock(state_dir(cfg) / "memory.lock", 60.0):  # the tool waits here, holding it
+
+        async def end_it(client: Any) -> Any:
+            return await client.call_tool("session_end", {"summary": "Ended by the model."})
+
+        tool = Racer(lambda: talk(code, end_it))
+        assert waits.on("memory.lock").wait(60)
+        hook = Racer(lambda: end(cfg))
+        assert waits.on("session.lock").wait(60)
+    result = tool.result()
+    assert not result.is_error and text(result).startswith(f"Ended {first['id']}:")
+    assert hook.result() == ""
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == first["id"] and entry.summary == "Ended by the model."
+    assert session.open_session(cfg) is None and recorder.pending(cfg) == []
