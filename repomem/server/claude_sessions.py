@@ -61,8 +61,8 @@ AGENT = "claude-code"
 OPENING = ("startup", "clear", "compact", "")
 ENDED_PREFIX = "claude-ended-"  # <state dir>/claude-ended-<session id>.json: set aside, to finish
 FINISH_LOCK = "claude-finish.lock"
-# a hook waits this long for the open session's lock (the prompt waits for the hook); a
-# `session end` that holds it longer (a compaction) leaves this Claude session unrecorded
+# a hook waits this long for the open session's lock (the prompt waits for the hook), then
+# gives up: the session it would open, title or set aside is left to a later hook
 LOCK_SECONDS = 5.0
 FINISH_LOCK_SECONDS = 120.0
 # a set-aside session older than this was not finished (its process died): the next start

@@ -547,3 +547,37 @@ def test_a_session_end_hook_racing_the_mcp_session_end_records_the_session_once_
     (entry,) = access.load(cfg).sessions()
     assert entry.id == first["id"] and entry.summary == "Ended by the model."
     assert session.open_session(cfg) is None and recorder.pending(cfg) == []
+
+
+HOLD = """
+import pathlib, sys
+from repomem.fsutil import FileLock
+with FileLock(pathlib.Path(sys.argv[1]), 10.0):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_hook_kept_out_by_another_process_holding_the_session_lock_names_it(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock file is the one `session` start and end always took: a repomem from before
+    this one (an MCP server started before an upgrade, ending a session) keeps a hook out."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    monkeypatch.setattr(recorder, "LOCK_SECONDS", 0.2)
+    path = state_dir(cfg) / "session.lock"
+    with subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as other:  # fmt: skip
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        with pytest.raises(LockTimeoutError) as caught:
+            end(cfg)
+        assert str(caught.value) == (
+            f"`{path}` is locked by another repomem process (pid {other.pid}) for over 0.2s; "
+            "wait for it to finish and retry."
+        )
+        other.communicate("", timeout=60)
+    assert session.open_session(cfg) == first and recorder.pending(cfg) == []
+    assert end(cfg) == "" and recorder.pending(cfg) == []  # once it is free
+    assert session.open_session(cfg) is None
