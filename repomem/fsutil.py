@@ -10,7 +10,9 @@ import os
 import re
 import stat
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -159,8 +161,9 @@ _Lock = TypeVar("_Lock", bound="FileLock")
 class FileLock:
     """An exclusive lock on a local file, shared between processes (the OS frees it on death).
 
-    Not re-entrant. Waits up to `timeout` seconds, then raises `LockTimeoutError` with
-    `timeout_message()`.
+    Not re-entrant (see `ReentrantFileLock`): each one opens the file anew, and the lock is
+    the open file's, so another call of this process waits as another process does. Waits up
+    to `timeout` seconds, then raises `LockTimeoutError` with `timeout_message()`.
     """
 
     def __init__(self, path: Path, timeout: float) -> None:
@@ -214,6 +217,55 @@ class FileLock:
             _unlock(self._fd)
             os.close(self._fd)
             self._fd = None
+
+
+class ReentrantFileLock(FileLock):
+    """A `FileLock` that the thread holding it takes again at once (a call made under the lock
+    that takes it itself), released when the outermost `with` ends; the outermost waits up to
+    its `timeout`, the nested ones never wait. Other threads of the process wait for it as
+    other processes do, each on an opening of its own of the file.
+    """
+
+    def __enter__(self: _Lock) -> _Lock:
+        holds = _holds()
+        key = os.path.realpath(self.path)
+        hold = holds.get(key)
+        if hold is not None:
+            hold.depth += 1
+            return self
+        super().__enter__()
+        holds[key] = _Hold(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        holds = _holds()
+        key = os.path.realpath(self.path)
+        hold = holds.get(key)
+        if hold is None:
+            return
+        hold.depth -= 1
+        if hold.depth == 0:
+            del holds[key]
+            FileLock.__exit__(hold.lock, *exc)
+
+
+@dataclass
+class _Hold:
+    """A `ReentrantFileLock` that a thread holds: the one that took it, and how deep."""
+
+    lock: FileLock
+    depth: int = 1
+
+
+_THREAD = threading.local()
+
+
+def _holds() -> dict[str, _Hold]:
+    """The `ReentrantFileLock`s this thread holds, by the real path of their files."""
+    holds: dict[str, _Hold] | None = getattr(_THREAD, "holds", None)
+    if holds is None:
+        holds = _THREAD.holds = {}
+    return holds
 
 
 def _try_lock(fd: int) -> bool:
