@@ -158,7 +158,7 @@ def test_file_overview_of_a_file_not_indexed_gives_the_reason(code: Repo) -> Non
     code.write("app/new.py", "x = 1\n")
 
     async def body(c: Client) -> list[str]:
-        paths = ["Cargo.lock", "REPOMEM.md", "logo.png", "app/new.py", "app"]
+        paths = ["Cargo.lock", "REPOMEM.md", "logo.png", "app/new.py"]
         return [text(await c.call_tool("file_overview", {"path": p})) for p in paths]
 
     assert talk(code, body) == [
@@ -168,7 +168,6 @@ def test_file_overview_of_a_file_not_indexed_gives_the_reason(code: Repo) -> Non
         "packed and searched from its own table).",
         "Error: `logo.png` is not indexed, skipped as `binary` (a binary file).",
         "Error: `app/new.py` is new since the last index run; call refresh, then ask again.",
-        "Error: `app` is a directory; give a file in it (see search_code).",
     ]
 
 
@@ -543,3 +542,33 @@ def test_find_references_takes_the_identifier_from_a_name_joined_as_the_language
     for out in talk(code, body):
         assert not out.is_error and "app/main.py:5 call in main" in text(out), text(out)
         assert out.structured_content["name"] == "add"
+
+
+def test_notes_written_on_a_folder_show_in_its_overview_and_its_files(code: Repo) -> None:
+    code.write("app/util/helpers.py", "def helper():\n    return 1\n")
+    code.commit("a nested folder")
+
+    async def body(c: Client) -> list[Any]:
+        bare = await c.call_tool("file_overview", {"path": "app"})
+        await c.call_tool("write_note", {"path": "app/", "note": "The CLI entry points."})
+        await c.call_tool("refresh", {})
+        return [
+            bare,
+            await c.call_tool("file_overview", {"path": "app"}),
+            await c.call_tool("file_overview", {"path": "app/util/helpers.py"}),
+            await c.call_tool("file_overview", {"path": "calc.py"}),
+        ]
+
+    bare, folder, inside, elsewhere = talk(code, body)
+    assert not bare.is_error, text(bare)
+    assert "No notes on the folder `app`" in text(bare)
+    assert not folder.is_error, text(folder)
+    assert folder.structured_content["folder"]["path"] == "app"
+    assert [n["text"] for n in folder.structured_content["notes"]] == ["The CLI entry points."]
+    assert "Note (assistant): The CLI entry points." in text(folder)
+    assert "app/main.py" in text(folder) and "app/util/helpers.py" in text(folder)
+    assert inside.structured_content["folder_notes"] == [
+        {"path": "app", "source": "assistant", "text": "The CLI entry points.", "stale": False}
+    ]
+    assert "Note on the folder `app/` (assistant): The CLI entry points." in text(inside)
+    assert elsewhere.structured_content["folder_notes"] == []
