@@ -543,3 +543,15 @@ def test_find_references_takes_the_identifier_from_a_name_joined_as_the_language
     for out in talk(code, body):
         assert not out.is_error and "app/main.py:5 call in main" in text(out), text(out)
         assert out.structured_content["name"] == "add"
+
+
+def test_search_code_finds_a_one_letter_definition_by_its_name(code: Repo) -> None:
+    code.write("short.py", "def f(x):\n    return x\n")
+    indexer.run(code.config())
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("search_code", {"query": "f"})
+
+    r = talk(code, body)
+    assert not r.is_error, text(r)
+    assert [(h["path"], h["name"]) for h in r.structured_content["results"]] == [("short.py", "f")]
