@@ -11,6 +11,7 @@ import re
 import stat
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 from typing import TypeVar
 
@@ -84,6 +85,12 @@ def utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def nfc(text: str) -> str:
+    """`text` in Unicode normal form C: how two spellings of one file name compare (macOS
+    writes `café` decomposed, keyboards type it composed)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def valid_text(value: str) -> str:

@@ -8,6 +8,7 @@ them. Also the other way round: a repository path as a gitignore/gitattributes p
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from pathlib import Path, PurePosixPath
@@ -15,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from repomem import secrets
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import utf8_name
+from repomem.fsutil import nfc, utf8_name
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -78,11 +79,34 @@ def confine(cfg: Config, raw: str, *, what: str = "path", allow_absolute: bool =
             f"The {what} `{raw}` is inside `.git` (git's own data, also through a symlink); "
             f"give a file of the work tree."
         )
+    rel = on_disk(root, rel)
     target = full.relative_to(root).as_posix() if full != root else rel
     if secrets.is_secret_file(rel) or secrets.is_secret_file(target):
         # `src/settings.py -> ../.env`: the link's target decides
         raise InputError(f"`{rel}` is a credential file; repomem never reads or shows it.")
     return rel
+
+
+def on_disk(root: Path, rel: str) -> str:
+    """`rel` as the work tree spells it: a component that is not in its folder is replaced by
+    the one that is the same name in another Unicode normal form (`café.py` typed composed,
+    written decomposed). Unchanged when nothing there matches."""
+    if rel.isascii() or os.path.lexists(root / rel):
+        return rel
+    parts = rel.split("/")
+    for i, part in enumerate(parts):
+        folder = root.joinpath(*parts[:i])
+        if part.isascii() or os.path.lexists(folder / part):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:  # not a folder, or not readable: the rest cannot be matched either
+            return rel
+        same = [n for n in names if nfc(n) == nfc(part)]
+        if len(same) != 1:
+            return rel
+        parts[i] = same[0]
+    return "/".join(parts)
 
 
 def _inside(cfg: Config, path: Path, raw: str, what: str) -> str:

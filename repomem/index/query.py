@@ -7,6 +7,7 @@ return plain JSON-ready values (documented in the README) and never print.
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -95,6 +96,17 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
     ):  # fmt: skip
         return "not listed by git: ignored, or untracked while `index.include_untracked` is off"
     return NEW
+
+
+def indexed_spelling(store: Any, rel: str) -> str:
+    """`rel` as the index spells it: itself, or the one path the index holds that is `rel` in
+    another Unicode normal form (on macOS, git lists a name composed that the file system
+    keeps decomposed, and either spelling opens the file)."""
+    if rel.isascii():
+        return rel
+    forms = {unicodedata.normalize(form, rel) for form in ("NFC", "NFD")} - {rel}
+    found = store.column("files", ["path"], [rel, *sorted(forms)])["path"]
+    return found[0] if len(found) == 1 else rel
 
 
 def status(cfg: Config) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from repomem import config, secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
+from repomem.fsutil import nfc
 from repomem.memory.model import Fact, HistoryEntry, Session
 from repomem.paths import confine, confine_glob
 
@@ -206,8 +207,8 @@ def file_overview(cfg: Config, path: str) -> Result:
     from repomem.llm import notes as llm_notes
     from repomem.memory import access
 
-    rel = confine(cfg, path)
     store = q.require_store(cfg)
+    rel = q.indexed_spelling(store, confine(cfg, path))
     rows = store.rows_for_path("files", rel)
     if not rows:
         # the reason a file is skipped, as `index_status` counts it: not "call refresh"
@@ -232,9 +233,9 @@ def file_overview(cfg: Config, path: str) -> Result:
     ]
     facts = [
         {"id": f.id, "kind": f.kind, "status": f.status, "text": f.text, "topic": f.topic,
-         "cites": [c.target for c in f.cites if c.path == rel]}
+         "cites": [c.target for c in f.cites if nfc(c.path) == nfc(rel)]}
         for f in access.load(cfg).facts()
-        if f.status in ("valid", "stale") and any(c.path == rel for c in f.cites)
+        if f.status in ("valid", "stale") and any(nfc(c.path) == nfc(rel) for c in f.cites)
     ]  # fmt: skip
     info = {
         "path": rel,

@@ -160,3 +160,15 @@ def test_why_a_path_is_not_indexed_names_the_reason_status_counts(repo: Repo) ->
     }
     skips = query.status(cfg)["skipped"]
     assert {"generated", "memory", "binary", "minified"} <= set(skips)
+
+
+def test_a_path_in_the_other_unicode_form_is_spelled_as_the_index_holds_it(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", "def brew():\n    return 1\n")
+    repo.write("plain.py", "x = 1\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    assert query.indexed_spelling(store, "caf\u00e9.py") == "cafe\u0301.py"
+    assert query.indexed_spelling(store, "cafe\u0301.py") == "cafe\u0301.py"
+    assert query.indexed_spelling(store, "plain.py") == "plain.py"
+    assert query.indexed_spelling(store, "th\u00e9.py") == "th\u00e9.py"  # not indexed

@@ -555,3 +555,19 @@ def test_search_code_finds_a_one_letter_definition_by_its_name(code: Repo) -> No
     r = talk(code, body)
     assert not r.is_error, text(r)
     assert [(h["path"], h["name"]) for h in r.structured_content["results"]] == [("short.py", "f")]
+
+
+def test_file_overview_finds_a_file_named_in_the_other_unicode_form(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", "def brew():\n    return 1\n")  # stored decomposed (macOS)
+    repo.commit("init")
+    indexer.run(repo.config())
+    ops.remember(repo.config(), "brew() makes one cup.", cites=["cafe\u0301.py:brew"])
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("file_overview", {"path": "caf\u00e9.py"})  # typed composed
+
+    r = talk(repo, body)
+    assert not r.is_error, text(r)
+    assert r.structured_content["file"]["path"] == "cafe\u0301.py"
+    assert [s["name"] for s in r.structured_content["symbols"]] == ["brew"]
+    assert len(r.structured_content["facts"]) == 1
