@@ -126,13 +126,15 @@ def status(cfg: Config) -> dict[str, Any]:
     indexed = [i for i, skip in enumerate(files["skip"]) if not skip]
     languages = Counter(files["language"][i] for i in indexed)
     skipped = Counter({k: len(v) for k, v in plan.skipped.items()})
-    for skip in files["skip"]:
-        if skip:
+    gone = set(plan.deleted)
+    for path, skip in zip(files["path"], files["skip"], strict=True):
+        if skip and path not in gone:
             skipped[skip] += 1
     indexed_commit = meta.get("indexed_commit") or None
     fresh_head = indexed_commit == plan.head
     changed = indexer.really_changed(cfg, plan, states)
-    pending = len(changed) + len(plan.deleted)
+    deleted = indexer.indexed_deleted(plan, states)
+    pending = len(changed) + len(deleted)
     indexed_at = float(meta.get("indexed_at") or 0)
     return {
         "root": str(cfg.root),
@@ -150,7 +152,7 @@ def status(cfg: Config) -> dict[str, Any]:
         "indexed_commit": indexed_commit,
         "indexed_at": indexed_at,
         "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
-        "pending": {"changed": len(changed), "deleted": len(plan.deleted)},
+        "pending": {"changed": len(changed), "deleted": len(deleted)},
         "fresh": fresh_head and pending == 0 and indexer.built_under_current_rules(cfg, meta),
         "llm_rerank": _rerank_spend(cfg),
     }

@@ -54,7 +54,13 @@ from repomem.index.indexer.manifest import (
     write_manifest,
 )
 from repomem.index.indexer.parse import Parsed, Progress, process_file
-from repomem.index.indexer.plan import Plan, Prepared, make_plan, really_changed
+from repomem.index.indexer.plan import (
+    Plan,
+    Prepared,
+    indexed_deleted,
+    make_plan,
+    really_changed,
+)
 from repomem.types import IndexReport
 
 __all__ = [
@@ -66,6 +72,7 @@ __all__ = [
     "compact",
     "content_rules",
     "home_dir",
+    "indexed_deleted",
     "make_plan",
     "open_store",
     "optimize_if_due",
