@@ -17,7 +17,7 @@ from typing import Any
 
 from repomem import config, secrets
 from repomem.config import Config
-from repomem.errors import InputError, NotFoundError
+from repomem.errors import InputError, NotFoundError, StoreError
 from repomem.fsutil import nfc
 from repomem.memory.model import Fact, HistoryEntry, Session
 from repomem.paths import confine, confine_glob
@@ -314,9 +314,17 @@ def index_status(cfg: Config) -> Result:
 
 def refresh(cfg: Config) -> Result:
     """Bring the index up to date (only what changed)."""
+    from concurrent.futures import BrokenExecutor
+
     from repomem.index import indexer
 
-    report = indexer.run(cfg)
+    try:
+        report = indexer.run(cfg)
+    except BrokenExecutor as exc:
+        # the parse workers ended under it: a Ctrl-C in the server's terminal reaches them
+        lost = indexer.lost_build(cfg, "the next `refresh`")
+        said = lost or "the batches it finished are kept; call `refresh` to go on"
+        raise StoreError(f"The refresh was cut short: {said}.") from exc
     data = {
         "files_seen": report.files_seen,
         "added": len(report.added),

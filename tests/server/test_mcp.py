@@ -571,3 +571,45 @@ def test_file_overview_finds_a_file_named_in_the_other_unicode_form(repo: Repo) 
     assert r.structured_content["file"]["path"] == "cafe\u0301.py"
     assert [s["name"] for s in r.structured_content["symbols"]] == ["brew"]
     assert len(r.structured_content["facts"]) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads workers from /proc")
+def test_a_refresh_whose_full_build_is_cut_short_says_its_work_is_lost(repo: Repo) -> None:
+    """The parse workers of a first build end (a Ctrl-C in the server's terminal reaches
+    them): the answer says what `repomem index` says, not a pool's traceback."""
+    import signal
+
+    from tests.conftest import wait_until
+    from tests.index.indexer.cases import populate, rebuilding
+    from tests.index.indexer.test_parse import workers_of
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    done = threading.Event()
+
+    def stop_workers() -> None:
+        wait_until(lambda: done.is_set() or (rebuilding(journal) and workers_of(os.getpid())),
+                   "the first build's workers")  # fmt: skip
+        for pid in workers_of(os.getpid()):
+            os.kill(pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=stop_workers)
+    killer.start()
+
+    async def body(c: Client) -> Any:
+        try:
+            return await c.call_tool("refresh", {})
+        finally:
+            done.set()
+
+    try:
+        r = talk(repo, body)
+    finally:
+        killer.join()
+    assert r.is_error, text(r)
+    assert text(r).startswith(
+        "Error: The refresh was cut short: a full build is not resumed, so its work so far is "
+        "lost; there is no index until a build finishes, and the next `refresh` builds it "
+        "again from the start."
+    ), text(r)
