@@ -14,7 +14,7 @@ from typing import Any
 from repomem import paths
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
-from repomem.fsutil import text_lines, valid_text
+from repomem.fsutil import echo, text_lines, valid_text
 from repomem.index import indexer
 from repomem.index.languages import name_parts
 
@@ -206,7 +206,8 @@ def symbol(
     defs = store.symbols_named(name) or _named_by_parts(store, name)
     if not defs:
         raise NotFoundError(
-            f"No symbol named `{name}` in the index; try `repomem search {name}`, or run "
+            f"No symbol named `{echo(name)}` in the index; try `repomem search {echo(name)}`, "
+            "or run "
             "`repomem index` first if it was written since the last update."
         )
     references = _references(store, defs[0]["name"], max_refs)

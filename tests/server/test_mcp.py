@@ -613,3 +613,27 @@ def test_a_refresh_whose_full_build_is_cut_short_says_its_work_is_lost(repo: Rep
         "lost; there is no index until a build finishes, and the next `refresh` builds it "
         "again from the start."
     ), text(r)
+
+
+HUGE = "parse_" + "x" * 5000 + "\nsecond line"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("get_symbol", {"name": HUGE}),
+        ("search_code", {"query": "add", "kind": HUGE}),
+        ("search_code", {"query": "add", "path_glob": "/" + HUGE}),
+        ("recall", {"query": HUGE}),
+        ("remember", {"fact": "add() adds.", "cites": ["calc.py:" + HUGE]}),
+        ("file_overview", {"path": "/" + HUGE}),
+    ],
+)
+def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
+    code: Repo, tool: str, args: dict[str, Any]
+) -> None:
+    async def body(c: Client) -> Any:
+        return await c.call_tool(tool, args)
+
+    said = text(talk(code, body))
+    assert "\n" not in said and len(said) < 600 and "…" in said, said[:300]
