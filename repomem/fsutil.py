@@ -12,6 +12,7 @@ import stat
 import tempfile
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -76,6 +77,17 @@ def one_line(text: str) -> str:
     return _LINE_BREAK.sub(" ", text.strip())
 
 
+ECHO_CHARS = 200  # of a value someone gave, said back in a message
+
+
+def echo(value: str) -> str:
+    """`value` as a message says it back: on one line, and cut to `ECHO_CHARS` (a long
+    argument is its giver's own; said back whole it would fill a screen, or a model's
+    context, for nothing)."""
+    one = " ".join(value.split())
+    return one if len(one) <= ECHO_CHARS else one[: ECHO_CHARS - 1] + "…"
+
+
 def utf8_name(name: str) -> bool:
     """True when `name` is valid Unicode. git and `os.walk` give a file name that is not UTF-8
     on disk with its bytes as surrogates, which no store, JSON, terminal or memory file holds."""
@@ -86,6 +98,12 @@ def utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def nfc(text: str) -> str:
+    """`text` in Unicode normal form C: how two spellings of one file name compare (macOS
+    writes `café` decomposed, keyboards type it composed)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def valid_text(value: str) -> str:

@@ -11,7 +11,7 @@ import typer
 from repomem.cli._app import Bar, app, fail, indexing, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import RepomemError
-from repomem.fsutil import cannot_write
+from repomem.fsutil import cannot_write, echo
 
 SHOWN_REFS = 50  # references `repomem symbol` lists (all of them with --json)
 
@@ -181,7 +181,8 @@ def search(
 
     if kind is not None and kind not in query.SYMBOL_KINDS:
         typer.echo(
-            f"Error: unknown kind `{kind}`; use one of {', '.join(query.SYMBOL_KINDS)}.", err=True
+            f"Error: unknown kind `{echo(kind)}`; use one of {', '.join(query.SYMBOL_KINDS)}.",
+            err=True,
         )
         raise typer.Exit(1)
     try:

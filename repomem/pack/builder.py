@@ -201,7 +201,7 @@ def _pending(cfg: Config, store: Any) -> tuple[int, str | None, indexer.Prepared
     plan = prepared.plan
     really = indexer.really_changed(cfg, plan, prepared.states)
     prepared.same = frozenset(plan.changed).difference(really)
-    return len(really) + len(plan.deleted), plan.head, prepared
+    return len(really) + len(indexer.indexed_deleted(plan, prepared.states)), plan.head, prepared
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

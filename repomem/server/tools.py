@@ -19,7 +19,8 @@ from typing import Any
 
 from repomem import config, secrets
 from repomem.config import Config
-from repomem.errors import InputError, NotFoundError
+from repomem.errors import InputError, NotFoundError, StoreError
+from repomem.fsutil import echo, nfc
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
 from repomem.paths import confine, confine_glob
@@ -106,16 +107,6 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     return Result(text, data)
 
 
-ECHO_CHARS = 200  # of a client's argument, said back in an answer
-
-
-def _echo(arg: str) -> str:
-    """`arg` as an answer says it back: on one line, and cut (a long query is the client's own;
-    sent back whole it would fill the model's context for nothing)."""
-    one = " ".join(arg.split())
-    return one if len(one) <= ECHO_CHARS else one[: ECHO_CHARS - 1] + "…"
-
-
 def search_code(
     cfg: Config, query: str, kind: str | None, path_glob: str | None, limit: int
 ) -> Result:
@@ -125,10 +116,10 @@ def search_code(
     if not query.strip():
         raise InputError("The query is empty; give words or identifiers to search for.")
     if kind is not None and kind not in q.SYMBOL_KINDS:
-        raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
+        raise InputError(f"Unknown kind `{echo(kind)}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
     glob = confine_glob(path_glob) if path_glob else None
     hits = q.search(cfg, query, kind=kind, path_glob=glob, limit=max(1, min(limit, SEARCH_MAX)))
-    said = _echo(query)
+    said = echo(query)
     lines = [f"{len(hits)} result(s) for `{said}`:"] if hits else [f"No results for `{said}`."]
     for h in hits:
         label = h["signature"] or h["qualname"]
@@ -210,22 +201,24 @@ def file_overview(cfg: Config, path: str) -> Result:
     from repomem.llm import notes as llm_notes
     from repomem.memory import access
 
-    rel = confine(cfg, path)
     store = q.require_store(cfg)
+    rel = q.indexed_spelling(store, confine(cfg, path))
     rows = store.rows_for_path("files", rel)
     if not rows:
         # the reason a file is skipped, as `index_status` counts it: not "call refresh"
         why = q.why_not_indexed(cfg, store, rel) or q.NEW
         if why == q.MISSING:
-            raise NotFoundError(f"`{rel}` does not exist; give an indexed file (see search_code).")
+            raise NotFoundError(
+                f"`{echo(rel)}` does not exist; give an indexed file (see search_code)."
+            )
         if why == q.DIRECTORY:
             return _folder_overview(cfg, store, rel)
         if why == q.NEW:
-            raise NotFoundError(f"`{rel}` is {why}; call refresh, then ask again.")
-        raise NotFoundError(f"`{rel}` is not indexed, {why}.")
+            raise NotFoundError(f"`{echo(rel)}` is {why}; call refresh, then ask again.")
+        raise NotFoundError(f"`{echo(rel)}` is not indexed, {why}.")
     if _gone(cfg, rel):
         raise NotFoundError(
-            f"`{rel}` was deleted after the index was last updated; call `refresh` (see "
+            f"`{echo(rel)}` was deleted after the index was last updated; call `refresh` (see "
             f"search_code for where its code went)."
         )
     row = rows[0]
@@ -239,7 +232,7 @@ def file_overview(cfg: Config, path: str) -> Result:
         {"path": n.path, "source": n.source, "text": n.text, "stale": n.stale}
         for n in llm_notes.list_notes(cfg, folders, store=store)
     ]
-    facts = _citing(access.load(cfg), lambda cited: cited == rel)
+    facts = _citing(access.load(cfg), lambda cited: nfc(cited) == nfc(rel))
     info = {
         "path": rel,
         "language": row["language"],
@@ -362,9 +355,17 @@ def index_status(cfg: Config) -> Result:
 
 def refresh(cfg: Config) -> Result:
     """Bring the index up to date (only what changed)."""
+    from concurrent.futures import BrokenExecutor
+
     from repomem.index import indexer
 
-    report = indexer.run(cfg)
+    try:
+        report = indexer.run(cfg)
+    except BrokenExecutor as exc:
+        # the parse workers ended under it: a Ctrl-C in the server's terminal reaches them
+        lost = indexer.lost_build(cfg, "the next `refresh`")
+        said = lost or "the batches it finished are kept; call `refresh` to go on"
+        raise StoreError(f"The refresh was cut short: {said}.") from exc
     data = {
         "files_seen": report.files_seen,
         "added": len(report.added),
@@ -423,7 +424,7 @@ def recall(cfg: Config, query: str, limit: int) -> Result:
     if not query.strip():
         raise InputError("The query is empty; give words to look for in the memory.")
     hits = derived.recall(cfg, query, limit=max(1, min(limit, 100)))
-    lines = [] if hits else [f"Nothing in the memory matches `{query}`."]
+    lines = [] if hits else [f"Nothing in the memory matches `{echo(query)}`."]
     results: list[dict[str, Any]] = []
     for item, score in hits:
         if isinstance(item, Fact):

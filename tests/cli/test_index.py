@@ -415,3 +415,10 @@ def test_ctrl_c_during_an_update_says_its_finished_work_is_kept(repo: Repo) -> N
     assert err.startswith("Interrupted: finished work is kept") and "Traceback" not in err, err
     code, out, _ = run("-C", str(repo.root), "index")
     assert code == 0 and "(full build)" not in out, out
+
+
+def test_a_huge_symbol_name_is_said_back_cut_on_one_line(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    run("-C", str(repo.root), "index", "-q")
+    code, _, err = run("-C", str(repo.root), "symbol", "beta_" + "x" * 5000 + "\nmore")
+    assert code == 1 and err.count("\n") == 1 and len(err) < 600 and "…" in err, err[:300]
