@@ -9,7 +9,8 @@ a hook per commit): the waiting refresh will see their changes too.
 Where the hooks go:
 
 - the folder git runs hooks from: `.git/hooks`, or `core.hooksPath` when set (`git rev-parse
-  --git-path hooks` answers both);
+  --git-path hooks` answers both), unless the global or system git config sets it: every
+  repository runs hooks from that folder, so each commit anywhere would start an index;
 - husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
   `.husky/<hook>` files, so a marked block is appended to those (created when missing);
 - pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
@@ -250,9 +251,20 @@ def install(
     `register_merge_driver`). Installing twice changes nothing.
 
     Raises:
-        HookError: outside a git work tree, or when a hook file cannot be written.
+        HookError: outside a git work tree, when `core.hooksPath` comes from the global or
+            system git config (a folder every repository runs hooks from), or when a hook file
+            cannot be written.
     """
     folder, manager = location(cfg)
+    scope = vcs.config_scope(cfg.root, "core.hooksPath") if manager == "hooksPath" else None
+    if scope in ("global", "system"):
+        # every repository runs hooks from there: each commit anywhere would start an index
+        raise HookError(
+            f"`core.hooksPath` comes from your {scope} git config (`{folder}`), a hooks folder "
+            f"every repository shares, so repomem's hooks there would index every repository "
+            f"you commit in; give this repository a hooks folder of its own (`git config "
+            f"--local core.hooksPath <folder>`) and install again, or use `repomem watch`."
+        )
     py = python or sys.executable
     try:
         _make_folder(cfg, folder)

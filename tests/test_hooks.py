@@ -99,6 +99,18 @@ def test_core_hooks_path_is_respected(repo: Repo) -> None:
     assert (repo.root / ".githooks" / "post-checkout").read_text() == OLD_HOOK
 
 
+def test_a_hooks_path_shared_by_every_repository_is_refused(repo: Repo, tmp_path: Path) -> None:
+    shared = tmp_path / "global-hooks"
+    write_hook(shared / "pre-push", OLD_HOOK)
+    repo.git("config", "--global", "core.hooksPath", str(shared))
+    with pytest.raises(HookError, match=r"global git config.*every repository"):
+        hooks.install(repo.config(), python=TRUE)
+    assert sorted(p.name for p in shared.iterdir()) == ["pre-push"]
+    repo.git("config", "core.hooksPath", ".githooks")  # this repository's own: fine
+    assert {s.state for s in hooks.install(repo.config(), python=TRUE)} == {"installed"}
+    assert (repo.root / ".githooks" / "post-commit").exists()
+
+
 def test_uninstall_removes_the_hooks_folder_install_created_and_forgets_it(repo: Repo) -> None:
     repo.git("config", "core.hooksPath", "tools/githooks")
     hooks.install(repo.config(), python=TRUE)
