@@ -12,7 +12,8 @@ Where the hooks go:
   --git-path hooks` answers both), unless the global or system git config sets it: every
   repository runs hooks from that folder, so each commit anywhere would start an index;
 - husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
-  `.husky/<hook>` files, so a marked block is appended to those (created when missing);
+  `.husky/<hook>` files, so a marked block is appended to those (created when missing), or
+  put before the `exit` that ends one;
 - pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
   other. A later `pre-commit install` keeps ours as `<hook>.legacy` and still runs it: ours
   is then updated, reported and uninstalled there, pre-commit's script left alone.
@@ -358,6 +359,10 @@ def _install_script(path: Path, name: str, py: str) -> None:
     path.chmod(0o755)
 
 
+# A husky hook's last command ending the script (`exit 0`): the block goes before it
+_FINAL_EXIT = re.compile(r"^[ \t]*exit\b[^\n]*\n?(?:[ \t]*\n)*\Z", re.MULTILINE)
+
+
 def _install_block(path: Path, name: str, py: str) -> None:
     try:
         text = path.read_text(encoding="utf-8")
@@ -365,10 +370,15 @@ def _install_block(path: Path, name: str, py: str) -> None:
     except FileNotFoundError:
         text, existed = "", False
     text = _remove_block(text)  # an update replaces the old block
-    newline_added = bool(text) and not text.endswith("\n")
-    if not existed:
-        text = CREATED
-    new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
+    final_exit = _FINAL_EXIT.search(text)
+    if final_exit is not None:  # a block after it would never run
+        at = final_exit.start()
+        new = text[:at] + _block(name, py, False) + text[at:]
+    else:
+        newline_added = bool(text) and not text.endswith("\n")
+        if not existed:
+            text = CREATED
+        new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
     atomic_write(path.resolve(), new)  # a symlinked hook file stays a symlink
     mode = path.stat().st_mode
     path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
