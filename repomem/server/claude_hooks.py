@@ -247,8 +247,33 @@ def context_for(
     if not reads_like_a_task(hook.prompt):
         return ""
     state = state_dir(cfg)
-    if not every_prompt and hook.session and _packed(state, hook.session):
+    # Claimed before packing, under the record's lock: two repomem hooks of one session (yours
+    # in settings.local.json, the team's in settings.json, which Claude Code runs at once) add
+    # one pack between them. A pack that fails gives the claim back.
+    claimed = not every_prompt and bool(hook.session)
+    if claimed and not _remember(state, hook.session):
         return ""
+    try:
+        text = _pack_for(cfg, hook, state, max_chars)
+    except BaseException:
+        if claimed:
+            _forget(state, hook.session, (PACKED,))
+        raise
+    if text is None:
+        if claimed:
+            _forget(state, hook.session, (PACKED,))
+        return ""
+    if hook.session and not claimed:
+        _remember(state, hook.session)
+    return text
+
+
+def _pack_for(cfg: Config, hook: HookInput, state: Path, max_chars: int) -> str | None:
+    """The pack for the prompt's task (None: there is no index, and the session was told).
+
+    Raises:
+        RepomemError: as `context_for`; InputError with the hint when there is no index.
+    """
     from repomem.index import indexer
 
     if not indexer.reader(cfg).exists() and indexer.seed_from_sibling(cfg) is None:
@@ -256,7 +281,7 @@ def context_for(
         # refreshes as any stale one. Else the hint, said once a session: Claude Code shows
         # it as an error notice
         if hook.session and not _remember(state, hook.session, HINTED):
-            return ""
+            return None
         raise InputError(
             f"`{cfg.root}` has no repomem index yet, so no pack was added; run `repomem init` "
             "there once."
@@ -270,8 +295,6 @@ def context_for(
     )
     if not pack.fresh:
         _refresh_later(cfg)
-    if hook.session:
-        _remember(state, hook.session)
     return PREAMBLE + pack.rendered  # the text measured against `room`
 
 
@@ -392,10 +415,6 @@ def _write(state: Path, sessions: Sessions) -> None:
     atomic_write(state / SESSIONS_FILE, json.dumps(data, sort_keys=True) + "\n")
 
 
-def _packed(state: Path, session: str) -> bool:
-    return session in _read(state)[PACKED]
-
-
 def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     """Record that `session` was packed (or hinted at); whether it was not yet (True too when
     the record cannot be updated: a hint said twice beats one never said)."""
@@ -411,14 +430,15 @@ def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     return first
 
 
-def _forget(state: Path, session: str) -> None:
-    """A session's conversation starts over: its next task gets a pack (or the hint) again."""
+def _forget(state: Path, session: str, kinds: Sequence[str] = KINDS) -> None:
+    """A session's conversation starts over: its next task gets a pack (or the hint) again
+    (`kinds`: what is forgotten, by default all)."""
 
     def drop(sessions: Sessions) -> bool:
-        dropped = [times.pop(session, None) for times in sessions.values()]  # from every kind
+        dropped = [sessions[kind].pop(session, None) for kind in kinds]
         return any(when is not None for when in dropped)
 
-    if any(session in times for times in _read(state).values()):  # else nothing to write
+    if any(session in _read(state)[kind] for kind in kinds):  # else nothing to write
         _update(state, drop)
 
 

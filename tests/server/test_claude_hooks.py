@@ -38,6 +38,45 @@ def test_the_first_task_of_a_session_gets_a_pack_and_the_next_prompts_do_not(cod
     assert "add" in again
 
 
+def test_two_repomem_hooks_of_one_session_add_one_pack_between_them(
+    code: Repo, tmp_path: Path
+) -> None:
+    # yours in settings.local.json and the team's in settings.json: Claude Code runs both, at once
+    ask = tmp_path / "input.json"
+    ask.write_text(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "both",
+                               "prompt": "Calculator.total adds one value too many"}))  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        runs = [
+            stack.enter_context(
+                subprocess.Popen(
+                    [sys.executable, "-m", "repomem", "claude-hook"],
+                    cwd=code.root,
+                    text=True,
+                    stdin=stack.enter_context(ask.open("rb")),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            )  # fmt: skip
+            for _ in range(2)
+        ]
+        outs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outs
+    packs = [out for out, _ in outs if out]
+    assert len(packs) == 1 and packs[0].startswith(hooks.PREAMBLE)
+
+
+def test_a_pack_that_fails_leaves_the_session_to_be_packed_later(repo: Repo) -> None:
+    cfg = repo.config()
+    with pytest.raises(InputError, match="no repomem index"):
+        hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    repo.write("calc.py", "def total(items):\n    return sum(items)\n")
+    repo.commit()
+    from repomem.index import indexer
+
+    indexer.run(cfg)
+    assert hooks.context_for(cfg, prompt("the total function is wrong")).startswith("repomem")
+
+
 def test_a_new_start_or_compaction_makes_the_next_task_packed_again(code: Repo) -> None:
     cfg = code.config()
     assert hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
