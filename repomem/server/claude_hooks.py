@@ -523,8 +523,8 @@ def write_settings(
             existing = hooks.setdefault(event, [])
             if not isinstance(existing, list):
                 raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
-            kept = [g for g in existing if not _is_ours(g)]
-            replaced = replaced or len(kept) != len(existing)
+            kept = [g for g in map(_without_ours, existing) if g is not None]
+            replaced = replaced or kept != existing
             hooks[event] = [*kept, *entries.get(event, [])]
             if not hooks[event] and existing:
                 del hooks[event]  # only ours was there
@@ -535,6 +535,17 @@ def write_settings(
     if not shared:  # personal settings: never committed by accident
         vcs.ignore_locally(cfg.root, SETTINGS_FILES[False])
     return shown, replaced
+
+
+def _without_ours(group: Any) -> Any:
+    """A matcher group without repomem's `claude-hook` commands (None when only those were in
+    it; a hook someone put beside ours stays, in its group)."""
+    if _is_ours(group):
+        return None
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return group
+    others = [h for h in group["hooks"] if not _is_ours({"hooks": [h]})]
+    return group if len(others) == len(group["hooks"]) else {**group, "hooks": others}
 
 
 def _is_ours(group: Any) -> bool:

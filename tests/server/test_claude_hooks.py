@@ -332,6 +332,21 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
     assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
 
 
+def test_an_earlier_repomem_hook_beside_another_in_one_group_is_replaced_not_repeated(
+    repo: Repo,
+) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    old = {"type": "command", "command": "/old/venv/bin/repomem claude-hook", "timeout": 60}
+    mine = {"type": "command", "command": "echo mine"}
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [old, mine]}]}}), "utf-8")
+    line = hooks.hook_command(["/new/venv/bin/repomem"])
+    _, replaced = hooks.write_settings(repo.config(), line)
+    assert replaced
+    groups = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
+    assert [[h["command"] for h in g["hooks"]] for g in groups] == [["echo mine"], [line]]
+
+
 def test_recording_sessions_adds_session_end_and_writing_again_repeats_nothing(
     repo: Repo,
 ) -> None:
