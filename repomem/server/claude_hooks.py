@@ -192,8 +192,31 @@ def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
     named = environ.get("CLAUDE_PROJECT_DIR", "")
     project = Path(named) if named and Path(named).is_dir() else None
     if project is None or (cwd is not None and cwd.resolve().is_relative_to(project.resolve())):
-        return cwd
+        return project if cwd and project and _in_submodule(cwd, project) else cwd
     return project
+
+
+def _in_submodule(cwd: Path, project: Path) -> bool:
+    """Whether `cwd` lies in a submodule checked out in `project` (its `.git` file names a
+    folder under the project's `.git/modules`): the project's index holds its files, while a
+    worktree (`claude --worktree`, under `.git/worktrees`) has an index of its own."""
+    top = project.resolve()
+    for folder in (cwd.resolve(), *cwd.resolve().parents):
+        if folder == top or not folder.is_relative_to(top):
+            return False
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return False  # a repository of its own
+        if dot_git.is_file():
+            try:
+                line = dot_git.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return False
+            if not line.startswith("gitdir:"):
+                return False
+            target = (folder / line.removeprefix("gitdir:").strip()).resolve()
+            return target.is_relative_to(top / ".git" / "modules")
+    return False
 
 
 # Claude Code may wrap a paste in marker lines (`<pasted_content id="1">` ... `</pasted_content

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from repomem import config
 from repomem.errors import InputError
 from repomem.memory import ops
 from repomem.server import claude_hooks as hooks
@@ -558,6 +560,28 @@ def test_the_repository_is_looked_for_where_claude_works_within_the_project(
     assert hooks.parse(
         '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
     ).prompt == ("a ? b")
+
+
+def test_claude_working_in_a_submodule_gets_the_projects_index(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "p").mkdir()
+    lib, project = Repo(tmp_path / "lib"), Repo(tmp_path / "p")
+    lib.write("helper.py", "def submodule_helper():\n    return 41\n")
+    lib.commit()
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib.root), "lib")
+    project.commit()
+    from repomem.index import indexer
+
+    indexer.run(project.config())  # the submodule's files are part of the project's index
+    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    ask = hooks.HookInput("UserPromptSubmit", "s", "fix submodule_helper, it returns 41")
+    for cwd in (project.root / "lib", project.root / "lib" / "deeper"):
+        cwd.mkdir(exist_ok=True)
+        start = hooks.start_dir(dataclasses.replace(ask, cwd=str(cwd)), env)
+        assert start == project.root
+        cfg = config.load(start)
+        out = hooks.context_for(cfg, dataclasses.replace(ask, session=str(cwd)))
+        assert "submodule_helper" in out
 
 
 def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:
