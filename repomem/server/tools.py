@@ -54,6 +54,10 @@ _ADVICE = [
     (re.compile(r"`repomem session start`"), "`session_start`"),
     (re.compile(r"`repomem session end`"), "`session_end`"),
     (re.compile(r"\(--why TEXT\)"), "(the `why` argument)"),
+    (
+        re.compile(r"add facts with `repomem remember`, steps with `repomem memory next`"),
+        "record facts with `remember`",
+    ),
     (re.compile(r"run `repomem index`( first| or)"), r"call `refresh`\1"),
     (
         re.compile(r"run `repomem memory supersede (\S+) TEXT --why WHY`"),
@@ -496,6 +500,10 @@ def session_end(
         summarizer=compact.default_summarizer(cfg),
     )  # fmt: skip
     s = res.session
+    data = {"session": dataclasses.asdict(s), "version": res.version, "compacted": res.compacted}
+    if res.already:
+        note = session.already_note(res, bool(summary or learned or next_steps))
+        return Result(for_tools(note), data | {"already": res.already})
     files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
     text = (
         f"Ended {s.id}: {len(s.commits)} commit(s), {files} file(s), {len(s.symbols)} symbol "
@@ -503,7 +511,6 @@ def session_end(
     )
     if res.compacted:
         text += f" Compacted {res.compacted} older session(s) into History."
-    data = {"session": dataclasses.asdict(s), "version": res.version, "compacted": res.compacted}
     return Result(text, data)
 
 

@@ -22,7 +22,7 @@ from repomem.index.state import state_dir
 from repomem.memory import access, ops, session
 from repomem.server import claude_hooks as hooks
 from repomem.server import claude_sessions as recorder
-from tests.conftest import Repo, wait_until
+from tests.conftest import Repo, killed_after_memory_write, wait_until
 from tests.server.conftest import CALC, talk, text
 
 TASK = "Calculator.total adds one value too many, fix it please"
@@ -208,6 +208,30 @@ def test_a_session_set_aside_by_a_process_that_died_is_finished_at_the_next_star
     assert recorder.pending(cfg) == []
     (entry,) = access.load(cfg).sessions()
     assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+def test_a_finish_killed_after_recording_the_session_is_not_recorded_again_at_the_next_start(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    fix_calc(code)
+    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1"))
+    assert aside is not None
+    killed_after_memory_write(code.root, (
+        "from repomem.server import claude_sessions\n"
+        "claude_sessions.finish(cfg)\n"
+    ))  # fmt: skip
+    assert recorder.pending(cfg) == [aside]  # recorded, but left set aside
+    (entry,) = access.load(cfg).sessions()
+    before = access.memory_path(cfg).read_bytes()
+    old = time.time() - recorder.RETRY_SECONDS - 1
+    os.utime(aside, (old, old))
+    run(cfg, "SessionStart", "c2", source="startup")  # finishes what a dead process left
+    assert recorder.pending(cfg) == []
+    assert access.memory_path(cfg).read_bytes() == before
+    assert [s.id for s in access.load(cfg).sessions()] == [entry.id]
 
 
 def test_a_session_finished_late_does_not_count_the_next_sessions_commits(code: Repo) -> None:

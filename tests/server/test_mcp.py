@@ -13,7 +13,7 @@ from mcp import Client
 from repomem.fsutil import FileLock
 from repomem.index import indexer
 from repomem.memory import access, ops
-from tests.conftest import Repo
+from tests.conftest import Repo, killed_after_memory_write
 from tests.server.conftest import talk, text
 
 READ_TOOLS = {
@@ -311,6 +311,28 @@ def test_a_file_deleted_since_the_index_was_updated_is_said_to_be_gone(code: Rep
     assert not symbol.is_error
     assert "calc.py:4-6 (deleted since the index was updated; call `refresh`)" in text(symbol)
     assert symbol.structured_content["definitions"][0]["deleted"] is True
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+def test_session_end_after_an_end_that_died_says_the_session_was_recorded_already(
+    code: Repo,
+) -> None:
+    from repomem.memory import session
+
+    session.start(code.config(), "Crashes")
+    code.write("calc.py", "def add(a, b):\n    return b + a\n")
+    killed_after_memory_write(code.root, (
+        "from repomem.memory import session\nsession.end(cfg, summary='First try.')\n"
+    ))  # fmt: skip
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("session_end", {"summary": "Second try.", "learned": ["x y"]})
+
+    r = talk(code, body)
+    assert not r.is_error and "was recorded already (in Sessions)" in text(r)
+    assert "not recorded (record facts with `remember`)" in text(r)
+    assert r.structured_content["already"] == "Sessions"
+    assert [s.summary for s in access.load(code.config()).sessions()] == ["First try."]
 
 
 def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:
