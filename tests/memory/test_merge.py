@@ -281,7 +281,8 @@ def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
         assert exit_code == 0
     else:
         assert exit_code != 0
-        assert merge.resolve(cfg) == 1
+        # one block or two: how git lines up the facts each side learned depends on their times
+        assert merge.resolve(cfg) >= 1
     fact = access.load(cfg).fact(fact_id)
     assert fact is not None
     assert (fact.text, fact.status) == (OUR_EDIT[1], "stale")
