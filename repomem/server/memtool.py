@@ -459,9 +459,8 @@ def _status_edits(old: MemoryDoc, new: MemoryDoc) -> list[str]:
             )
         else:  # valid again, or `confirmed`: checked against the code by `confirm`
             raise InputError(
-                f"Refusing the edit: `{f.id}` is confirmed against the cited code by "
-                f"`repomem memory confirm {f.id}`; ask the user to run it, or supersede the "
-                f"fact with the supersede tool."
+                f"Refusing the edit: `{f.id}` is confirmed against the cited code with the "
+                f"confirm_fact tool; call it, or supersede the fact with the supersede tool."
             )
     return forgetting
 

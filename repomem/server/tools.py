@@ -465,6 +465,15 @@ def forget(cfg: Config, fact_id: str) -> Result:
     return Result(text, {"id": fact_id, "action": out.action, "version": out.version})
 
 
+def confirm_fact(cfg: Config, fact_id: str) -> Result:
+    from repomem.memory import ops
+
+    out = ops.confirm(cfg, fact_id.strip())
+    cited = ", ".join(c.target for c in out.fact.cites) or "no code"
+    text = f"Confirmed {out.fact.id} against {cited} as it is now (memory version {out.version})."
+    return Result(text, {"action": out.action, "version": out.version, **_fact_data(out.fact)})
+
+
 def memory_check(cfg: Config) -> Result:
     from repomem.memory import ops
 
@@ -475,7 +484,10 @@ def memory_check(cfg: Config) -> Result:
     ]
     lines += [f"  STALE {fid}: {reason}" for fid, reason in report.newly_stale]
     if report.newly_stale or report.still_stale:
-        lines.append("Supersede a stale fact (supersede) or forget it.")
+        lines.append(
+            "Confirm a stale fact that still holds (confirm_fact), supersede it (supersede) or "
+            "forget it."
+        )
     return Result("\n".join(lines), dataclasses.asdict(report))
 
 
