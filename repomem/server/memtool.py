@@ -308,7 +308,7 @@ def _replace_fact(cfg: Config, target: Target, shown: str, old: str, new: str) -
     start, _, fact = hit
     new_text = fact.text[: pos - start] + new + fact.text[pos - start + len(old) :]
     if not new_text.strip():
-        out = ops.forget(cfg, fact.id)
+        ops.forget(cfg, fact.id)
         return Result(f"The memory file has been edited: forgot {fact.id}.", {"forgot": fact.id})
     out = ops.supersede(cfg, fact.id, new_text, why=WHY, source=assistant_source(cfg))
     return Result(
