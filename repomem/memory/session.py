@@ -521,22 +521,25 @@ def end(
 ) -> EndResult:
     """Close the open session (or `record`, one `set_aside`, which leaves the open one
     alone): compute its changes (unless `changed` gives them), add its entry and learned
-    facts, compact older sessions when the log is over its size threshold.
+    facts, compact older sessions when the log is over its size threshold. A session the
+    memory holds already (`recorded`) is not added again (see the module's doc).
 
     Raises:
         InputError: when no session is open, or a learned fact holds a secret.
     """
     args = (summary, learned, next_steps, summarizer, changed)
     if record is not None:  # set aside: the open session's record is not touched
-        return _end(cfg, record, True, *args)
+        return _end(cfg, record, *args)
     with _lock(cfg):
-        return _end(cfg, open_session(cfg), False, *args)
+        res = _end(cfg, open_session(cfg), *args)
+        with contextlib.suppress(FileNotFoundError):
+            _state_path(cfg).unlink()
+    return res
 
 
 def _end(
     cfg: Config,
     record: dict[str, Any] | None,
-    set_aside_record: bool,
     summary: str,
     learned: list[str] | None,
     next_steps: list[str] | None,
@@ -547,28 +550,8 @@ def _end(
         raise InputError("No session is open; start one with `repomem session start`.")
     doc = access.load(cfg)
     done = recorded(doc, record)  # by an end that died before removing the record
-    if done is None:
-        res = _add(cfg, record, summary, learned, next_steps, summarizer, changed)
-    else:
-        res = EndResult(session=done[0], learned=[], compacted=0, version=doc.version,
-                        already=done[1])  # fmt: skip
-    if not set_aside_record:
-        with contextlib.suppress(FileNotFoundError):
-            _state_path(cfg).unlink()
-    return res
-
-
-def _add(
-    cfg: Config,
-    record: dict[str, Any],
-    summary: str,
-    learned: list[str] | None,
-    next_steps: list[str] | None,
-    summarizer: compact.Summarizer | None,
-    changed: Changes | None,
-) -> EndResult:
-    """Add the entry of the session of `record` with its learned facts and next steps, and
-    compact; unless the memory holds it already (`recorded`, checked again under the lock)."""
+    if done is not None:  # (checked before the work of computing the changes)
+        return EndResult(done[0], [], 0, doc.version, already=done[1])
     summary = ops.entry_text(cfg, summary, "The summary")
     texts = [ops.entry_text(cfg, t) for t in (learned or []) if t.strip()]
     steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
@@ -580,7 +563,7 @@ def _add(
     sess = _entry(record, ch, summary, end_head)
     outcomes: list[ops.Outcome] = []
     with access.editing(cfg) as doc:
-        done = recorded(doc, record)
+        done = recorded(doc, record)  # and again under the memory's lock
         if done is not None:
             return EndResult(done[0], [], 0, doc.version, already=done[1])
         while doc.find(sess.id) is not None:  # another session's id (or a torn record's)

@@ -230,6 +230,28 @@ OUR_EDIT = (CACHE, "The cache lives in one folder, under XDG_CACHE_HOME.")
 THEIR_EDIT = (CACHE, "The cache lives in one folder per user.")
 
 
+def merged_with_one_conflict(repo: Repo, driver: bool, entry_id: str) -> tuple[str, str]:
+    """Merge `theirs` (with the driver, or by `memory merge` from diff3 markers) into a file
+    git reports conflicted, holding one conflict block: around `entry_id` alone, with both
+    versions and the base, the facts each branch learned merged outside it. Returns the file's
+    text and the block."""
+    assert git_merge(repo, driver=driver, style="diff3") != 0
+    # git reports the file as conflicted, as it does for text
+    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
+    if not driver:
+        with pytest.raises(merge.MergeConflictError, match=f"`{entry_id}`") as err:
+            merge.resolve(repo.config())
+        assert "conflict markers" in str(err.value)
+    left = (repo.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
+    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    assert block.count(f"### {entry_id} ") == 3
+    outside = left.replace(block, "")
+    assert "Our branch learned about the store." in outside
+    assert "Their branch learned about the parser." in outside
+    return left, block
+
+
 @pytest.mark.parametrize("driver", [True, False], ids=["driver", "memory-merge"])
 def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     repo: Repo, driver: bool
@@ -237,22 +259,8 @@ def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     fact_id = branches_editing_one_fact(repo, OUR_EDIT, THEIR_EDIT)
     cfg = repo.config()
     path = repo.root / "REPOMEM.md"
-    assert git_merge(repo, driver=driver, style="diff3") != 0
-    # git reports the file as conflicted, as it does for text
-    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
-    if not driver:
-        with pytest.raises(MemoryFileError, match=f"`{fact_id}`") as err:
-            merge.resolve(cfg)
-        assert "conflict markers" in str(err.value)
-    left = path.read_text(encoding="utf-8")
-    # one conflict block, around that fact alone, with both versions (and the base)
-    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
-    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    left, block = merged_with_one_conflict(repo, driver, fact_id)
     assert OUR_EDIT[1] in block and THEIR_EDIT[1] in block and CACHE in block
-    assert block.count(f"### {fact_id} ") == 3
-    outside = left.replace(block, "")
-    assert "Our branch learned about the store." in outside
-    assert "Their branch learned about the parser." in outside
     with pytest.raises(MemoryFileError, match="conflict markers"):
         access.load(cfg)
     # `memory merge` cannot decide it either: it says so again and leaves the file as it was
@@ -270,11 +278,27 @@ def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     )
 
 
-@pytest.mark.parametrize(
+# the driver, and `memory merge` on git's markers without and with the base
+MERGE_WAYS = pytest.mark.parametrize(
     ("driver", "style"),
     [(True, "merge"), (False, "merge"), (False, "diff3")],
     ids=["driver", "markers", "markers-with-base"],
 )
+
+
+def merged_without_conflict(repo: Repo, driver: bool, style: str) -> None:
+    """Merge `theirs`: the driver leaves nothing to resolve, `memory merge` resolves git's
+    markers."""
+    exit_code = git_merge(repo, driver=driver, style=style)
+    if driver:
+        assert exit_code == 0
+    else:
+        assert exit_code != 0
+        # one block or two: how git lines up the facts each side learned depends on their times
+        assert merge.resolve(repo.config()) >= 1
+
+
+@MERGE_WAYS
 def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
     repo: Repo, driver: bool, style: str
 ) -> None:
@@ -283,13 +307,7 @@ def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
     stale = ("· valid\n" + CACHE, "· stale\n" + CACHE)
     cfg = repo.config()
     fact_id = branches_editing_one_fact(repo, OUR_EDIT, stale)
-    exit_code = git_merge(repo, driver=driver, style=style)
-    if driver:
-        assert exit_code == 0
-    else:
-        assert exit_code != 0
-        # one block or two: how git lines up the facts each side learned depends on their times
-        assert merge.resolve(cfg) >= 1
+    merged_without_conflict(repo, driver, style)
     fact = access.load(cfg).fact(fact_id)
     assert fact is not None
     assert (fact.text, fact.status) == (OUR_EDIT[1], "stale")
@@ -351,19 +369,8 @@ def test_both_sides_editing_a_session_or_history_summary_is_a_conflict_with_the_
     entry_id = branches_editing_one_fact(repo, (MOVED, ours), (MOVED, theirs), entry)
     cfg = repo.config()
     path = repo.root / "REPOMEM.md"
-    assert git_merge(repo, driver=driver, style="diff3") != 0
-    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
-    if not driver:
-        with pytest.raises(merge.MergeConflictError, match=f"`{entry_id}`"):
-            merge.resolve(cfg)
-    left = path.read_text(encoding="utf-8")
-    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
-    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    left, block = merged_with_one_conflict(repo, driver, entry_id)
     assert ours in block and theirs in block and MOVED in block
-    assert block.count(f"### {entry_id} ") == 3
-    outside = left.replace(block, "")
-    assert "Our branch learned about the store." in outside
-    assert "Their branch learned about the parser." in outside
     # resolved by hand: keep theirs, drop the markers
     theirs_part = block.split("=======\n")[1]
     path.write_text(left.replace(block, theirs_part).replace(">>>>>>> theirs\n", ""), "utf-8")
@@ -373,11 +380,7 @@ def test_both_sides_editing_a_session_or_history_summary_is_a_conflict_with_the_
     assert theirs in found.item.summary and ours not in found.item.summary
 
 
-@pytest.mark.parametrize(
-    ("driver", "style"),
-    [(True, "merge"), (False, "merge"), (False, "diff3")],
-    ids=["driver", "markers", "markers-with-base"],
-)
+@MERGE_WAYS
 def test_one_side_retitling_a_session_and_the_other_editing_its_summary_keeps_both(
     repo: Repo, driver: bool, style: str
 ) -> None:
@@ -386,14 +389,8 @@ def test_one_side_retitling_a_session_and_the_other_editing_its_summary_keeps_bo
     retitled = f"{TIDY} for good"
     summary = MOVED.replace(".", " under XDG_CACHE_HOME.")
     sid = branches_editing_one_fact(repo, (TIDY, retitled), (MOVED, summary), a_session)
-    exit_code = git_merge(repo, driver=driver, style=style)
-    cfg = repo.config()
-    if driver:
-        assert exit_code == 0
-    else:
-        assert exit_code != 0
-        assert merge.resolve(cfg) >= 1
-    s = access.load(cfg).find(sid)
+    merged_without_conflict(repo, driver, style)
+    s = access.load(repo.config()).find(sid)
     assert s is not None and isinstance(s.item, Session)
     assert (s.item.title, s.item.summary) == (retitled, summary)
 
