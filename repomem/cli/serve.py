@@ -241,7 +241,7 @@ def _finish_sessions() -> None:
             continue
         s = item.entry
         if item.already:
-            typer.echo(f"claude-hook: {s.id} was recorded already; its set-aside record is gone.")
+            typer.echo(f"claude-hook: {s.id} was recorded already; set-aside record removed.")
             continue
         files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
         typer.echo(

@@ -456,7 +456,7 @@ def recorded(doc: MemoryDoc, record: Mapping[str, Any]) -> tuple[Session, str] |
     sid, started = record.get("id"), record.get("started")
     if record.get("corrupt") or not isinstance(sid, str) or not isinstance(started, str):
         return None
-    if not started:
+    if not started:  # (a hand-made record): no start to compare
         return None
     entry = doc.find(sid)
     if entry is not None:
