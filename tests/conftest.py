@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,6 +39,38 @@ def _hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     for var in list(os.environ):
         if var.startswith("REPOMEM_") and var != "REPOMEM_HOME":
             monkeypatch.delenv(var)
+
+
+# run in a child process: the memory file written, the process killed before anything else
+_DIE_AFTER_MEMORY_WRITE = """\
+import os, signal, sys
+from repomem import config
+from repomem.memory import access
+
+written = access.atomic_write
+
+
+def write_then_die(path, text):
+    written(path, text)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+access.atomic_write = write_then_die
+cfg = config.load(sys.argv[1])
+"""
+
+
+def killed_after_memory_write(root: Path, call: str) -> None:
+    """Run `call` (Python code; `cfg` is the config of `root`) in a child process that is
+    killed with SIGKILL the moment it has written the memory file: the state a crash right
+    after that write leaves on disk (what follows the write, such as removing a session's
+    record, never happens)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-c", _DIE_AFTER_MEMORY_WRITE + call, str(root)],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == -signal.SIGKILL, done.stderr
 
 
 class Repo:

@@ -395,6 +395,9 @@ def session_end(
     except RepomemError as exc:
         raise fail(exc) from None
     s = res.session
+    if res.already:
+        typer.echo(session.already_note(res, bool(summary or learned or next_steps)))
+        return
     typer.echo(
         f"Ended {s.id}: {len(s.commits)} commit(s), "
         f"{len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)} file(s), "

@@ -240,6 +240,9 @@ def _finish_sessions() -> None:
             typer.echo(f"claude-hook: {item.id} changed nothing; not recorded.")
             continue
         s = item.entry
+        if item.already:
+            typer.echo(f"claude-hook: {s.id} was recorded already; set-aside record removed.")
+            continue
         files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
         typer.echo(
             f"claude-hook: recorded {s.id} ({len(s.commits)} commit(s), {files} file(s)): "

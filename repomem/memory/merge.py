@@ -14,6 +14,16 @@ change it yields to the one that did). A fact both sides changed is merged field
   and hashes) is taken, when both changed it, from the side whose status is further along:
   forgotten > superseded > stale > valid, then the later time, then ours.
 
+Sessions and History entries are written by repomem once (at a session's end, at a
+compaction) and never changed by it afterwards: compaction removes sessions from Sessions and
+adds a new History entry, it edits none. A change to one on a branch is therefore a person's
+(or a model's through the memory tool), and one both sides changed is merged field by field as
+what people write in a fact is: each field from the side that changed it; both changing one
+field differently (or no base to tell) is a conflict, left between conflict markers. A session
+compacted on either side leaves Sessions, even if the other side edited it (its History entry
+summarises it as it was; the edit stays in git history). Both sides compacting the same
+sessions into History entries of their own keep both entries.
+
 Prose sections take the changed side, or both sides' lines when both changed. The version
 counter becomes one more than the larger of the two.
 """
@@ -21,7 +31,7 @@ counter becomes one more than the larger of the two.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 from repomem.config import Config
@@ -29,8 +39,8 @@ from repomem.errors import MemoryFileError
 from repomem.fsutil import atomic_write
 from repomem.memory import access
 from repomem.memory import file as mfile
-from repomem.memory.file import Entry, MemoryDoc, Section
-from repomem.memory.model import Fact, NextStep
+from repomem.memory.file import Entry, Item, MemoryDoc, Section
+from repomem.memory.model import Fact, HistoryEntry, NextStep, Session
 
 _RANK = {"valid": 0, "stale": 1, "superseded": 2, "forgotten": 3}
 # A fact's fields people write: both sides changing one differently is a conflict.
@@ -46,10 +56,10 @@ _KEPT: tuple[tuple[str, ...], ...] = (
 
 
 class MergeConflictError(MemoryFileError):
-    """Both sides changed what a person wrote in the same facts differently.
+    """Both sides changed what a person wrote in the same entries differently.
 
-    `text` is the merged file with each of those facts between conflict markers (ours, the
-    base, theirs); `ids` names the facts.
+    `text` is the merged file with each of those entries between conflict markers (ours, the
+    base, theirs); `ids` names the entries.
     """
 
     def __init__(self, message: str, text: str, ids: list[str]) -> None:
@@ -89,10 +99,12 @@ def _pick(base: Entry | None, ours: Entry, theirs: Entry, nl: str) -> Entry | No
         if o == b:
             return ours
     oi, ti = ours.item, theirs.item
-    if not (isinstance(oi, Fact) and isinstance(ti, Fact)):
-        return ours
-    bi = base.item if base is not None and isinstance(base.item, Fact) else None
-    merged = _merge_fact(bi, oi, ti)
+    bi = base.item if base is not None and type(base.item) is type(oi) else None
+    merged: Item | None = None
+    if isinstance(oi, Fact) and isinstance(ti, Fact):
+        merged = _merge_fact(bi if isinstance(bi, Fact) else None, oi, ti)
+    elif isinstance(oi, Session | HistoryEntry) and type(ti) is type(oi):
+        merged = _merge_written(bi, oi, ti)
     if merged is None:
         return None
     for side in (ours, theirs):
@@ -120,17 +132,29 @@ def _merge_fact(base: Fact | None, ours: Fact, theirs: Fact) -> Fact | None:
     return out
 
 
-def _get(fact: Fact, group: tuple[str, ...]) -> tuple[object, ...]:
-    return tuple(getattr(fact, name) for name in group)
+def _merge_written(base: Item | None, ours: Item, theirs: Item) -> Item | None:
+    """A session or History entry both sides changed: every field is a person's (module
+    docstring), taken from the side that changed it; None: a conflict."""
+    out = replace(ours)
+    for name in (f.name for f in fields(ours) if f.name != "id"):
+        value = _three_way(base, ours, theirs, (name,))
+        if value is None:
+            return None
+        _set(out, (name,), value)
+    return out
 
 
-def _set(fact: Fact, group: tuple[str, ...], values: tuple[object, ...]) -> None:
+def _get(item: Item, group: tuple[str, ...]) -> tuple[object, ...]:
+    return tuple(getattr(item, name) for name in group)
+
+
+def _set(item: Item, group: tuple[str, ...], values: tuple[object, ...]) -> None:
     for name, value in zip(group, values, strict=True):
-        setattr(fact, name, value)
+        setattr(item, name, value)
 
 
 def _three_way(
-    base: Fact | None, ours: Fact, theirs: Fact, group: tuple[str, ...]
+    base: Item | None, ours: Item, theirs: Item, group: tuple[str, ...]
 ) -> tuple[object, ...] | None:
     """The group's values: the side that changed them (from the base); None when both did
     differently, or they differ with no base to tell."""
@@ -188,8 +212,8 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
     """Union `theirs` into `ours` (changed in place and returned).
 
     Raises:
-        MergeConflictError: when both sides changed what a person wrote in a fact differently
-            (its `text` holds the rest merged).
+        MergeConflictError: when both sides changed what a person wrote in an entry
+            differently (its `text` holds the rest merged).
     """
     nl = ours.newline
     base_entries = {e.item.id: e for s in base.sections for e in s.entries} if base else {}
@@ -277,7 +301,8 @@ def merge_texts(base: str | None, ours: str, theirs: str, path: Path) -> str:
 
     Raises:
         MemoryFileError: when a side cannot be parsed.
-        MergeConflictError: when both sides changed what a person wrote in a fact differently.
+        MergeConflictError: when both sides changed what a person wrote in an entry
+            differently.
     """
     o = _parse(ours, path, "our")
     t = _parse(theirs, path, "their")
@@ -338,7 +363,7 @@ def split_conflicts(text: str) -> tuple[str, str, str | None]:
 
 def _conflict_message(exc: MergeConflictError, name: str) -> str:
     return (
-        f"{exc}; the rest of `{name}` is merged and each such fact is left between conflict "
+        f"{exc}; the rest of `{name}` is merged and each such entry is left between conflict "
         f"markers with both versions and the base: keep the version you want (or write one "
         f"from both) and delete the marker lines, then commit."
     )
@@ -367,7 +392,7 @@ def resolve_file(path: Path, *, base: str | None = None) -> int:
 
     Raises:
         MemoryFileError: unbalanced markers, a side that cannot be parsed.
-        MergeConflictError: facts both sides changed differently (the file is then written
+        MergeConflictError: entries both sides changed differently (the file is then written
             merged but for those, each between conflict markers).
     """
     text = access.read_text(path)
@@ -396,8 +421,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md")
     """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A.
 
     Raises:
-        MergeConflictError: when both sides changed what a person wrote in a fact
-            differently; %A then holds the union with those facts between conflict markers,
+        MergeConflictError: when both sides changed what a person wrote in an entry
+            differently; %A then holds the union with those entries between conflict markers,
             and git reports the conflict (as it does for text).
         MemoryFileError: when a side cannot be parsed; %A then holds both sides between
             conflict markers (git reports a conflict and keeps %A: left as ours alone, it

@@ -15,6 +15,12 @@ ended (the time, and HEAD's reflog then), so a late `end` counts the commits mad
 and not the next session's; the work tree is not kept, so its uncommitted edits count only
 while HEAD has not moved since (once the next session committed or checked out, they can no
 longer be told from its own, and are left out).
+
+Ending is idempotent: a process that dies after writing the session's entry and before removing
+its record (`session.json`, or the record set aside) leaves both, and the next `end` of that
+record finds the entry (`recorded`: the same start, in Sessions or folded into History) and
+only removes the record. It adds nothing then: no second entry, no learned fact merged into
+itself, no next step opened again that was ticked off since, no second compaction.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from repomem.errors import InputError
 from repomem.fsutil import ReentrantFileLock, atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
+from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Session
 from repomem.memory.session_record import lock as session_lock
 from repomem.memory.session_record import open_session as open_session
@@ -433,53 +440,57 @@ class EndResult:
     learned: list[ops.Outcome]
     compacted: int
     version: int
+    # where the memory held the session already (an end that stopped before removing its
+    # record): "Sessions", or the id of the History entry it was folded into; "" if added now
+    already: str = ""
 
 
-def end(
-    cfg: Config,
-    *,
-    summary: str = "",
-    learned: list[str] | None = None,
-    next_steps: list[str] | None = None,
-    summarizer: compact.Summarizer | None = None,
-    record: dict[str, Any] | None = None,
-    changed: Changes | None = None,
-) -> EndResult:
-    """Close the open session (or `record`, one `set_aside`, which leaves the open one
-    alone): compute its changes (unless `changed` gives them), add its entry and learned
-    facts, compact older sessions when the log is over its size threshold.
+def recorded(doc: MemoryDoc, record: Mapping[str, Any]) -> tuple[Session, str] | None:
+    """The entry `doc` holds already for the session of `record`, and where (as
+    `EndResult.already`); None when it holds none.
 
-    Raises:
-        InputError: when no session is open, or a learned fact holds a secret.
+    The same session is the same start: its id, start time, agent and HEAD. One folded into
+    History keeps its id alone there, so the day it started must lie within the entry's span.
+    A torn record (no start to compare) is never recorded already: its id names no session.
     """
-    args = (summary, learned, next_steps, summarizer, changed)
-    if record is not None:  # set aside: the open session's record is not touched
-        return _end(cfg, record, True, *args)
-    with _lock(cfg):
-        return _end(cfg, open_session(cfg), False, *args)
+    sid, started = record.get("id"), record.get("started")
+    if record.get("corrupt") or not isinstance(sid, str) or not isinstance(started, str):
+        return None
+    if not started:  # (a hand-made record): no start to compare
+        return None
+    entry = doc.find(sid)
+    if entry is not None:
+        s = entry.item
+        start = (started, record.get("agent") or "", (record.get("head") or "")[:12])
+        if isinstance(s, Session) and (s.started, s.agent, s.start_head) == start:
+            return s, "Sessions"
+        return None  # another session's entry under its id
+    for h in doc.history():
+        first, _, last = h.span.partition(" .. ")
+        if sid in h.sessions and (not h.span or first <= started[:10] <= (last or first)):
+            return _entry(record, Changes(), f"Folded into History `{h.id}`.", None), h.id
+    return None
 
 
-def _end(
-    cfg: Config,
-    record: dict[str, Any] | None,
-    set_aside_record: bool,
-    summary: str,
-    learned: list[str] | None,
-    next_steps: list[str] | None,
-    summarizer: compact.Summarizer | None,
-    changed: Changes | None,
-) -> EndResult:
-    if record is None:
-        raise InputError("No session is open; start one with `repomem session start`.")
-    summary = ops.entry_text(cfg, summary, "The summary")
-    texts = [ops.entry_text(cfg, t) for t in (learned or []) if t.strip()]
-    steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
-    ch = changed or (changes(cfg, record) if not record.get("corrupt") else Changes())
-    info = vcs.open_repo(cfg.root)
-    end_head = info.head if info else None
-    if isinstance(record.get("end_reflog"), int):  # set aside: counted up to where it ended
-        end_head = record.get("end_head")
-    sess = Session(
+def already_note(res: EndResult, given: bool) -> str:
+    """What to tell of an end that found its session recorded already (`res.already`);
+    `given`: a summary, facts or next steps were given, which are not added then."""
+    where = "in Sessions" if res.already == "Sessions" else f"in History `{res.already}`"
+    text = (
+        f"Session `{res.session.id}` was recorded already ({where}) by an end that stopped "
+        f"before removing its record; the record is removed now and nothing was added"
+    )
+    if given:
+        text += (
+            ": the summary, facts and next steps given now are not recorded (add facts with "
+            "`repomem remember`, steps with `repomem memory next`)"
+        )
+    return text + "."
+
+
+def _entry(record: Mapping[str, Any], ch: Changes, summary: str, end_head: str | None) -> Session:
+    """The entry of the session of `record` with its changes `ch`."""
+    return Session(
         id=record["id"],
         title=record.get("title") or "",
         summary=summary or _fallback_summary(ch),
@@ -496,9 +507,66 @@ def _end(
         renamed=ch.renamed,
         symbols=ch.symbols,
     )
+
+
+def end(
+    cfg: Config,
+    *,
+    summary: str = "",
+    learned: list[str] | None = None,
+    next_steps: list[str] | None = None,
+    summarizer: compact.Summarizer | None = None,
+    record: dict[str, Any] | None = None,
+    changed: Changes | None = None,
+) -> EndResult:
+    """Close the open session (or `record`, one `set_aside`, which leaves the open one
+    alone): compute its changes (unless `changed` gives them), add its entry and learned
+    facts, compact older sessions when the log is over its size threshold. A session the
+    memory holds already (`recorded`) is not added again (see the module's doc).
+
+    Raises:
+        InputError: when no session is open, or a learned fact holds a secret.
+    """
+    args = (summary, learned, next_steps, summarizer, changed)
+    if record is not None:  # set aside: the open session's record is not touched
+        return _end(cfg, record, *args)
+    with _lock(cfg):
+        res = _end(cfg, open_session(cfg), *args)
+        with contextlib.suppress(FileNotFoundError):
+            _state_path(cfg).unlink()
+    return res
+
+
+def _end(
+    cfg: Config,
+    record: dict[str, Any] | None,
+    summary: str,
+    learned: list[str] | None,
+    next_steps: list[str] | None,
+    summarizer: compact.Summarizer | None,
+    changed: Changes | None,
+) -> EndResult:
+    if record is None:
+        raise InputError("No session is open; start one with `repomem session start`.")
+    doc = access.load(cfg)
+    done = recorded(doc, record)  # by an end that died before removing the record
+    if done is not None:  # (checked before the work of computing the changes)
+        return EndResult(done[0], [], 0, doc.version, already=done[1])
+    summary = ops.entry_text(cfg, summary, "The summary")
+    texts = [ops.entry_text(cfg, t) for t in (learned or []) if t.strip()]
+    steps = [ops.entry_text(cfg, t, "The next step") for t in (next_steps or []) if t.strip()]
+    ch = changed or (changes(cfg, record) if not record.get("corrupt") else Changes())
+    info = vcs.open_repo(cfg.root)
+    end_head = info.head if info else None
+    if isinstance(record.get("end_reflog"), int):  # set aside: counted up to where it ended
+        end_head = record.get("end_head")
+    sess = _entry(record, ch, summary, end_head)
     outcomes: list[ops.Outcome] = []
     with access.editing(cfg) as doc:
-        while doc.find(sess.id) is not None:
+        done = recorded(doc, record)  # and again under the memory's lock
+        if done is not None:
+            return EndResult(done[0], [], 0, doc.version, already=done[1])
+        while doc.find(sess.id) is not None:  # another session's id (or a torn record's)
             sess.id = model.new_session_id()
         for text in texts:
             outcomes.append(ops.remember(cfg, text, source=f"session {sess.id}", doc=doc))
@@ -512,9 +580,6 @@ def _end(
                 ops.merge_step(current, text)
             doc.set_next_steps(current)
         compacted = compact.maybe_compact(cfg, doc, summarizer)
-    if not set_aside_record:
-        with contextlib.suppress(FileNotFoundError):
-            _state_path(cfg).unlink()
     return EndResult(session=sess, learned=outcomes, compacted=compacted, version=doc.version)
 
 

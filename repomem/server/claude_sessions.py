@@ -230,10 +230,12 @@ def pending(cfg: Config, older_than: float = 0.0) -> list[Path]:
 
 @dataclass(frozen=True)
 class Finished:
-    """One set-aside session finished: recorded (`entry`), or dropped (None)."""
+    """One set-aside session finished: recorded (`entry`), or dropped (None); `already`: where
+    the memory held it before (a finish that died before removing it: `EndResult.already`)."""
 
     id: str
     entry: Session | None
+    already: str = ""
 
 
 def finish(cfg: Config, summarizer: compact.Summarizer | None = None) -> list[Finished]:
@@ -269,8 +271,8 @@ def finish(cfg: Config, summarizer: compact.Summarizer | None = None) -> list[Fi
             res = session.end(
                 cfg, record=record, changed=changed, summary=summary, summarizer=summarizer
             )
-            path.unlink(missing_ok=True)
-            out.append(Finished(record["id"], res.session))
+            path.unlink(missing_ok=True)  # (a crash before this: the next finish sees it)
+            out.append(Finished(record["id"], res.session, res.already))
     return out
 
 

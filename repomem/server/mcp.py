@@ -29,8 +29,8 @@ from repomem.server.tools import Result, for_tools, scrub
 INSTRUCTIONS = """\
 repomem knows this repository: a code index (search_code, get_symbol, find_references,
 file_overview), a committed project memory of facts, decisions and sessions (recall, remember,
-supersede, forget, memory_check, session_start, session_end), notes on files (write_note) and
-context packs (context_pack).
+supersede, forget, memory_check, confirm_fact, session_start, session_end), notes on files
+(write_note) and context packs (context_pack).
 Start a task with context_pack(task) or the start_session prompt; record what you learn with
 remember (cite the code it rests on); call refresh when index_status says the index is stale.
 Paths are relative to the repository root."""
@@ -303,6 +303,15 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     def memory_check() -> CallToolResult:
         """Mark stale every fact whose cited code changed, moved or vanished."""
         return call(lambda: tools.memory_check(cfg))
+
+    @tool(WRITE, kept=not ro)
+    def confirm_fact(
+        id: Annotated[str, Field(description="The fact to re-validate, e.g. `f-1a2b3c4d`.")],
+    ) -> CallToolResult:
+        """Re-validate a fact (a stale one, after checking it still holds) against the code
+        as it is now: its citations take today's lines and hashes. Refused when the cited
+        code is gone (supersede the fact then) or the fact is superseded or forgotten."""
+        return call(lambda: tools.confirm_fact(cfg, id))
 
     @tool(WRITE, kept=not ro)
     def session_start(

@@ -308,7 +308,7 @@ def _replace_fact(cfg: Config, target: Target, shown: str, old: str, new: str) -
     start, _, fact = hit
     new_text = fact.text[: pos - start] + new + fact.text[pos - start + len(old) :]
     if not new_text.strip():
-        out = ops.forget(cfg, fact.id)
+        ops.forget(cfg, fact.id)
         return Result(f"The memory file has been edited: forgot {fact.id}.", {"forgot": fact.id})
     out = ops.supersede(cfg, fact.id, new_text, why=WHY, source=assistant_source(cfg))
     return Result(
@@ -459,9 +459,8 @@ def _status_edits(old: MemoryDoc, new: MemoryDoc) -> list[str]:
             )
         else:  # valid again, or `confirmed`: checked against the code by `confirm`
             raise InputError(
-                f"Refusing the edit: `{f.id}` is confirmed against the cited code by "
-                f"`repomem memory confirm {f.id}`; ask the user to run it, or supersede the "
-                f"fact with the supersede tool."
+                f"Refusing the edit: `{f.id}` is confirmed against the cited code with the "
+                f"confirm_fact tool; call it, or supersede the fact with the supersede tool."
             )
     return forgetting
 

@@ -55,6 +55,10 @@ _ADVICE = [
     (re.compile(r"`repomem session start`"), "`session_start`"),
     (re.compile(r"`repomem session end`"), "`session_end`"),
     (re.compile(r"\(--why TEXT\)"), "(the `why` argument)"),
+    (
+        re.compile(r"add facts with `repomem remember`, steps with `repomem memory next`"),
+        "record facts with `remember`",
+    ),
     (re.compile(r"run `repomem index`( first| or)"), r"call `refresh`\1"),
     (
         re.compile(r"run `repomem memory supersede (\S+) TEXT --why WHY`"),
@@ -462,6 +466,15 @@ def forget(cfg: Config, fact_id: str) -> Result:
     return Result(text, {"id": fact_id, "action": out.action, "version": out.version})
 
 
+def confirm_fact(cfg: Config, fact_id: str) -> Result:
+    from repomem.memory import ops
+
+    out = ops.confirm(cfg, fact_id.strip())
+    cited = ", ".join(c.target for c in out.fact.cites) or "no code"
+    text = f"Confirmed {out.fact.id} against {cited} as it is now (memory version {out.version})."
+    return Result(text, {"action": out.action, "version": out.version, **_fact_data(out.fact)})
+
+
 def memory_check(cfg: Config) -> Result:
     from repomem.memory import ops
 
@@ -472,7 +485,10 @@ def memory_check(cfg: Config) -> Result:
     ]
     lines += [f"  STALE {fid}: {reason}" for fid, reason in report.newly_stale]
     if report.newly_stale or report.still_stale:
-        lines.append("Supersede a stale fact (supersede) or forget it.")
+        lines.append(
+            "Confirm a stale fact that still holds (confirm_fact), supersede it (supersede) or "
+            "forget it."
+        )
     return Result("\n".join(lines), dataclasses.asdict(report))
 
 
@@ -497,6 +513,10 @@ def session_end(
         summarizer=compact.default_summarizer(cfg),
     )  # fmt: skip
     s = res.session
+    data = {"session": dataclasses.asdict(s), "version": res.version, "compacted": res.compacted}
+    if res.already:
+        note = session.already_note(res, bool(summary or learned or next_steps))
+        return Result(for_tools(note), data | {"already": res.already})
     files = len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)
     text = (
         f"Ended {s.id}: {len(s.commits)} commit(s), {files} file(s), {len(s.symbols)} symbol "
@@ -504,7 +524,6 @@ def session_end(
     )
     if res.compacted:
         text += f" Compacted {res.compacted} older session(s) into History."
-    data = {"session": dataclasses.asdict(s), "version": res.version, "compacted": res.compacted}
     return Result(text, data)
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from tests.cli.test_index import run
-from tests.conftest import Repo
+from tests.conftest import Repo, killed_after_memory_write
 
 
 def test_a_three_session_scenario_through_the_cli(repo: Repo) -> None:
@@ -119,3 +120,23 @@ def test_a_citation_typed_in_a_subfolder_is_taken_from_there_like_a_notes_path(
     code, out, _ = run("-C", str(repo.root), "memory", "show", "--json")
     cites = [c["path"] for f in json.loads(out)["facts"] for c in f["cites"]]
     assert cites == ["src/pkg/calc.py", "top.py", "src/pkg/calc.py", "src/pkg/calc.py"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+def test_session_end_after_an_end_that_died_says_the_session_was_recorded_already(
+    repo: Repo,
+) -> None:
+    repo.write("calc.py", "def add(a, b):\n    return a + b\n")
+    repo.commit("init")
+    r = str(repo.root)
+    run("-C", r, "session", "start", "--title", "Crashes")
+    repo.write("calc.py", "def add(a, b):\n    return b + a\n")
+    killed_after_memory_write(repo.root, (
+        "from repomem.memory import session\nsession.end(cfg, summary='First try.')\n"
+    ))  # fmt: skip
+    code, out, _ = run("-C", r, "session", "end", "--summary", "Second try.")
+    assert code == 0 and "was recorded already (in Sessions)" in out
+    assert "the summary, facts and next steps given now are not recorded" in out
+    code, out, _ = run("-C", r, "session", "list", "--json")
+    data = json.loads(out)
+    assert data["open"] is None and [s["summary"] for s in data["sessions"]] == ["First try."]

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from repomem.config import Config
 from repomem.errors import MemoryFileError
-from repomem.memory import access, merge, ops
+from repomem.memory import access, merge, ops, session
 from repomem.memory import file as mfile
-from repomem.memory.model import Fact, Session
+from repomem.memory.model import Fact, HistoryEntry, Session
 from tests.conftest import Repo
 
 
@@ -109,8 +112,6 @@ def test_both_sides_changing_one_fact_keep_the_further_along_status() -> None:
 
 
 def test_sessions_compacted_on_one_side_leave_the_merged_log() -> None:
-    from repomem.memory.model import HistoryEntry
-
     s1 = Session("s-1", title="one", started="2026-11-01T00:00:00Z")
     s2 = Session("s-2", title="two", started="2026-11-02T00:00:00Z")
     base = doc_with(sessions=(s1,))
@@ -190,11 +191,17 @@ def edit_memory(repo: Repo, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def branches_editing_one_fact(repo: Repo, ours: tuple[str, str], theirs: tuple[str, str]) -> str:
-    """`CACHE` recorded on main, then changed by hand on both branches (each `(old, new)`
-    replaced in the file), each branch also learning a fact of its own. Returns its id."""
+def branches_editing_one_fact(
+    repo: Repo,
+    ours: tuple[str, str],
+    theirs: tuple[str, str],
+    record: Callable[[Config], str] = lambda cfg: ops.remember(cfg, CACHE).fact.id,
+) -> str:
+    """`CACHE` (or the entry `record` makes) recorded on main, then changed by hand on both
+    branches (each `(old, new)` replaced in the file), each branch also learning a fact of its
+    own. Returns its id."""
     cfg = repo.config()
-    fact_id = ops.remember(cfg, CACHE).fact.id
+    fact_id = record(cfg)
     repo.commit("base")
     repo.git("checkout", "-q", "-b", "theirs")
     edit_memory(repo, *theirs)
@@ -223,6 +230,28 @@ OUR_EDIT = (CACHE, "The cache lives in one folder, under XDG_CACHE_HOME.")
 THEIR_EDIT = (CACHE, "The cache lives in one folder per user.")
 
 
+def merged_with_one_conflict(repo: Repo, driver: bool, entry_id: str) -> tuple[str, str]:
+    """Merge `theirs` (with the driver, or by `memory merge` from diff3 markers) into a file
+    git reports conflicted, holding one conflict block: around `entry_id` alone, with both
+    versions and the base, the facts each branch learned merged outside it. Returns the file's
+    text and the block."""
+    assert git_merge(repo, driver=driver, style="diff3") != 0
+    # git reports the file as conflicted, as it does for text
+    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
+    if not driver:
+        with pytest.raises(merge.MergeConflictError, match=f"`{entry_id}`") as err:
+            merge.resolve(repo.config())
+        assert "conflict markers" in str(err.value)
+    left = (repo.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
+    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    assert block.count(f"### {entry_id} ") == 3
+    outside = left.replace(block, "")
+    assert "Our branch learned about the store." in outside
+    assert "Their branch learned about the parser." in outside
+    return left, block
+
+
 @pytest.mark.parametrize("driver", [True, False], ids=["driver", "memory-merge"])
 def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     repo: Repo, driver: bool
@@ -230,22 +259,8 @@ def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     fact_id = branches_editing_one_fact(repo, OUR_EDIT, THEIR_EDIT)
     cfg = repo.config()
     path = repo.root / "REPOMEM.md"
-    assert git_merge(repo, driver=driver, style="diff3") != 0
-    # git reports the file as conflicted, as it does for text
-    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
-    if not driver:
-        with pytest.raises(MemoryFileError, match=f"`{fact_id}`") as err:
-            merge.resolve(cfg)
-        assert "conflict markers" in str(err.value)
-    left = path.read_text(encoding="utf-8")
-    # one conflict block, around that fact alone, with both versions (and the base)
-    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
-    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    left, block = merged_with_one_conflict(repo, driver, fact_id)
     assert OUR_EDIT[1] in block and THEIR_EDIT[1] in block and CACHE in block
-    assert block.count(f"### {fact_id} ") == 3
-    outside = left.replace(block, "")
-    assert "Our branch learned about the store." in outside
-    assert "Their branch learned about the parser." in outside
     with pytest.raises(MemoryFileError, match="conflict markers"):
         access.load(cfg)
     # `memory merge` cannot decide it either: it says so again and leaves the file as it was
@@ -263,11 +278,27 @@ def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
     )
 
 
-@pytest.mark.parametrize(
+# the driver, and `memory merge` on git's markers without and with the base
+MERGE_WAYS = pytest.mark.parametrize(
     ("driver", "style"),
     [(True, "merge"), (False, "merge"), (False, "diff3")],
     ids=["driver", "markers", "markers-with-base"],
 )
+
+
+def merged_without_conflict(repo: Repo, driver: bool, style: str) -> None:
+    """Merge `theirs`: the driver leaves nothing to resolve, `memory merge` resolves git's
+    markers."""
+    exit_code = git_merge(repo, driver=driver, style=style)
+    if driver:
+        assert exit_code == 0
+    else:
+        assert exit_code != 0
+        # one block or two: how git lines up the facts each side learned depends on their times
+        assert merge.resolve(repo.config()) >= 1
+
+
+@MERGE_WAYS
 def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
     repo: Repo, driver: bool, style: str
 ) -> None:
@@ -276,12 +307,7 @@ def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
     stale = ("· valid\n" + CACHE, "· stale\n" + CACHE)
     cfg = repo.config()
     fact_id = branches_editing_one_fact(repo, OUR_EDIT, stale)
-    exit_code = git_merge(repo, driver=driver, style=style)
-    if driver:
-        assert exit_code == 0
-    else:
-        assert exit_code != 0
-        assert merge.resolve(cfg) == 1
+    merged_without_conflict(repo, driver, style)
     fact = access.load(cfg).fact(fact_id)
     assert fact is not None
     assert (fact.text, fact.status) == (OUR_EDIT[1], "stale")
@@ -311,3 +337,93 @@ def test_merge_texts_raises_a_conflict_that_holds_the_merged_text() -> None:
     # without a base nobody can tell who changed the text: a conflict too
     with pytest.raises(merge.MergeConflictError):
         merge.merge_texts(None, ours.render(), theirs.render(), Path("REPOMEM.md"))
+
+
+TIDY = "Tidy the cache"
+MOVED = "Moved the cache into one folder."
+
+
+def a_session(cfg: Config) -> str:
+    """A session recorded by repomem (title TIDY, summary MOVED); its id."""
+    session.start(cfg, TIDY, agent="test")
+    return session.end(cfg, summary=MOVED).session.id
+
+
+def a_history_entry(cfg: Config) -> str:
+    """A session folded into History as it ends (its summary names MOVED); the entry's id."""
+    folding = replace(cfg.memory, keep_sessions=0, compact_after_bytes=1)
+    session.start(cfg, TIDY)
+    session.end(replace(cfg, memory=folding), summary=MOVED)
+    (h,) = access.load(cfg).history()
+    return h.id
+
+
+@pytest.mark.parametrize("driver", [True, False], ids=["driver", "memory-merge"])
+@pytest.mark.parametrize("entry", [a_session, a_history_entry], ids=["session", "history"])
+def test_both_sides_editing_a_session_or_history_summary_is_a_conflict_with_the_rest_merged(
+    repo: Repo, driver: bool, entry: Callable[[Config], str]
+) -> None:
+    """Repomem writes a session's or History entry once and never changes it again: a change
+    on a branch is a person's, and two that differ are for a person to decide, as for facts."""
+    ours, theirs = MOVED.replace(".", ", ours."), MOVED.replace(".", ", theirs.")
+    entry_id = branches_editing_one_fact(repo, (MOVED, ours), (MOVED, theirs), entry)
+    cfg = repo.config()
+    path = repo.root / "REPOMEM.md"
+    left, block = merged_with_one_conflict(repo, driver, entry_id)
+    assert ours in block and theirs in block and MOVED in block
+    # resolved by hand: keep theirs, drop the markers
+    theirs_part = block.split("=======\n")[1]
+    path.write_text(left.replace(block, theirs_part).replace(">>>>>>> theirs\n", ""), "utf-8")
+    doc = access.load(cfg)
+    found = doc.find(entry_id)
+    assert found is not None and isinstance(found.item, Session | HistoryEntry)
+    assert theirs in found.item.summary and ours not in found.item.summary
+
+
+@MERGE_WAYS
+def test_one_side_retitling_a_session_and_the_other_editing_its_summary_keeps_both(
+    repo: Repo, driver: bool, style: str
+) -> None:
+    """The heading and the summary's first line are neighbours: one hunk for git, which kept
+    ours whole (their summary lost) when the entry was not a fact."""
+    retitled = f"{TIDY} for good"
+    summary = MOVED.replace(".", " under XDG_CACHE_HOME.")
+    sid = branches_editing_one_fact(repo, (TIDY, retitled), (MOVED, summary), a_session)
+    merged_without_conflict(repo, driver, style)
+    s = access.load(repo.config()).find(sid)
+    assert s is not None and isinstance(s.item, Session)
+    assert (s.item.title, s.item.summary) == (retitled, summary)
+
+
+def test_a_session_edited_on_one_side_and_compacted_on_the_other_stays_compacted() -> None:
+    s1 = Session("s-1", title="one", summary="x", started="2026-11-01T00:00:00Z")
+    base = doc_with(sessions=(s1,))
+    edited = doc_with(sessions=(Session("s-1", title="one", summary="x, edited",
+                                       started="2026-11-01T00:00:00Z"),))  # fmt: skip
+    compacted = mfile.parse(doc_with().render(), Path("REPOMEM.md"))
+    compacted.add(HistoryEntry("h-1", label="1 sessions", summary="one", sessions=["s-1"]))
+    for ours, theirs in ((edited, compacted), (compacted, edited)):
+        merged = merge.merge_docs(base, mfile.parse(ours.render(), Path("REPOMEM.md")), theirs)
+        assert merged.sessions() == [] and [h.id for h in merged.history()] == ["h-1"]
+
+
+def test_both_sides_compacting_the_same_sessions_keep_both_history_entries() -> None:
+    s1 = Session("s-1", title="one", summary="x", started="2026-11-01T00:00:00Z")
+    base = doc_with(sessions=(s1,))
+    sides = [mfile.parse(doc_with().render(), Path("REPOMEM.md")) for _ in range(2)]
+    for side, hid in zip(sides, ("h-1", "h-2"), strict=True):
+        side.add(HistoryEntry(hid, label="1 sessions", summary=hid, sessions=["s-1"]))
+    merged = merge.merge_docs(base, *sides)
+    assert merged.sessions() == [] and [h.id for h in merged.history()] == ["h-1", "h-2"]
+
+
+def test_sessions_or_history_entries_differing_without_a_base_are_a_conflict() -> None:
+    ours = doc_with(sessions=(Session("s-1", summary="ours", started="2026-11-01T00:00:00Z"),))
+    theirs = doc_with(sessions=(Session("s-1", summary="theirs",
+                                        started="2026-11-01T00:00:00Z"),))  # fmt: skip
+    with pytest.raises(merge.MergeConflictError) as err:
+        merge.merge_texts(None, ours.render(), theirs.render(), Path("REPOMEM.md"))
+    assert err.value.ids == ["s-1"]
+    # the same entry written alike on both sides (line ends aside) merges quietly
+    crlf = ours.render().replace("\n", "\r\n")
+    assert "s-1" in merge.merge_texts(None, ours.render(), crlf, Path("REPOMEM.md"))

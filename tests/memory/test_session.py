@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from repomem.memory import access, compact, session
 from repomem.memory import file as mfile
 from repomem.memory.compact import Summary
 from repomem.memory.model import Session
-from tests.conftest import Repo
+from tests.conftest import Repo, killed_after_memory_write
 
 BASE = """\
 def keep():
@@ -275,6 +276,88 @@ def test_a_learned_fact_with_a_secret_refuses_the_whole_end(code: Repo) -> None:
         session.end(cfg, learned=["key AKIAIOSFODNN7EXAMPLE"])
     assert session.open_session(cfg) is not None
     assert not (code.root / "REPOMEM.md").exists()
+
+
+no_kill = pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+END_THEN_DIE = """
+from repomem.memory import session
+session.end(cfg, summary="Recorded before the crash.", learned=["change() returns 20 now."],
+            next_steps=["Document change()"])
+"""
+
+
+@no_kill
+def test_an_end_killed_after_writing_the_entry_is_only_cleaned_up_by_the_next_end(
+    code: Repo,
+) -> None:
+    from repomem.memory import ops
+
+    cfg = code.config()
+    rec = session.start(cfg, "Crashes", agent="claude-code")
+    code.write("app.py", BASE.replace("return 2", "return 20"))
+    code.commit("Change change")
+    killed_after_memory_write(code.root, END_THEN_DIE)
+    assert session.open_session(cfg) == rec  # its record outlived the crash
+    (recorded,) = access.load(cfg).sessions()
+    assert recorded.id == rec["id"] and recorded.summary == "Recorded before the crash."
+    ops.complete_next_step(cfg, "Document change()")  # done since: the retry must not reopen it
+    before = access.memory_path(cfg).read_bytes()
+    res = session.end(
+        cfg,
+        summary="Recorded before the crash.",
+        learned=["change() returns 20 now."],
+        next_steps=["Document change()"],
+    )
+    doc = access.load(cfg)
+    assert [s.id for s in doc.sessions()] == [rec["id"]] and len(doc.facts()) == 1
+    assert [(n.text, n.done) for n in doc.next_steps()] == [("Document change()", True)]
+    assert access.memory_path(cfg).read_bytes() == before  # nothing written again
+    assert session.open_session(cfg) is None
+    assert res.already == "Sessions" and res.session == recorded and res.learned == []
+
+
+@no_kill
+def test_an_end_killed_after_compacting_its_own_entry_is_not_recorded_again(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REPOMEM_MEMORY_KEEP_SESSIONS", "0")  # the child's config too
+    monkeypatch.setenv("REPOMEM_MEMORY_COMPACT_AFTER_BYTES", "1")
+    cfg = code.config()
+    rec = session.start(cfg, "Folded at once")
+    code.write("app.py", BASE.replace("return 2", "return 20"))
+    killed_after_memory_write(code.root, END_THEN_DIE)
+    doc = access.load(cfg)
+    (h,) = doc.history()
+    assert doc.sessions() == [] and h.sessions == [rec["id"]]
+    before = access.memory_path(cfg).read_bytes()
+    res = session.end(cfg, summary="Again.")
+    assert access.memory_path(cfg).read_bytes() == before
+    assert session.open_session(cfg) is None
+    assert res.already == h.id and res.session.id == rec["id"] and res.compacted == 0
+
+
+def test_a_session_whose_id_is_recorded_with_another_start_gets_an_id_of_its_own(
+    code: Repo,
+) -> None:
+    import json
+
+    cfg = code.config()
+    session.start(cfg, "first")
+    first = session.end(cfg, summary="First.").session
+    session.start(cfg, "second")
+    path = session._state_path(cfg)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    collides = {"id": first.id, "started": "2026-01-02T03:04:05Z"}  # another start, one id
+    path.write_text(json.dumps({**record, **collides}), encoding="utf-8")
+    res = session.end(cfg, summary="Second.")
+    assert res.already == "" and res.session.id != first.id
+    assert [s.summary for s in access.load(cfg).sessions()] == ["First.", "Second."]
+    # a torn record has no start to compare: each is recorded (`s-unknown`, then a new id)
+    for _ in range(2):
+        session.start(cfg, "torn")
+        path.write_text("{not json", encoding="utf-8")
+        assert session.end(cfg, summary="Torn.").already == ""
+    assert [s.summary for s in access.load(cfg).sessions()].count("Torn.") == 2
 
 
 def _sessions(cfg: object, n: int) -> None:

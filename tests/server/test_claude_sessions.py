@@ -22,7 +22,7 @@ from repomem.index.state import state_dir
 from repomem.memory import access, ops, session
 from repomem.server import claude_hooks as hooks
 from repomem.server import claude_sessions as recorder
-from tests.conftest import Repo, wait_until
+from tests.conftest import Repo, killed_after_memory_write, wait_until
 from tests.server.conftest import CALC, talk, text
 
 TASK = "Calculator.total adds one value too many, fix it please"
@@ -64,6 +64,22 @@ def end(cfg: Any, claude: str = "c1", path: Path | None = None, reason: str = "o
 def fix_calc(repo: Repo) -> str:
     repo.write("calc.py", CALC.replace("add(0, i)", "i"))
     return repo.commit("Sum the items themselves")
+
+
+def fixed_and_ended(repo: Repo) -> tuple[str, Path]:
+    """A Claude session that fixed the calculator (its commit) and ended: set aside (where),
+    not finished, as when the process finishing it died."""
+    run(repo.config(), "SessionStart", source="startup")
+    sha = fix_calc(repo)
+    aside = recorder.ended(repo.config(), hooks.HookInput("SessionEnd", "c1"))
+    assert aside is not None
+    return sha, aside
+
+
+def as_if_left_long_ago(aside: Path) -> None:
+    """Older than a finish in progress could be: the next start finishes it."""
+    old = time.time() - recorder.RETRY_SECONDS - 1
+    os.utime(aside, (old, old))
 
 
 def test_a_claude_session_that_commits_is_recorded_with_its_task_and_last_message(
@@ -193,34 +209,44 @@ def test_clear_ends_one_session_and_opens_the_next_before_the_first_is_recorded(
 def test_a_session_set_aside_by_a_process_that_died_is_finished_at_the_next_start(
     code: Repo,
 ) -> None:
-    import time
-
     cfg = code.config()
-    run(cfg, "SessionStart", source="startup")
-    fix_calc(code)
-    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1"))
-    assert aside is not None
+    _, aside = fixed_and_ended(code)
     run(cfg, "SessionStart", "c2", source="startup")
     assert recorder.pending(cfg) == [aside]  # maybe being finished now: left to that
-    old = time.time() - recorder.RETRY_SECONDS - 1
-    os.utime(aside, (old, old))
+    as_if_left_long_ago(aside)
     run(cfg, "SessionStart", "c3", source="startup")
     assert recorder.pending(cfg) == []
     (entry,) = access.load(cfg).sessions()
     assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
 
 
+@pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+def test_a_finish_killed_after_recording_the_session_is_not_recorded_again_at_the_next_start(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    _, aside = fixed_and_ended(code)
+    killed_after_memory_write(code.root, (
+        "from repomem.server import claude_sessions\n"
+        "claude_sessions.finish(cfg)\n"
+    ))  # fmt: skip
+    assert recorder.pending(cfg) == [aside]  # recorded, but left set aside
+    (entry,) = access.load(cfg).sessions()
+    before = access.memory_path(cfg).read_bytes()
+    as_if_left_long_ago(aside)
+    run(cfg, "SessionStart", "c2", source="startup")  # finishes what a dead process left
+    assert recorder.pending(cfg) == []
+    assert access.memory_path(cfg).read_bytes() == before
+    assert [s.id for s in access.load(cfg).sessions()] == [entry.id]
+
+
 def test_a_session_finished_late_does_not_count_the_next_sessions_commits(code: Repo) -> None:
     cfg = code.config()
-    run(cfg, "SessionStart", source="startup")
-    sha = fix_calc(code)
-    aside = recorder.ended(cfg, hooks.HookInput("SessionEnd", "c1"))  # its recording died
-    assert aside is not None
+    sha, aside = fixed_and_ended(code)  # its recording died
     run(cfg, "SessionStart", "c2", source="startup")
     code.write("app/new.py", "def new():\n    return 1\n")
     code.commit("The next session's work")
-    old = time.time() - recorder.RETRY_SECONDS - 1
-    os.utime(aside, (old, old))
+    as_if_left_long_ago(aside)
     run(cfg, "SessionStart", "c3", source="startup")  # (c2's session is left alone)
     (entry,) = access.load(cfg).sessions()
     assert entry.commits == [f"{sha[:7]} Sum the items themselves"]

@@ -13,16 +13,16 @@ from mcp import Client
 from repomem.fsutil import FileLock
 from repomem.index import indexer
 from repomem.memory import access, ops
-from tests.conftest import Repo
-from tests.server.conftest import talk, text
+from tests.conftest import Repo, killed_after_memory_write
+from tests.server.conftest import CALC, talk, text
 
 READ_TOOLS = {
     "context_pack", "search_code", "get_symbol", "find_references", "file_overview",
     "index_status", "refresh", "recall", "memory",
 }  # fmt: skip
 WRITE_TOOLS = {
-    "remember", "supersede", "forget", "memory_check", "session_start", "session_end",
-    "write_note",
+    "remember", "supersede", "forget", "memory_check", "confirm_fact", "session_start",
+    "session_end", "write_note",
 }  # fmt: skip
 DISTINCT = [
     "Parsing happens lazily on first access.",
@@ -311,6 +311,60 @@ def test_a_file_deleted_since_the_index_was_updated_is_said_to_be_gone(code: Rep
     assert not symbol.is_error
     assert "calc.py:4-6 (deleted since the index was updated; call `refresh`)" in text(symbol)
     assert symbol.structured_content["definitions"][0]["deleted"] is True
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
+def test_session_end_after_an_end_that_died_says_the_session_was_recorded_already(
+    code: Repo,
+) -> None:
+    from repomem.memory import session
+
+    session.start(code.config(), "Crashes")
+    code.write("calc.py", "def add(a, b):\n    return b + a\n")
+    killed_after_memory_write(code.root, (
+        "from repomem.memory import session\nsession.end(cfg, summary='First try.')\n"
+    ))  # fmt: skip
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("session_end", {"summary": "Second try.", "learned": ["x y"]})
+
+    r = talk(code, body)
+    assert not r.is_error and "was recorded already (in Sessions)" in text(r)
+    assert "not recorded (record facts with `remember`)" in text(r)
+    assert r.structured_content["already"] == "Sessions"
+    assert [s.summary for s in access.load(code.config()).sessions()] == ["First try."]
+
+
+def test_a_stale_fact_is_confirmed_against_the_cited_code_as_memory_confirm_does(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    fid = ops.remember(cfg, "add() adds.", cites=["calc.py:add"]).fact.id
+    gone = ops.remember(cfg, "Calculator sums.", cites=["calc.py:Calculator"]).fact.id
+    was = access.load(cfg).fact(fid).cites[0].hash  # type: ignore[union-attr]
+    code.write("calc.py", CALC.replace("return a + b", "return b + a").replace(
+        "class Calculator:", "class Abacus:"))  # fmt: skip
+    ops.check(cfg)
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("confirm_fact", {"id": fid}),
+            await c.call_tool("confirm_fact", {"id": gone}),
+            await c.call_tool("confirm_fact", {"id": "f-00000000"}),
+        ]
+
+    done, cited_gone, unknown = talk(code, body)
+    assert not done.is_error and f"Confirmed {fid}" in text(done)
+    assert done.structured_content["status"] == "valid"
+    fact = access.load(cfg).fact(fid)
+    assert fact is not None and fact.status == "valid" and fact.confirmed
+    assert fact.cites[0].hash != was  # today's code, as `repomem memory confirm` takes it
+    # the same checks: code that is gone cannot confirm a fact, and it stays stale
+    assert cited_gone.is_error and f"Cannot confirm `{gone}`" in text(cited_gone)
+    assert "supersede" in text(cited_gone).lower()
+    assert access.load(cfg).fact(gone).status == "stale"  # type: ignore[union-attr]
+    assert unknown.is_error and "No fact `f-00000000`" in text(unknown)
+    assert "`recall`" in text(unknown)
 
 
 def test_read_only_mode_leaves_out_the_write_tools_and_only_views_memory(code: Repo) -> None:

@@ -390,7 +390,7 @@ def test_status_changes_written_into_the_memory_file_are_refused_with_the_tool_t
         {"command": "insert", "path": file_, "insert_line": facts_at,
          "insert_text": "### f-0000beef · stale\nNew, born stale.\n- stale: no reason\n"},
     )  # fmt: skip
-    words = ["memory_check", "supersede tool", "repomem memory confirm", "repomem memory confirm",
+    words = ["memory_check", "supersede tool", "confirm_fact tool", "confirm_fact tool",
              "remember", "new fact"]  # fmt: skip
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))
