@@ -95,14 +95,16 @@ def _apply(
         report.unchanged += len(same)
     reuse: list[Parsed] = []
     batch = _Batch()
-    written: set[str] = set()  # paths whose rows this run wrote or deleted
+    # the state each path's rows were written with (None: deleted), for the stat cache
+    written: dict[str, tuple[int, int, str] | None] = {}
 
     def flush() -> None:
         nonlocal batch
         if not len(batch) and not batch.replace:
             return
         paths = sorted(set(batch.replace) | {f["path"] for f in batch.files})
-        written.update(paths)
+        written.update(dict.fromkeys(batch.replace))
+        written.update({f["path"]: (f["size"], f["mtime_ns"], f["hash"]) for f in batch.files})
         store.write_journal([*keep, *paths])
         if batch.replace:
             store.delete_paths(batch.replace)
@@ -179,7 +181,7 @@ def _apply(
     flush()
     # an entry counts only while its hash is its row's: a crash before this write costs
     # reading the touched files again, nothing more
-    store.record_stats(touched, forget=written)
+    store.record_stats(touched, written)
     for reason, skipped in plan.skipped.items():
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 

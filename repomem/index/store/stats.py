@@ -12,9 +12,13 @@ JSON file in the state directory: `{"version": 1, "files": {path: [size, mtime_n
 An entry stands in for its `files` row's size and mtime only while its hash is the row's hash
 (`_Stats._restat`, applied to every read of `files`). Each entry is a fact about the work tree,
 "a file of this size and mtime held this content", true whichever version of the tables a
-reader sees: so the file needs no publication, a crash between it and the tables' writes
-leaves nothing wrong (an entry whose row changed is ignored, then dropped at the next write),
-and one write replaces the whole file (temp file, `os.replace`), under the write lock.
+reader sees, and whichever store reads it: so the file needs no publication, a crash between
+it and the tables' writes leaves nothing wrong (an entry whose row changed is ignored), and one
+write replaces the whole file (temp file, `os.replace`), under the write lock. A run that
+writes a path's rows drops its entry unless the entry says what was written (the file changed
+since, or holds other content at that size and mtime); nothing else forgets entries: a full
+build keeps those its rows agree with, so a `--full` build of another store of the same tree
+(a configured `store.path`) leaves this store's files unread.
 
 The file is per work tree, as the state directory is: a store shared by two checkouts, or
 copied into a new worktree (`indexer.seed`), brings no other tree's mtimes. A missing, damaged
@@ -25,10 +29,9 @@ touched fills it).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,15 +78,23 @@ class _Stats(_Tables):
                 out[path] = (entry[0], entry[1], entry[2])
         return out
 
-    def record_stats(self, seen: Mapping[str, Stat], forget: Collection[str] = ()) -> None:
+    def record_stats(
+        self, seen: Mapping[str, Stat], written: Mapping[str, Stat | None] | None = None
+    ) -> None:
         """Record the size and mtime of files found with their stored content (`seen`), and
-        drop the entries of `forget` (paths whose rows were written or deleted: their rows
-        hold their stat now). Writes nothing when nothing changes. A failed write is logged,
-        not raised: it costs reading those files again. Hold the write lock."""
-        if not seen and not forget:
+        check the entries of the paths whose rows were written or deleted (`written`: the
+        state each row was written with, None for a path left without a row). An entry that
+        says what was written stays: it is still true of the work tree, and another store of
+        the same tree may need it (a `--full` build of a store kept elsewhere writes every
+        path). Any other entry of a written path is dropped: it describes a file that has
+        changed since, or one the run found holds other content at that size and mtime.
+        Writes nothing when nothing changes. A failed write is logged, not raised: it costs
+        reading those files again. Hold the write lock."""
+        written = written or {}
+        if not seen and not written:
             return
         entries = self.recorded_stats()
-        kept = {p: e for p, e in entries.items() if p not in forget} if forget else entries
+        kept = {p: e for p, e in entries.items() if p not in written or written[p] == e}
         if not seen and len(kept) == len(entries):
             return
         kept.update(seen)
@@ -94,12 +105,6 @@ class _Stats(_Tables):
             atomic_write(self.stats_path, text)
         except (OSError, RepomemError) as exc:
             log.warning("cannot record the stat cache %s: %s", self.stats_path, exc)
-
-    def clear_stats(self) -> None:
-        """Forget every recorded stat (a full build stores each file's own). Hold the write
-        lock."""
-        with contextlib.suppress(FileNotFoundError):
-            self.stats_path.unlink()
 
     def _restat(self, tbl: Any) -> Any:
         """`tbl` (rows of `files` with their path, hash, size and mtime_ns) with each row's

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 import pytest
 
@@ -85,13 +86,32 @@ def test_recording_nothing_new_leaves_the_file_as_it_was(repo: Repo) -> None:
     store = _store(repo)
     a_hash = store.file_states()["a.py"][2]
     with store.writing():
-        store.record_stats({}, forget=["a.py"])
+        store.record_stats({}, {"a.py": None})
         assert not store.stats_path.exists()
         store.record_stats({"a.py": (7, 11, a_hash)})
         inode = store.stats_path.stat().st_ino
-        store.record_stats({}, forget=["b.py", "gone.py"])  # no entry of theirs
+        store.record_stats({}, {"b.py": (1, 2, "h"), "gone.py": None})  # no entry of theirs
+        store.record_stats({}, {"a.py": (7, 11, a_hash)})  # written as the entry says
         assert store.stats_path.stat().st_ino == inode
-        store.record_stats({}, forget=["a.py"])
+        store.record_stats({}, {"a.py": None})
+    assert store.recorded_stats() == {}
+
+
+@pytest.mark.parametrize(
+    "state",
+    [(7, 12, "HASH"), (8, 11, "HASH"), (7, 11, "other content"), (7, 11, ""), None],
+    ids=["newer-mtime", "other-size", "other-content", "skipped", "deleted"],
+)
+def test_a_written_path_keeps_its_entry_only_when_the_row_was_written_as_it_says(
+    repo: Repo, state: tuple[int, int, str] | None
+) -> None:
+    store = _store(repo)
+    a_hash = store.file_states()["a.py"][2]
+    with store.writing():
+        store.record_stats({"a.py": (7, 11, a_hash)})
+        if state is not None:
+            state = (state[0], state[1], state[2].replace("HASH", a_hash))
+        store.record_stats({}, {"a.py": state})
     assert store.recorded_stats() == {}
 
 
@@ -108,12 +128,18 @@ def test_a_cache_that_cannot_be_written_costs_reading_again_not_the_run(
     assert indexer.run(repo.config()).modified == ["a.py"]
 
 
-def test_a_full_build_forgets_the_recorded_stats(repo: Repo) -> None:
+def test_a_full_build_keeps_the_entries_its_rows_agree_with_and_drops_the_others(
+    repo: Repo,
+) -> None:
     store = _store(repo)
-    a_hash = store.file_states()["a.py"][2]
-    with store.writing():
-        store.record_stats({"a.py": (7, 11, a_hash)})
-    indexer.run(repo.config(), full=True)
-    assert not store.stats_path.exists()
     st = (repo.root / "a.py").stat()
-    assert store.file_states()["a.py"] == (st.st_size, st.st_mtime_ns, a_hash)
+    os.utime(repo.root / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    indexer.run(repo.config())  # a.py only touched: its new stat goes to the cache
+    a_entry = store.recorded_stats()["a.py"]
+    b_hash = store.file_states()["b.py"][2]
+    with store.writing():
+        store.record_stats({"b.py": (8, 12, b_hash)})  # not b.py's stat: found false
+    indexer.run(repo.config(), full=True)
+    assert store.recorded_stats() == {"a.py": a_entry}
+    st_b = (repo.root / "b.py").stat()
+    assert store.file_states()["b.py"] == (st_b.st_size, st_b.st_mtime_ns, b_hash)
