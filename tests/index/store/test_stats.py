@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from repomem.index import indexer
+from repomem.index import discovery, indexer
 from repomem.index.store import Store
 from tests.conftest import Repo
 
@@ -59,10 +59,11 @@ def test_every_read_of_the_files_table_sees_the_recorded_stat(repo: Repo) -> Non
         "",
         '{"version": 1, "files": {"a.py": [7, 1',  # cut short
         '{"version": 99, "files": {"a.py": [7, 11, "HASH"]}}',  # a later layout
+        '{"version": 2, "files": {"a.py": [7, 11, "HASH"]}, "skipped": []}',
         '[["a.py", 7, 11, "HASH"]]',
         '{"version": 1, "files": ["a.py"]}',
     ],
-    ids=["empty", "cut-short", "other-version", "a-list", "files-a-list"],
+    ids=["empty", "cut-short", "other-version", "skipped-a-list", "a-list", "files-a-list"],
 )
 def test_a_damaged_or_other_version_cache_reads_as_empty(repo: Repo, text: str) -> None:
     store = _store(repo)
@@ -143,3 +144,55 @@ def test_a_full_build_keeps_the_entries_its_rows_agree_with_and_drops_the_others
     assert store.recorded_stats() == {"a.py": a_entry}
     st_b = (repo.root / "b.py").stat()
     assert store.file_states()["b.py"] == (st_b.st_size, st_b.st_mtime_ns, b_hash)
+
+
+def test_a_cache_of_the_first_layout_is_read_as_it_is(repo: Repo) -> None:
+    store = _store(repo)
+    a_hash = store.file_states()["a.py"][2]
+    first = {"version": 1, "files": {"a.py": [7, 11, a_hash]}}
+    store.stats_path.write_text(json.dumps(first), encoding="utf-8")
+    assert store.file_states()["a.py"] == (7, 11, a_hash)
+    assert store.recorded_skips() == {}
+
+
+def _skipped_store(repo: Repo) -> tuple[Store, tuple[int, int], str]:
+    """A store with one skip row (`app.js`, minified); its row's stat and content hash."""
+    repo.write("app.js", "var a=1;" * 2000)
+    store = _store(repo)
+    size, mtime, stored = store.file_states()["app.js"]
+    assert stored == ""  # a skip row has no hash
+    return store, (size, mtime), discovery.content_hash((repo.root / "app.js").read_bytes())
+
+
+def test_a_skip_row_takes_the_recorded_stat_only_for_the_content_it_was_written_for(
+    repo: Repo,
+) -> None:
+    store, row, content = _skipped_store(repo)
+    assert store.recorded_skips() == {"app.js": [(*row, content)]}  # recorded as it was read
+    assert store.skip_contents({"app.js": (*row, "")}) == {"app.js": content}
+    with store.writing():
+        store.record_stats({"app.js": (row[0], row[1] + 5, content)})
+    assert store.file_states()["app.js"] == (row[0], row[1] + 5, "")
+    assert store.skip_contents(store.file_states()) == {"app.js": content}
+    with store.writing():  # the file later held other content
+        store.record_stats({"app.js": (row[0], row[1] + 9, "other content")})
+    assert store.file_states()["app.js"] == (*row, "")
+    # written for content recorded under another stat: not this row's
+    facts = {"version": 2, "files": {"app.js": [row[0], row[1] + 5, content]},
+             "skipped": {"app.js": [[row[0], row[1] + 1, content]]}}  # fmt: skip
+    store.stats_path.write_text(json.dumps(facts), encoding="utf-8")
+    assert store.file_states()["app.js"] == (*row, "")
+    assert store.skip_contents(store.file_states()) == {}
+
+
+def test_what_skip_rows_were_written_for_is_kept_newest_first_and_forgotten_with_them(
+    repo: Repo,
+) -> None:
+    store, row, content = _skipped_store(repo)
+    with store.writing():
+        for i in range(1, 6):  # other stores of the tree wrote their skip rows of app.js
+            store.record_stats({}, {"app.js": (row[0], row[1] + i, content)},
+                               {"app.js": [(row[0], row[1] + i, content)]})  # fmt: skip
+        assert [m - row[1] for _s, m, _h in store.recorded_skips()["app.js"]] == [5, 4, 3, 2]
+        store.record_stats({}, {"app.js": (row[0], row[1], "indexed now")})
+        assert store.recorded_skips() == {}
