@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,42 @@ SKIP_FACTS = 4  # the contents remembered per skipped path
 Stat = tuple[int, int, str]  # size, mtime_ns, content hash
 
 
+class _Recorded:
+    """A stat cache as read: its entries, its skip facts, and (built once, for `_restat`)
+    both as Arrow arrays. Shared with the memo: not to be changed."""
+
+    def __init__(self, entries: dict[str, Stat], facts: dict[str, list[Stat]]) -> None:
+        self.entries = entries
+        self.facts = facts
+        self._arrays: tuple[Any, ...] | None = None
+
+    def arrays(self) -> tuple[Any, ...]:
+        """(paths, hashes, sizes, mtimes) of the entries; (keys, contents) of the skip facts,
+        each key the path, size and mtime_ns joined by NUL."""
+        if self._arrays is None:
+            e, f = self.entries, self.facts
+            self._arrays = (
+                pa.array(list(e), pa.string()),
+                pa.array([v[2] for v in e.values()], pa.string()),
+                pa.array([v[0] for v in e.values()], pa.int64()),
+                pa.array([v[1] for v in e.values()], pa.int64()),
+                pa.array([f"{p}\0{s}\0{m}" for p, fs in f.items() for s, m, _h in fs], pa.string()),
+                pa.array([h for fs in f.values() for _s, _m, h in fs], pa.string()),
+            )
+        return self._arrays
+
+
+_EMPTY = _Recorded({}, {})
+
+# The last contents read or written of each stat cache, by its (mtime_ns, size, inode): a
+# long-lived process (the server, the watcher) reads `files` again and again, and each read
+# would parse the whole file again (2,026 entries: ~12 ms). Every write replaces the file
+# (a new inode, a new mtime); a stale memo would need two writes of the same size in one
+# clock tick onto a reused inode, and would cost at most a file read again: its entries are
+# facts checked against each row.
+_MEMO: dict[str, tuple[tuple[int, int, int], _Recorded]] = {}
+
+
 class _Stats(_Tables):
     """The stat cache beside the tables (see the module docstring)."""
 
@@ -73,34 +110,32 @@ class _Stats(_Tables):
     def recorded_stats(self) -> dict[str, Stat]:
         """{path: (size, mtime_ns, hash)} as recorded; empty when the file is missing, damaged
         or of another version (a cache: the files are then read again, never an error)."""
-        return dict(self._recorded()[0])
+        return dict(self._recorded().entries)
 
     def recorded_skips(self) -> dict[str, list[Stat]]:
         """{path: [(size, mtime_ns, content hash), ...]}: what the skip rows of these sizes and
         mtimes were written for, newest first (see the module docstring)."""
-        return {p: list(facts) for p, facts in self._recorded()[1].items()}
+        return {p: list(facts) for p, facts in self._recorded().facts.items()}
 
-    def _recorded(self) -> tuple[dict[str, Stat], dict[str, list[Stat]]]:
+    def _recorded(self) -> _Recorded:
+        """The entries and skip facts as recorded (shared with the memo: not to be changed)."""
+        path = self.stats_path
         try:
-            data = json.loads(self.stats_path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as fh:
+                st = os.fstat(fh.fileno())
+                key = (st.st_mtime_ns, st.st_size, st.st_ino)
+                memo = _MEMO.get(str(path))
+                if memo is not None and memo[0] == key:
+                    return memo[1]
+                text = fh.read()
         except FileNotFoundError:
-            return {}, {}
+            return _EMPTY
         except (OSError, ValueError) as exc:
-            log.info("ignoring the stat cache %s: %s", self.stats_path, exc)
-            return {}, {}
-        if not isinstance(data, dict) or data.get("version") not in READABLE:
-            return {}, {}
-        files, skipped = data.get("files"), data.get("skipped", {})
-        if not isinstance(files, dict) or not isinstance(skipped, dict):
-            return {}, {}
-        seen = {p: (e[0], e[1], e[2]) for p, e in files.items() if _valid(e)}
-        facts: dict[str, list[Stat]] = {}
-        for path, entries in skipped.items():
-            if isinstance(entries, list):
-                kept = [(e[0], e[1], e[2]) for e in entries if _valid(e)]
-                if kept:
-                    facts[path] = kept
-        return seen, facts
+            log.info("ignoring the stat cache %s: %s", path, exc)
+            return _EMPTY
+        recorded = _parse(text, path)
+        _remember(path, key, recorded)
+        return recorded
 
     def record_stats(
         self,
@@ -123,7 +158,8 @@ class _Stats(_Tables):
         written, skipped = written or {}, skipped or {}
         if not seen and not written and not skipped:
             return
-        entries, facts = self._recorded()
+        read = self._recorded()
+        entries, facts = read.entries, read.facts
         kept = {p: e for p, e in entries.items() if p not in written or written[p] == e}
         kept_facts = {p: f for p, f in facts.items() if p not in written or p in skipped}
         for path, new in skipped.items():
@@ -132,6 +168,7 @@ class _Stats(_Tables):
         if not seen and kept == entries and kept_facts == facts:
             return
         kept.update(seen)
+        recorded = _Recorded(kept, kept_facts)
         data = {
             "version": STATS_VERSION,
             "files": {p: list(kept[p]) for p in sorted(kept)},
@@ -140,15 +177,19 @@ class _Stats(_Tables):
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
             atomic_write(self.stats_path, json.dumps(data, separators=(",", ":")))
+            st = os.stat(self.stats_path)  # no other writer: we hold the write lock
         except (OSError, RepomemError) as exc:
             log.warning("cannot record the stat cache %s: %s", self.stats_path, exc)
+            return
+        _remember(self.stats_path, (st.st_mtime_ns, st.st_size, st.st_ino), recorded)
 
     def skip_contents(self, states: Mapping[str, Stat]) -> dict[str, str]:
         """{path: content hash} for the skip rows among `states` (read through `_restat`:
         {path: (size, mtime_ns, hash)}, a skip row's hash empty) whose content is recorded."""
         if not states:
             return {}
-        entries, facts = self._recorded()
+        read = self._recorded()
+        entries, facts = read.entries, read.facts
         out: dict[str, str] = {}
         for path, (size, mtime, stored) in states.items():
             if stored or path not in facts:
@@ -165,33 +206,58 @@ class _Stats(_Tables):
         """`tbl` (rows of `files` with their path, hash, size and mtime_ns) with each row's
         size and mtime taken from the cache where the entry's hash is the row's content: its
         hash, or for a skip row the content recorded for its size and mtime."""
-        entries, facts = self._recorded()
-        if not entries or tbl.num_rows == 0:
+        read = self._recorded()
+        if not read.entries or tbl.num_rows == 0:
             return tbl
+        paths, hashes, sizes, mtimes, keys, contents = read.arrays()
         content = tbl.column("hash")
-        if facts:
-            content = _skip_content(tbl, facts)
-        paths = pa.array(list(entries), pa.string())
+        if read.facts:
+            content = _skip_content(tbl, keys, contents)
         at = pc.index_in(tbl.column("path"), value_set=paths)  # null: no entry
-        hashes = pa.array([e[2] for e in entries.values()], pa.string()).take(at)
-        same = pc.fill_null(pc.equal(content, hashes), False)
-        for i, column in ((0, "size"), (1, "mtime_ns")):
-            values = pa.array([e[i] for e in entries.values()], pa.int64()).take(at)
-            merged = pc.if_else(same, values, tbl.column(column))
+        same = pc.fill_null(pc.equal(content, hashes.take(at)), False)
+        for values, column in ((sizes, "size"), (mtimes, "mtime_ns")):
+            merged = pc.if_else(same, values.take(at), tbl.column(column))
             tbl = tbl.set_column(tbl.schema.get_field_index(column), column, merged)
         return tbl
 
 
-def _skip_content(tbl: Any, facts: Mapping[str, list[Stat]]) -> Any:
+def _parse(text: str, path: Path) -> _Recorded:
+    """The entries and skip facts of a stat cache's text; empty when it is damaged or of
+    another version."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        log.info("ignoring the stat cache %s: %s", path, exc)
+        return _EMPTY
+    if not isinstance(data, dict) or data.get("version") not in READABLE:
+        return _EMPTY
+    files, skipped = data.get("files"), data.get("skipped", {})
+    if not isinstance(files, dict) or not isinstance(skipped, dict):
+        return _EMPTY
+    seen = {p: (e[0], e[1], e[2]) for p, e in files.items() if _valid(e)}
+    facts: dict[str, list[Stat]] = {}
+    for name, entries in skipped.items():
+        if isinstance(entries, list):
+            kept = [(e[0], e[1], e[2]) for e in entries if _valid(e)]
+            if kept:
+                facts[name] = kept
+    return _Recorded(seen, facts)
+
+
+def _remember(path: Path, key: tuple[int, int, int], recorded: _Recorded) -> None:
+    if len(_MEMO) >= 8 and str(path) not in _MEMO:
+        _MEMO.clear()
+    _MEMO[str(path)] = (key, recorded)
+
+
+def _skip_content(tbl: Any, keys: Any, contents: Any) -> Any:
     """The `hash` column of `tbl` with each skip row's (empty) hash replaced by the content
-    recorded for its path, size and mtime, where one is."""
-    keys = [f"{p}\0{s}\0{m}" for p, fs in facts.items() for s, m, _h in fs]
-    values = pa.array([h for fs in facts.values() for _s, _m, h in fs], pa.string())
+    recorded for its path, size and mtime (`_Recorded.arrays`), where one is."""
     row_keys = pc.binary_join_element_wise(
         tbl.column("path"), pc.cast(tbl.column("size"), pa.string()),
         pc.cast(tbl.column("mtime_ns"), pa.string()), "\0",
     )  # fmt: skip
-    found = values.take(pc.index_in(row_keys, value_set=pa.array(keys, pa.string())))
+    found = contents.take(pc.index_in(row_keys, value_set=keys))
     hashes = tbl.column("hash")
     use = pc.fill_null(pc.and_(pc.equal(hashes, ""), pc.is_valid(found)), False)
     return pc.if_else(use, found, hashes)

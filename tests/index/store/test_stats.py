@@ -196,3 +196,23 @@ def test_what_skip_rows_were_written_for_is_kept_newest_first_and_forgotten_with
         assert [m - row[1] for _s, m, _h in store.recorded_skips()["app.js"]] == [5, 4, 3, 2]
         store.record_stats({}, {"app.js": (row[0], row[1], "indexed now")})
         assert store.recorded_skips() == {}
+
+
+def test_the_cache_is_parsed_again_only_when_the_file_changed(repo: Repo) -> None:
+    store = _store(repo)
+    a_hash = store.file_states()["a.py"][2]
+    with store.writing():
+        store.record_stats({"a.py": (7, 11, a_hash)})
+    assert store.file_states()["a.py"] == (7, 11, a_hash)
+    # the same size, mtime and inode: taken for the file read before (the memo)
+    st = store.stats_path.stat()
+    text = store.stats_path.read_text(encoding="utf-8")
+    with open(store.stats_path, "r+", encoding="utf-8") as fh:
+        fh.write(text.replace("[7,11,", "[8,12,"))
+    os.utime(store.stats_path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert store.file_states()["a.py"] == (7, 11, a_hash)
+    # replaced, as every write replaces it (another process's run): read again
+    fresh = indexer.open_store(repo.config())
+    with fresh.writing():
+        fresh.record_stats({"a.py": (9, 13, a_hash)})
+    assert store.file_states()["a.py"] == (9, 13, a_hash)
