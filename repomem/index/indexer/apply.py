@@ -95,11 +95,14 @@ def _apply(
     ]
     touched: dict[str, tuple[int, int, str]] = {}
     if same:
-        tasks = [t for t in tasks if t[0] not in same]
-        for rel in sorted(same):
+        # what each was found to hold: a skip row's content may have left the cache since
+        held = {r: contents.get(r) or states[r][2] for r in same}
+        held = {r: h for r, h in held.items() if _indexed(h)}
+        tasks = [t for t in tasks if t[0] not in held]
+        for rel in sorted(held):
             st = plan.current[rel]
-            touched[rel] = (st.st_size, st.st_mtime_ns, states[rel][2])
-        report.unchanged += len(same)
+            touched[rel] = (st.st_size, st.st_mtime_ns, held[rel])
+        report.unchanged += len(held)
     reuse: list[Parsed] = []
     batch = _Batch()
     # the state each path's rows were written with (None: deleted), for the stat cache

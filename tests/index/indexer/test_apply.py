@@ -91,6 +91,31 @@ def test_files_skipped_once_read_and_only_touched_keep_their_rows(repo: Repo) ->
     assert snapshot(store) == fresh_snapshot(repo)
 
 
+def test_a_touched_skipped_file_is_no_pending_change_and_a_prepared_run_vouches_for_it(
+    repo: Repo,
+) -> None:
+    repo.write("app.js", MINIFIED)
+    repo.write("a.py", MODULE.format(n=1))
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    versions = store.current_versions()
+    _touch(repo, "app.js", "a.py")
+    assert query.status(cfg)["fresh"]  # the content its skip row was written for
+    prepared = indexer.prepare(cfg, indexer.reader(cfg))
+    contents = store.skip_contents(prepared.states)
+    assert indexer.really_changed(cfg, prepared.plan, prepared.states, contents) == []
+    assert indexer.really_changed(cfg, prepared.plan, prepared.states) == ["app.js"]
+    prepared.same = frozenset(prepared.plan.changed)
+    report = indexer.run(cfg, prepared=prepared)
+    assert (report.changed, report.unchanged) == (0, 2)
+    assert store.current_versions() == versions
+    assert indexer.make_plan(cfg, store.file_states()).changed == []
+    repo.write("app.js", MINIFIED.replace("a", "b"))  # other content, the same size
+    assert query.status(cfg)["pending"]["changed"] == 1
+
+
 def test_a_skipped_file_whose_content_changed_is_judged_again(repo: Repo) -> None:
     repo.write("app.js", MINIFIED)
     repo.write("gen.go", GENERATED)
