@@ -279,6 +279,12 @@ def load(
         raise ConfigError(
             f"REPOMEM_CONFIG points to `{path}`, which is not a file; fix or unset it."
         )
+    home = env.get("REPOMEM_HOME")
+    if home and not Path(home).expanduser().is_absolute():
+        # the store and caches would land in whatever folder a command runs from
+        raise ConfigError(
+            f"REPOMEM_HOME is `{home}`, a relative path; give an absolute one, or unset it."
+        )
     _apply_env(cfg, env)
     for dotted, value in (overrides or {}).items():
         section, _, key = dotted.partition(".")

@@ -12,6 +12,8 @@ Checks, in order (each gives one `Check`):
                stored files, each file's symbol count equals its symbols
     fresh      the index matches HEAD and the work tree
     versions   old table versions are being cleaned up (compaction keeps the store small)
+    exclude    each `index.exclude` pattern matches some file of the repository (a note when
+               one matches none: a typo excludes nothing, silently)
     hooks      repomem's git hooks, when installed, are all present and current
     memory     the project memory file parses (skipped when the memory module is absent)
 
@@ -34,6 +36,7 @@ from typing import Any
 from repomem import hooks, vcs
 from repomem.config import Config
 from repomem.errors import LockTimeoutError, RepomemError, WriteAccessError
+from repomem.fsutil import echo
 from repomem.index import indexer, schema
 from repomem.index.query import ago
 
@@ -75,6 +78,8 @@ def diagnose(cfg: Config) -> list[Check]:
         busy = _writer_check(store, checks)
         if not busy:
             _data_checks(cfg, store, checks)
+    if cfg.index.exclude:
+        checks.append(_exclude_check(cfg))
     checks.append(_hooks_check(cfg))
     checks.append(_memory_check(cfg))
     return checks
@@ -195,6 +200,30 @@ def _data_checks(cfg: Config, store: Any, checks: list[Check]) -> None:
         size = store.size_bytes()
         mb = f", {size / 1e6:.1f} MB" if size is not None else ""
         checks.append(Check("versions", "ok", f"At most {worst} versions per table{mb}."))
+
+
+def _exclude_check(cfg: Config) -> Check:
+    """Whether each `index.exclude` pattern matches a file of the repository."""
+    from repomem.index import discovery
+
+    try:
+        listed = (
+            vcs.list_files(cfg.root, untracked=cfg.index.include_untracked,
+                           submodules=cfg.index.submodules)
+            if vcs.open_repo(cfg.root) is not None else None
+        )  # fmt: skip
+        idle = discovery.unmatched_excludes(cfg, listed)
+    except (RepomemError, OSError) as exc:
+        return Check("exclude", "problem", f"Cannot list the repository's files ({_short(exc)}).")
+    if not idle:
+        return Check("exclude", "ok", f"Each `index.exclude` pattern matches a file "
+                     f"({len(cfg.index.exclude)}).")  # fmt: skip
+    named = ", ".join(f"`{echo(p)}`" for p in idle[:5]) + (" ..." if len(idle) > 5 else "")
+    return Check(
+        "exclude", "note",
+        f"`index.exclude` pattern(s) matching no file: {named}; check the spelling "
+        "(gitignore syntax, relative to the repository root).",
+    )  # fmt: skip
 
 
 def _row_problems(store: Any) -> list[str]:

@@ -10,7 +10,10 @@ import os
 import re
 import stat
 import tempfile
+import threading
 import time
+import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -74,6 +77,17 @@ def one_line(text: str) -> str:
     return _LINE_BREAK.sub(" ", text.strip())
 
 
+ECHO_CHARS = 200  # of a value someone gave, said back in a message
+
+
+def echo(value: str) -> str:
+    """`value` as a message says it back: on one line, and cut to `ECHO_CHARS` (a long
+    argument is its giver's own; said back whole it would fill a screen, or a model's
+    context, for nothing)."""
+    one = " ".join(value.split())
+    return one if len(one) <= ECHO_CHARS else one[: ECHO_CHARS - 1] + "…"
+
+
 def utf8_name(name: str) -> bool:
     """True when `name` is valid Unicode. git and `os.walk` give a file name that is not UTF-8
     on disk with its bytes as surrogates, which no store, JSON, terminal or memory file holds."""
@@ -84,6 +98,12 @@ def utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def nfc(text: str) -> str:
+    """`text` in Unicode normal form C: how two spellings of one file name compare (macOS
+    writes `café` decomposed, keyboards type it composed)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def valid_text(value: str) -> str:
@@ -159,8 +179,9 @@ _Lock = TypeVar("_Lock", bound="FileLock")
 class FileLock:
     """An exclusive lock on a local file, shared between processes (the OS frees it on death).
 
-    Not re-entrant. Waits up to `timeout` seconds, then raises `LockTimeoutError` with
-    `timeout_message()`.
+    Not re-entrant (see `ReentrantFileLock`): each one opens the file anew, and the lock is
+    the open file's, so another call of this process waits as another process does. Waits up
+    to `timeout` seconds, then raises `LockTimeoutError` with `timeout_message()`.
     """
 
     def __init__(self, path: Path, timeout: float) -> None:
@@ -214,6 +235,55 @@ class FileLock:
             _unlock(self._fd)
             os.close(self._fd)
             self._fd = None
+
+
+class ReentrantFileLock(FileLock):
+    """A `FileLock` that the thread holding it takes again at once (a call made under the lock
+    that takes it itself), released when the outermost `with` ends; the outermost waits up to
+    its `timeout`, the nested ones never wait. Other threads of the process wait for it as
+    other processes do, each on an opening of its own of the file.
+    """
+
+    def __enter__(self: _Lock) -> _Lock:
+        holds = _holds()
+        key = os.path.realpath(self.path)
+        hold = holds.get(key)
+        if hold is not None:
+            hold.depth += 1
+            return self
+        super().__enter__()
+        holds[key] = _Hold(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        holds = _holds()
+        key = os.path.realpath(self.path)
+        hold = holds.get(key)
+        if hold is None:
+            return
+        hold.depth -= 1
+        if hold.depth == 0:
+            del holds[key]
+            FileLock.__exit__(hold.lock, *exc)
+
+
+@dataclass
+class _Hold:
+    """A `ReentrantFileLock` that a thread holds: the one that took it, and how deep."""
+
+    lock: FileLock
+    depth: int = 1
+
+
+_THREAD = threading.local()
+
+
+def _holds() -> dict[str, _Hold]:
+    """The `ReentrantFileLock`s this thread holds, by the real path of their files."""
+    holds: dict[str, _Hold] | None = getattr(_THREAD, "holds", None)
+    if holds is None:
+        holds = _THREAD.holds = {}
+    return holds
 
 
 def _try_lock(fd: int) -> bool:

@@ -9,11 +9,14 @@ a hook per commit): the waiting refresh will see their changes too.
 Where the hooks go:
 
 - the folder git runs hooks from: `.git/hooks`, or `core.hooksPath` when set (`git rev-parse
-  --git-path hooks` answers both);
+  --git-path hooks` answers both), unless the global or system git config sets it: every
+  repository runs hooks from that folder, so each commit anywhere would start an index;
 - husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
-  `.husky/<hook>` files, so a marked block is appended to those (created when missing);
+  `.husky/<hook>` files, so a marked block is appended to those (created when missing), or
+  put before the `exit` that ends one;
 - pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
-  other (a later `pre-commit install` keeps ours as its "legacy" hook and still runs it).
+  other. A later `pre-commit install` keeps ours as `<hook>.legacy` and still runs it: ours
+  is then updated, reported and uninstalled there, pre-commit's script left alone.
 
 An existing hook is preserved: it is renamed `<hook>.repomem-orig` and our script runs it first,
 with the same arguments and standard input, and exits with its status. `uninstall` moves it back
@@ -25,6 +28,7 @@ it is left empty; a folder that was there before stays.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import os
@@ -50,6 +54,8 @@ HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
 MARKER = "# repomem-hook: managed by `repomem hooks install`"
 HOOK_VERSION = 2
 ORIG_SUFFIX = ".repomem-orig"
+# `pre-commit install` finding a hook keeps it as `<hook>.legacy` and runs it from its own script
+LEGACY_SUFFIX = ".legacy"
 BLOCK_START = "# >>> repomem: keep the index fresh (`repomem hooks uninstall` removes this) >>>"
 BLOCK_START_NL = BLOCK_START + " [newline added]"
 CREATED = "#!/bin/sh\n# created by repomem\n"
@@ -193,6 +199,12 @@ def _state_of(path: Path, name: str, manager: str) -> HookState:
     except OSError as exc:
         return HookState(name, path, "broken", chained, manager, str(exc))
     if MARKER not in text:
+        legacy = _legacy_ours(path, name)
+        if legacy is not None:
+            st = _state_of(legacy, name, manager)
+            return dataclasses.replace(
+                st, detail=st.detail or f"run by pre-commit's {name} hook as {legacy.name}"
+            )
         return HookState(name, path, "foreign", chained, manager, "not a repomem hook")
     if f"repomem-hook-version: {HOOK_VERSION}\n" not in text:
         return HookState(name, path, "outdated", chained, manager, "reinstall to update")
@@ -250,9 +262,20 @@ def install(
     `register_merge_driver`). Installing twice changes nothing.
 
     Raises:
-        HookError: outside a git work tree, or when a hook file cannot be written.
+        HookError: outside a git work tree, when `core.hooksPath` comes from the global or
+            system git config (a folder every repository runs hooks from), or when a hook file
+            cannot be written.
     """
     folder, manager = location(cfg)
+    scope = vcs.config_scope(cfg.root, "core.hooksPath") if manager == "hooksPath" else None
+    if scope in ("global", "system"):
+        # every repository runs hooks from there: each commit anywhere would start an index
+        raise HookError(
+            f"`core.hooksPath` comes from your {scope} git config (`{folder}`), a hooks folder "
+            f"every repository shares, so repomem's hooks there would index every repository "
+            f"you commit in; give this repository a hooks folder of its own (`git config "
+            f"--local core.hooksPath <folder>`) and install again, or use `repomem watch`."
+        )
     py = python or sys.executable
     try:
         _make_folder(cfg, folder)
@@ -307,22 +330,37 @@ def _remove_folder(cfg: Config, folder: Path) -> None:
     vcs.config_unset(cfg.root, _CREATED_FOLDER)
 
 
+def _is_ours(path: Path) -> bool:
+    """Whether the hook file at `path` is repomem's script."""
+    try:
+        return MARKER in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _legacy_ours(path: Path, name: str) -> Path | None:
+    """Our script where pre-commit keeps the hook it found (`<name>.legacy`, which its own
+    script at `path` runs), if that is where ours is."""
+    legacy = path.with_name(name + LEGACY_SUFFIX)
+    return legacy if not _is_ours(path) and _is_ours(legacy) else None
+
+
 def _install_script(path: Path, name: str, py: str) -> None:
+    path = _legacy_ours(path, name) or path  # pre-commit runs ours from there: update it
     orig = path.with_name(name + ORIG_SUFFIX)
-    if path.exists() or path.is_symlink():
-        try:
-            ours = MARKER in path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            ours = False
-        if not ours:
-            if orig.exists() or orig.is_symlink():
-                raise HookError(
-                    f"`{path}` is not a repomem hook but `{orig.name}` exists too; move one "
-                    f"of them away, then install again."
-                )
-            os.replace(path, orig)  # keeps its bytes and mode
+    if (path.exists() or path.is_symlink()) and not _is_ours(path):
+        if orig.exists() or orig.is_symlink():
+            raise HookError(
+                f"`{path}` is not a repomem hook but `{orig.name}` exists too; move one of "
+                f"them away, then install again."
+            )
+        os.replace(path, orig)  # keeps its bytes and mode
     atomic_write(path, script(name, py))  # git never runs a half-written hook
     path.chmod(0o755)
+
+
+# A husky hook's last command ending the script (`exit 0`): the block goes before it
+_FINAL_EXIT = re.compile(r"^[ \t]*exit\b[^\n]*\n?(?:[ \t]*\n)*\Z", re.MULTILINE)
 
 
 def _install_block(path: Path, name: str, py: str) -> None:
@@ -332,10 +370,15 @@ def _install_block(path: Path, name: str, py: str) -> None:
     except FileNotFoundError:
         text, existed = "", False
     text = _remove_block(text)  # an update replaces the old block
-    newline_added = bool(text) and not text.endswith("\n")
-    if not existed:
-        text = CREATED
-    new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
+    final_exit = _FINAL_EXIT.search(text)
+    if final_exit is not None:  # a block after it would never run
+        at = final_exit.start()
+        new = text[:at] + _block(name, py, False) + text[at:]
+    else:
+        newline_added = bool(text) and not text.endswith("\n")
+        if not existed:
+            text = CREATED
+        new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
     atomic_write(path.resolve(), new)  # a symlinked hook file stays a symlink
     mode = path.stat().st_mode
     path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -381,6 +424,7 @@ def uninstall(cfg: Config, *, merge_driver: bool = True) -> list[HookState]:
 
 
 def _uninstall_script(path: Path, name: str) -> None:
+    path = _legacy_ours(path, name) or path  # pre-commit's script stays, and runs what was there
     orig = path.with_name(name + ORIG_SUFFIX)
     try:
         ours = MARKER in path.read_text(encoding="utf-8", errors="replace")

@@ -109,6 +109,14 @@ def test_unknown_environment_key_in_a_known_section_is_an_error(repo: Repo) -> N
         config.load(repo.root, environ={"REPOMEM_INDEX_NOPE": "1"})
 
 
+@pytest.mark.parametrize("value", ["relhome", "./cache/repomem"])
+def test_a_relative_repomem_home_is_an_error_naming_the_variable(repo: Repo, value: str) -> None:
+    # relative, it would put the store and caches in whatever folder a command runs from
+    with pytest.raises(ConfigError, match=r"REPOMEM_HOME.*absolute"):
+        config.load(repo.root, environ={"REPOMEM_HOME": value})
+    config.load(repo.root, environ={"REPOMEM_HOME": "~/cache/repomem"})  # the home folder's
+
+
 def test_invalid_toml_is_a_one_line_error(repo: Repo) -> None:
     repo.write(".repomem", "[index\n")
     with pytest.raises(ConfigError, match="not valid TOML"):

@@ -182,3 +182,18 @@ def test_a_store_that_cannot_be_written_is_a_finding_and_the_read_checks_still_r
     assert checks["rows"].status == "ok" and checks["fresh"].status == "ok"
     assert checks["memory"].ok
     assert by_name(doctor.repair(cfg))["writer"].status == "problem"  # no repair is tried
+
+
+def test_an_exclude_pattern_that_matches_no_file_is_a_note_naming_it(repo: Repo) -> None:
+    repo.write("src/app.py", "def app():\n    return 1\n")
+    repo.write("docs/conf.py", "project = 'x'\n")
+    repo.commit()
+    cfg = repo.config(**{"index.exclude": ["docs/", "dcos/", "*.min.js"]})
+    indexer.run(cfg)
+    check = by_name(doctor.diagnose(cfg))["exclude"]
+    assert check.status == "note" and check.ok
+    assert "`dcos/`" in check.message and "`*.min.js`" in check.message
+    assert "`docs/`" not in check.message  # it excluded docs/conf.py
+    cfg = repo.config(**{"index.exclude": ["docs/"]})
+    assert by_name(doctor.diagnose(cfg))["exclude"].status == "ok"
+    assert "exclude" not in by_name(doctor.diagnose(repo.config()))  # none set: no check

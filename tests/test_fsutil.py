@@ -8,8 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from repomem.errors import RepomemError, WriteAccessError
-from repomem.fsutil import FileLock, atomic_write, lone_cr_as_lf, read_exact, text_lines
+from repomem.errors import LockTimeoutError, RepomemError, WriteAccessError
+from repomem.fsutil import (
+    FileLock,
+    ReentrantFileLock,
+    atomic_write,
+    lone_cr_as_lf,
+    read_exact,
+    text_lines,
+)
 
 
 def test_atomic_write_replaces_the_file_whole(tmp_path: Path) -> None:
@@ -131,6 +138,50 @@ def test_waiting_for_a_held_lock_is_said_once_naming_the_holder(
     holder.__exit__()
     thread.join(30)
     assert seen == [f"{os.getpid()}\n".encode()]
+
+
+def test_a_reentrant_lock_is_taken_again_by_its_thread_and_waited_for_by_any_other(
+    tmp_path: Path,
+) -> None:
+    """The session's record had two locks, one taken under the other, because a call under
+    one could not take it again: it waited for itself until it timed out."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    path = tmp_path / "state" / "session.lock"
+    other_thread: list[str] = []
+
+    def from_another_thread() -> None:
+        try:
+            with ReentrantFileLock(path, 0.0):
+                other_thread.append("taken")
+        except LockTimeoutError as exc:
+            other_thread.append(str(exc))
+
+    probe = "import pathlib, sys\nfrom repomem.fsutil import FileLock\n"
+    probe += "with FileLock(pathlib.Path(sys.argv[1]), 0.0): pass\n"
+    with ReentrantFileLock(path, 5.0):
+        with ReentrantFileLock(tmp_path / "state" / ".." / "state" / "session.lock", 0.0):
+            pass  # its own thread: taken at once, under another spelling of its path too
+        # ...and held still, until the outermost `with` ends
+        thread = threading.Thread(target=from_another_thread)
+        thread.start()
+        thread.join(30)
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, timeout=60
+        )
+    assert other_thread == [
+        f"`{path}` is locked by another call of this repomem process (pid {os.getpid()}) "
+        "for over 0s; wait for it to finish and retry."
+    ]
+    assert elsewhere.returncode == 1
+    assert f"locked by another repomem process (pid {os.getpid()})" in elsewhere.stderr
+    thread = threading.Thread(target=from_another_thread)
+    thread.start()
+    thread.join(30)
+    assert other_thread[1:] == ["taken"]  # released whole
 
 
 def test_a_lone_carriage_return_ends_a_line_and_crlf_stays_one_line_end() -> None:

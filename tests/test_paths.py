@@ -113,3 +113,20 @@ def test_a_symlink_into_git_is_refused_like_the_path_itself(repo: Repo) -> None:
     for raw in ("cfglink", "gitlink/HEAD"):
         with pytest.raises(InputError, match="inside `.git`"):
             confine(repo.config(), raw)
+
+
+NFC_NAME = "caf\u00e9.py"  # é composed, as most keyboards type it
+NFD_NAME = "cafe\u0301.py"  # e + combining acute, as macOS writes file names
+
+
+@pytest.mark.parametrize(("on_disk", "typed"), [(NFD_NAME, NFC_NAME), (NFC_NAME, NFD_NAME)])
+def test_a_name_typed_in_the_other_unicode_form_gives_the_name_on_disk(
+    repo: Repo, on_disk: str, typed: str
+) -> None:
+    repo.write(f"d\u00e9j\u00e0/{on_disk}", "x = 1\n")
+    cfg = repo.config()
+    assert confine(cfg, f"d\u00e9j\u00e0/{typed}") == f"d\u00e9j\u00e0/{on_disk}"
+    assert confine(cfg, f"deja\u0300/{typed}".replace("deja", "de\u0301ja")) == (
+        f"d\u00e9j\u00e0/{on_disk}"
+    )
+    assert confine(cfg, f"d\u00e9j\u00e0/{typed}x") == f"d\u00e9j\u00e0/{typed}x"  # no such file

@@ -62,23 +62,22 @@ def load_config(overrides: dict[str, Any] | None = None) -> Any:
     return config.load(state.repo, overrides=overrides)
 
 
-FULL_BUILD_INTERRUPTED = (
-    "Interrupted: a full build is not resumed, so its work so far is lost; the index stays as "
-    "it was before the build, and the next `repomem index` builds it again from the start."
-)
+def lost_build(cfg: Any, again: str = "the next `repomem index`") -> str | None:
+    """`Interrupted: ...` when a full build was cut short (its work is not kept, unlike an
+    update's finished batches), else None."""
+    from repomem.index import indexer
+
+    lost = indexer.lost_build(cfg, again)
+    return None if lost is None else f"Interrupted: {lost}."
 
 
 @contextlib.contextmanager
 def indexing(cfg: Any) -> Iterator[None]:
-    """Around work that may run the indexer: a Ctrl-C that cuts a full build short says so
-    (its work is not kept, unlike an update's finished batches)."""
+    """Around work that may run the indexer: a Ctrl-C that cuts a full build short says so."""
     try:
         yield
     except KeyboardInterrupt:
-        from repomem.index import indexer
-
-        if indexer.rebuild_unfinished(cfg):
-            state.interrupted = FULL_BUILD_INTERRUPTED
+        state.interrupted = lost_build(cfg)
         raise
 
 

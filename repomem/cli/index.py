@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,7 +12,7 @@ import typer
 from repomem.cli._app import Bar, app, fail, indexing, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import RepomemError
-from repomem.fsutil import cannot_write
+from repomem.fsutil import cannot_write, echo
 
 SHOWN_REFS = 50  # references `repomem symbol` lists (all of them with --json)
 
@@ -82,15 +83,22 @@ def init(
     except RepomemError as exc:
         raise fail(exc) from None
     if not quiet:
-        typer.echo(
-            "Next:\n"
-            '  repomem pack "the task"                           context for a new session\n'
-            "  repomem mcp-config --client claude-code --write   serve it to an editor (MCP)\n"
-            "  repomem claude-hooks --write                      a pack for each Claude Code "
-            "session's first task\n"
-            "  repomem hooks install                             refresh the index after commits\n"
-            "  repomem search QUERY | symbol NAME | status"
-        )
+        typer.echo(_next_steps(state.repo))
+
+
+def _next_steps(repo: Path | None) -> str:
+    """What to run after `init`, with the `-C PATH` the user gave (else run from elsewhere
+    they would act on another folder)."""
+    cmd = f"repomem -C {shlex.quote(str(repo))}" if repo is not None else "repomem"
+    steps = [
+        (f'{cmd} pack "the task"', "context for a new session"),
+        (f"{cmd} mcp-config --client claude-code --write", "serve it to an editor (MCP)"),
+        (f"{cmd} claude-hooks --write", "a pack for each Claude Code session's first task"),
+        (f"{cmd} hooks install", "refresh the index after commits"),
+    ]
+    width = max(len(c) for c, _ in steps) + 3
+    lines = [f"  {c.ljust(width)}{what}" for c, what in steps]
+    return "\n".join(["Next:", *lines, f"  {cmd} search QUERY | symbol NAME | status"])
 
 
 @app.command()
@@ -181,7 +189,8 @@ def search(
 
     if kind is not None and kind not in query.SYMBOL_KINDS:
         typer.echo(
-            f"Error: unknown kind `{kind}`; use one of {', '.join(query.SYMBOL_KINDS)}.", err=True
+            f"Error: unknown kind `{echo(kind)}`; use one of {', '.join(query.SYMBOL_KINDS)}.",
+            err=True,
         )
         raise typer.Exit(1)
     try:

@@ -345,8 +345,9 @@ def merge_cmd(
                 raise typer.Exit(1)
             merge.merge_driver(base, ours, theirs)
             return
-        path = access.memory_path(load_config())
-        blocks = merge.resolve_file(path)
+        cfg = load_config()
+        path = access.memory_path(cfg)
+        blocks = merge.resolve(cfg)
     except RepomemError as exc:
         raise fail(exc) from None
     if blocks:

@@ -213,6 +213,7 @@ def _show(cfg: Any, rels: list[str], as_json: bool) -> None:
     from repomem.llm import notes as core
 
     store = query.require_store(cfg)
+    rels = [query.indexed_spelling(store, r) for r in rels]
     found = core.list_notes(cfg, rels or None, store=store)
     noted = {n.path for n in found}
     missing = [core.why_no_notes(cfg, r, store=store) for r in rels if r not in noted]

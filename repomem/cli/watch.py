@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from repomem.cli._app import app, fail, load_config
+from repomem.cli._app import app, fail, load_config, lost_build
 from repomem.cli._state import state
 from repomem.cli.index import change_counts
 from repomem.errors import RepomemError
@@ -109,5 +109,9 @@ def watch(
     finally:
         watcher.stop()
         state.hard_exit = True
+    # the catch-up run of a new or outdated index is a full build, which a stop cuts short
+    lost = lost_build(cfg, "the next `repomem watch` or `repomem index`")
+    if lost is not None:
+        typer.echo(lost, err=True)
     if not quiet:
         typer.echo(f"Stopped after {watcher.batches} update(s).")

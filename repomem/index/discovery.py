@@ -416,6 +416,18 @@ def list_candidates(cfg: Config, git_files: list[str] | None, memo: Path | None 
     return Listing(paths=paths, skipped=skipped, git=git_files is not None)
 
 
+def unmatched_excludes(cfg: Config, git_files: list[str] | None) -> list[str]:
+    """The `index.exclude` patterns that match no file of the repository (`git_files`, or a
+    walk of a plain folder when None): a typo in one excludes nothing, silently."""
+    listing = list_candidates(cfg, git_files)
+    paths = [*listing.paths, *(p for ps in listing.skipped.values() for p in ps)]
+    return [
+        p for p in cfg.index.exclude
+        if p.strip() and not p.lstrip().startswith(("#", "!"))
+        and not any(pathspec.GitIgnoreSpec.from_lines([p]).match_files(paths))
+    ]  # fmt: skip
+
+
 def _walk(root: Path, filt: Filter) -> list[str]:
     """All files under a non-git folder, honouring nested .gitignore files."""
     out: list[str] = []

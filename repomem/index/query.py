@@ -7,13 +7,14 @@ return plain JSON-ready values (documented in the README) and never print.
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from typing import Any
 
 from repomem import paths
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError, StoreError
-from repomem.fsutil import text_lines, valid_text
+from repomem.fsutil import echo, text_lines, valid_text
 from repomem.index import indexer
 from repomem.index.languages import name_parts
 
@@ -97,6 +98,17 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
     return NEW
 
 
+def indexed_spelling(store: Any, rel: str) -> str:
+    """`rel` as the index spells it: itself, or the one path the index holds that is `rel` in
+    another Unicode normal form (on macOS, git lists a name composed that the file system
+    keeps decomposed, and either spelling opens the file)."""
+    if rel.isascii():
+        return rel
+    forms = {unicodedata.normalize(form, rel) for form in ("NFC", "NFD")} - {rel}
+    found = store.column("files", ["path"], [rel, *sorted(forms)])["path"]
+    return found[0] if len(found) == 1 else rel
+
+
 def status(cfg: Config) -> dict[str, Any]:
     """Counts, languages, skips, store size and freshness against HEAD and the work tree."""
     store = require_store(cfg)
@@ -114,13 +126,15 @@ def status(cfg: Config) -> dict[str, Any]:
     indexed = [i for i, skip in enumerate(files["skip"]) if not skip]
     languages = Counter(files["language"][i] for i in indexed)
     skipped = Counter({k: len(v) for k, v in plan.skipped.items()})
-    for skip in files["skip"]:
-        if skip:
+    gone = set(plan.deleted)
+    for path, skip in zip(files["path"], files["skip"], strict=True):
+        if skip and path not in gone:
             skipped[skip] += 1
     indexed_commit = meta.get("indexed_commit") or None
     fresh_head = indexed_commit == plan.head
     changed = indexer.really_changed(cfg, plan, states, store.skip_contents(states))
-    pending = len(changed) + len(plan.deleted)
+    deleted = indexer.indexed_deleted(plan, states)
+    pending = len(changed) + len(deleted)
     indexed_at = float(meta.get("indexed_at") or 0)
     return {
         "root": str(cfg.root),
@@ -138,7 +152,7 @@ def status(cfg: Config) -> dict[str, Any]:
         "indexed_commit": indexed_commit,
         "indexed_at": indexed_at,
         "age_seconds": round(time.time() - indexed_at, 1) if indexed_at else None,
-        "pending": {"changed": len(changed), "deleted": len(plan.deleted)},
+        "pending": {"changed": len(changed), "deleted": len(deleted)},
         "fresh": fresh_head and pending == 0 and indexer.built_under_current_rules(cfg, meta),
         "llm_rerank": _rerank_spend(cfg),
     }
@@ -192,7 +206,8 @@ def symbol(
     defs = store.symbols_named(name) or _named_by_parts(store, name)
     if not defs:
         raise NotFoundError(
-            f"No symbol named `{name}` in the index; try `repomem search {name}`, or run "
+            f"No symbol named `{echo(name)}` in the index; try `repomem search {echo(name)}`, "
+            "or run "
             "`repomem index` first if it was written since the last update."
         )
     references = _references(store, defs[0]["name"], max_refs)

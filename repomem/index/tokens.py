@@ -71,6 +71,17 @@ def path_tokens(path: str) -> str:
     return " ".join(tokens(path.replace("/", " ").replace(".", " ").replace("-", "_")))
 
 
+def unindexed(text: str) -> list[str]:
+    """The identifiers of a text that have no token of their own, in order, once each: one
+    character (`f`, `x`, `T`: a token for them would match nearly everything) or longer than
+    `MAX_TOKEN`. Search finds them by exact definition name instead."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text):
+        if word.lower() not in expand(word).split(" "):
+            seen.setdefault(word, None)
+    return list(seen)
+
+
 def query(text: str) -> str:
     """A full-text query string from free text: its distinct tokens, in order of appearance."""
     seen: dict[str, None] = {}

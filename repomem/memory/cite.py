@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from repomem import secrets, vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import text_lines
+from repomem.fsutil import echo, text_lines
 from repomem.index import discovery, languages, parser
 from repomem.memory.model import Citation
 from repomem.paths import confine
@@ -138,16 +138,18 @@ class Resolver:
             reason = self.skipped(rel)
             if reason in ("vanished", "not-a-file"):
                 if (self.root / rel).is_dir():
-                    raise InputError(f"Cannot cite `{rel}`: it is a folder; cite a file in it.")
-                raise InputError(f"Cannot cite `{rel}`: no such file in the repository.")
-            raise InputError(f"Cannot cite `{rel}`: repomem does not read it ({reason}).")
+                    raise InputError(
+                        f"Cannot cite `{echo(rel)}`: it is a folder; cite a file in it."
+                    )
+                raise InputError(f"Cannot cite `{echo(rel)}`: no such file in the repository.")
+            raise InputError(f"Cannot cite `{echo(rel)}`: repomem does not read it ({reason}).")
         if not target:
             return Citation(path=rel, hash=digest(f.lines))
         start, end = _line_range(target)
         if start:
             if end > len(f.lines):
                 raise InputError(
-                    f"Cannot cite `{rel}:{target}`: the file has {len(f.lines)} lines."
+                    f"Cannot cite `{echo(rel + ':' + target)}`: the file has {len(f.lines)} lines."
                 )
             return Citation(
                 path=rel, start_line=start, end_line=end, hash=digest(f.lines[start - 1 : end])
@@ -157,12 +159,13 @@ class Resolver:
             names = sorted({s.qualname for s in self.symbols(rel)})
             hint = f" Symbols there: {', '.join(names[:8])}" + ("…" if len(names) > 8 else "")
             raise InputError(
-                f"Cannot cite `{rel}:{target}`: no symbol of that name.{hint if names else ''}"
+                f"Cannot cite `{echo(rel + ':' + target)}`: no symbol of that name."
+                + (hint if names else "")
             )
         qualnames = sorted({s.qualname for s in found})
         if len(qualnames) > 1:
             raise InputError(
-                f"`{rel}:{target}` is ambiguous ({', '.join(qualnames[:6])}); cite the "
+                f"`{echo(rel + ':' + target)}` is ambiguous ({', '.join(qualnames[:6])}); cite the "
                 f"qualified name."
             )
         s = found[0]

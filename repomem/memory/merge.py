@@ -2,17 +2,29 @@
 
 Facts, sessions and history entries are matched by id: entries only one side has are kept,
 entries both sides changed are decided three-way against the common base (a side that did not
-change it yields to the one that did; if both changed it, the further-along status wins:
-forgotten > superseded > stale > valid, then the later time, then ours). Prose sections take
-the changed side, or both sides' lines when both changed. The version counter becomes one more
-than the larger of the two.
+change it yields to the one that did). A fact both sides changed is merged field by field:
+
+- a fact forgotten on either side stays forgotten (forgetting erases; an edit on the other
+  side must not bring the text back);
+- what people write (text, kind, topic, confidence) is taken from the side that changed it;
+  when both changed one of them differently (or there is no base to tell), the fact is a
+  conflict: `MergeConflictError`, whose text is the file merged but for those facts, each left
+  between git's conflict markers with both versions and the base;
+- what repomem keeps (the status with its reason and time, `confirmed`, the citations' lines
+  and hashes) is taken, when both changed it, from the side whose status is further along:
+  forgotten > superseded > stale > valid, then the later time, then ours.
+
+Prose sections take the changed side, or both sides' lines when both changed. The version
+counter becomes one more than the larger of the two.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
+from repomem.config import Config
 from repomem.errors import MemoryFileError
 from repomem.fsutil import atomic_write
 from repomem.memory import access
@@ -21,6 +33,29 @@ from repomem.memory.file import Entry, MemoryDoc, Section
 from repomem.memory.model import Fact, NextStep
 
 _RANK = {"valid": 0, "stale": 1, "superseded": 2, "forgotten": 3}
+# A fact's fields people write: both sides changing one differently is a conflict.
+_WRITTEN = ("text", "kind", "topic", "confidence")
+# Fields repomem keeps, in groups that change together: both sides changing a group take the
+# side whose status is further along.
+_KEPT: tuple[tuple[str, ...], ...] = (
+    ("status", "stale", "superseded_by", "superseded_at", "why", "forgotten", "confirmed"),
+    ("cites",),
+    ("source",),
+    ("recorded",),
+)
+
+
+class MergeConflictError(MemoryFileError):
+    """Both sides changed what a person wrote in the same facts differently.
+
+    `text` is the merged file with each of those facts between conflict markers (ours, the
+    base, theirs); `ids` names the facts.
+    """
+
+    def __init__(self, message: str, text: str, ids: list[str]) -> None:
+        super().__init__(message)
+        self.text = text
+        self.ids = ids
 
 
 def _parse(text: str | None, path: Path, side: str) -> MemoryDoc | None:
@@ -42,7 +77,8 @@ def _when(item: object) -> str:
     return ""
 
 
-def _pick(base: Entry | None, ours: Entry, theirs: Entry, nl: str) -> Entry:
+def _pick(base: Entry | None, ours: Entry, theirs: Entry, nl: str) -> Entry | None:
+    """The merged entry: `ours`, `theirs` or a new one; None for a conflict."""
     a, b = _raw(ours, nl), _raw(theirs, nl)
     if a == b:
         return ours
@@ -53,11 +89,62 @@ def _pick(base: Entry | None, ours: Entry, theirs: Entry, nl: str) -> Entry:
         if o == b:
             return ours
     oi, ti = ours.item, theirs.item
-    if isinstance(oi, Fact) and isinstance(ti, Fact):
-        ko = (_RANK.get(oi.status, 0), _when(oi))
-        kt = (_RANK.get(ti.status, 0), _when(ti))
-        return theirs if kt > ko else ours
-    return ours
+    if not (isinstance(oi, Fact) and isinstance(ti, Fact)):
+        return ours
+    bi = base.item if base is not None and isinstance(base.item, Fact) else None
+    merged = _merge_fact(bi, oi, ti)
+    if merged is None:
+        return None
+    for side in (ours, theirs):
+        if merged == side.item:
+            return side
+    return Entry(item=merged, raw=None, trail=ours.trail)
+
+
+def _merge_fact(base: Fact | None, ours: Fact, theirs: Fact) -> Fact | None:
+    """A fact both sides changed, merged field by field (module docstring); None: a conflict."""
+    ko = (_RANK.get(ours.status, 0), _when(ours))
+    kt = (_RANK.get(theirs.status, 0), _when(theirs))
+    ahead = theirs if kt > ko else ours
+    if "forgotten" in (ours.status, theirs.status):
+        return ahead  # forgetting erases the text: the other side's edit of it goes too
+    out = replace(ahead, cites=list(ahead.cites))
+    for name in _WRITTEN:
+        written = _three_way(base, ours, theirs, (name,))
+        if written is None:
+            return None
+        _set(out, (name,), written)
+    for group in _KEPT:
+        kept = _three_way(base, ours, theirs, group)
+        _set(out, group, _get(ahead, group) if kept is None else kept)
+    return out
+
+
+def _get(fact: Fact, group: tuple[str, ...]) -> tuple[object, ...]:
+    return tuple(getattr(fact, name) for name in group)
+
+
+def _set(fact: Fact, group: tuple[str, ...], values: tuple[object, ...]) -> None:
+    for name, value in zip(group, values, strict=True):
+        setattr(fact, name, value)
+
+
+def _three_way(
+    base: Fact | None, ours: Fact, theirs: Fact, group: tuple[str, ...]
+) -> tuple[object, ...] | None:
+    """The group's values: the side that changed them (from the base); None when both did
+    differently, or they differ with no base to tell."""
+    o, t = _get(ours, group), _get(theirs, group)
+    if o == t:
+        return o
+    if base is None:
+        return None
+    b = _get(base, group)
+    if b == o:
+        return t
+    if b == t:
+        return o
+    return None
 
 
 def _merge_prose(base: str | None, ours: str, theirs: str) -> str:
@@ -98,7 +185,12 @@ def _merge_steps(
 
 
 def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> MemoryDoc:
-    """Union `theirs` into `ours` (changed in place and returned)."""
+    """Union `theirs` into `ours` (changed in place and returned).
+
+    Raises:
+        MergeConflictError: when both sides changed what a person wrote in a fact differently
+            (its `text` holds the rest merged).
+    """
     nl = ours.newline
     base_entries = {e.item.id: e for s in base.sections for e in s.entries} if base else {}
     # prose: the prefix and each section's text before its entries
@@ -123,6 +215,7 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
     if steps != ours.next_steps():
         ours.set_next_steps(steps)
     # entries
+    conflicts: list[tuple[Entry, str]] = []
     for tentry in (e for s in theirs.sections for e in s.entries):
         item_id = tentry.item.id
         mine = ours.find(item_id)
@@ -133,10 +226,15 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
                 if added is not None and theirs.newline == nl:
                     added.raw = tentry.raw
             continue
-        chosen = _pick(base_entries.get(item_id), mine, tentry, nl)
-        if chosen is tentry:
+        was = base_entries.get(item_id)
+        chosen = _pick(was, mine, tentry, nl)
+        if chosen is None:
+            conflicts.append(_conflict_block(mine, was, tentry, nl))
+        elif chosen is tentry:
             mine.item = tentry.item
             mine.raw = tentry.raw if theirs.newline == nl else None
+        elif chosen is not mine:
+            mine.item, mine.raw = chosen.item, None
     # sessions compacted on either side leave the Sessions section
     compacted = {sid for h in ours.history() for sid in h.sessions}
     for s in list(ours.sessions()):
@@ -144,7 +242,23 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
             ours.remove(s)
     ours.version = max(ours.version, theirs.version) + 1
     ours.changed = True
+    if conflicts:
+        for entry, block in conflicts:
+            entry.raw = block  # rendered as it is: the markers stand where our version was
+        ids = [entry.item.id for entry, _ in conflicts]
+        shown = ", ".join(f"`{i}`" for i in ids)
+        raise MergeConflictError(
+            f"Both sides changed what {shown} say{'s' if len(ids) == 1 else ''} differently",
+            ours.render(),
+            ids,
+        )
     return ours
+
+
+def _conflict_block(ours: Entry, base: Entry | None, theirs: Entry, nl: str) -> tuple[Entry, str]:
+    """Our entry and git's diff3-style conflict block holding both versions and the base."""
+    was = _raw(base, nl) if base is not None else None
+    return ours, _both_sides(_raw(ours, nl), _raw(theirs, nl), was)
 
 
 def _same_section(doc: MemoryDoc | None, sec: Section) -> Section | None:
@@ -163,6 +277,7 @@ def merge_texts(base: str | None, ours: str, theirs: str, path: Path) -> str:
 
     Raises:
         MemoryFileError: when a side cannot be parsed.
+        MergeConflictError: when both sides changed what a person wrote in a fact differently.
     """
     o = _parse(ours, path, "our")
     t = _parse(theirs, path, "their")
@@ -221,10 +336,39 @@ def split_conflicts(text: str) -> tuple[str, str, str | None]:
     return "".join(ours), "".join(theirs), "".join(base) if has_base else None
 
 
-def resolve_file(path: Path) -> int:
-    """Replace a memory file holding conflict markers by the union of both sides.
+def _conflict_message(exc: MergeConflictError, name: str) -> str:
+    return (
+        f"{exc}; the rest of `{name}` is merged and each such fact is left between conflict "
+        f"markers with both versions and the base: keep the version you want (or write one "
+        f"from both) and delete the marker lines, then commit."
+    )
+
+
+def resolve(cfg: Config) -> int:
+    """`resolve_file` on the memory file; conflict markers without the base (git's default
+    style) are merged against the base git keeps in its index during a merge.
+
+    Raises:
+        MemoryFileError: as `resolve_file`.
+    """
+    from repomem import vcs
+
+    path = access.memory_path(cfg)
+    rel = path.relative_to(cfg.root.resolve()).as_posix()
+    staged = vcs.show_file(cfg.root, ":1", rel)  # stage 1: the merge's common ancestor
+    return resolve_file(path, base=staged.decode("utf-8", "replace") if staged else None)
+
+
+def resolve_file(path: Path, *, base: str | None = None) -> int:
+    """Replace a memory file holding conflict markers by the union of both sides; `base`:
+    the common ancestor's text, for markers that do not hold it.
 
     Returns how many conflict blocks were resolved (0: nothing to do).
+
+    Raises:
+        MemoryFileError: unbalanced markers, a side that cannot be parsed.
+        MergeConflictError: facts both sides changed differently (the file is then written
+            merged but for those, each between conflict markers).
     """
     text = access.read_text(path)
     if text is None:
@@ -233,10 +377,18 @@ def resolve_file(path: Path) -> int:
     if not blocks:
         return 0
     try:
-        ours, theirs, base = split_conflicts(text)
+        ours, theirs, marked = split_conflicts(text)
     except MemoryFileError as exc:
         raise MemoryFileError(f"`{path.name}` {exc}") from None
-    atomic_write(path, merge_texts(base, ours, theirs, path))
+    try:
+        merged = merge_texts(marked if marked is not None else base, ours, theirs, path)
+    except MergeConflictError as exc:
+        # a file merged before but for its conflicts, merged again: only the version would
+        # count up at each try
+        if mfile.HEADER.sub("", exc.text, 1) != mfile.HEADER.sub("", text, 1):
+            atomic_write(path, exc.text)
+        raise MergeConflictError(_conflict_message(exc, path.name), exc.text, exc.ids) from None
+    atomic_write(path, merged)
     return blocks
 
 
@@ -244,6 +396,9 @@ def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md")
     """Git merge driver: `repomem memory merge %O %A %B` writes the union into %A.
 
     Raises:
+        MergeConflictError: when both sides changed what a person wrote in a fact
+            differently; %A then holds the union with those facts between conflict markers,
+            and git reports the conflict (as it does for text).
         MemoryFileError: when a side cannot be parsed; %A then holds both sides between
             conflict markers (git reports a conflict and keeps %A: left as ours alone, it
             would read as merged and lose theirs), for `repomem memory merge` once fixed.
@@ -253,6 +408,9 @@ def merge_driver(base: Path, ours: Path, theirs: Path, name: str = "REPOMEM.md")
         raise MemoryFileError(f"`{ours}` does not exist; git passes it as %A.")
     try:
         merged = merge_texts(texts[0], texts[1], texts[2] or "", Path(name))
+    except MergeConflictError as exc:
+        atomic_write(ours, exc.text)
+        raise MergeConflictError(_conflict_message(exc, name), exc.text, exc.ids) from None
     except MemoryFileError as exc:
         atomic_write(ours, _both_sides(texts[1], texts[2] or "", texts[0]))
         raise MemoryFileError(

@@ -184,7 +184,9 @@ def remember(
     if not text:
         raise InputError("The fact is empty; give its text.")
     if kind not in model.KINDS:
-        raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(model.KINDS)}.")
+        raise InputError(
+            f"Unknown kind `{fsutil.echo(kind)}`; use one of {', '.join(model.KINDS)}."
+        )
     if confidence not in model.CONFIDENCES:
         raise InputError(
             f"Unknown confidence `{confidence}`; use one of {', '.join(model.CONFIDENCES)}."

@@ -31,10 +31,11 @@ from typing import Any
 from repomem import vcs
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import FileLock, atomic_write, cannot_write, text_lines, utf8_name
+from repomem.fsutil import ReentrantFileLock, atomic_write, cannot_write, text_lines, utf8_name
 from repomem.memory import access, compact, model, ops
 from repomem.memory.cite import Resolver, digest, parse_symbols, symbol_hashes
 from repomem.memory.model import Session
+from repomem.memory.session_record import lock as session_lock
 from repomem.memory.session_record import open_session as open_session
 from repomem.memory.session_record import record_path as _state_path
 
@@ -120,11 +121,12 @@ def _start(
     return record
 
 
-def _lock(cfg: Config) -> FileLock:
+def _lock(cfg: Config) -> ReentrantFileLock:
     """The lock under which the open session's record is read, changed and written: two
     clients starting (or ending) a session at once would both succeed, one of them on a
-    session the other then overwrote (or recorded twice)."""
-    return FileLock(_state_path(cfg).with_name("session.lock"), cfg.index.lock_timeout)
+    session the other then overwrote (or recorded twice). Taken again at once by a caller
+    that holds it already (the Claude Code hooks: `session_record.lock`)."""
+    return session_lock(cfg)
 
 
 def retitle(cfg: Config, title: str) -> dict[str, Any]:

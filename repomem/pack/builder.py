@@ -202,7 +202,7 @@ def _pending(cfg: Config, store: Any) -> tuple[int, str | None, indexer.Prepared
     states = prepared.states
     really = indexer.really_changed(cfg, plan, states, store.skip_contents(states))
     prepared.same = frozenset(plan.changed).difference(really)
-    return len(really) + len(plan.deleted), plan.head, prepared
+    return len(really) + len(indexer.indexed_deleted(plan, prepared.states)), plan.head, prepared
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

@@ -1,17 +1,18 @@
 """The pack's candidate items, made from the ranked files, and their value.
 
 Whole small files, else the relevant symbols' bodies (a nested function offered as the
-outermost function around it), notes written on the top files, and the repository map's
-signatures. An item's value (`_density`) is its file's score times the share of it that is
-likely relevant, so a large file's relevant symbols beat the whole file; each of the top three
-files, whole if it fits in 40% of the budget, else its best symbol, is valued whatever its size
-(bench/README.md, "ninth run").
+outermost function around it), notes written on the top files and their folders, and the
+repository map's signatures. An item's value (`_density`) is its file's score times the share
+of it that is likely relevant, so a large file's relevant symbols beat the whole file; each of
+the top three files, whole if it fits in 40% of the budget, else its best symbol, is valued
+whatever its size (bench/README.md, "ninth run").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from repomem.config import Config
@@ -157,23 +158,38 @@ def _code_items(
     return items
 
 
+FOLDER_NOTE_WEIGHT = 0.8  # a folder's note, valued at its best file's score times this
+
+
 def _note_items(cfg: Config, store: Any, ranked: list[Candidate], margin: float) -> list[Item]:
     """Notes on the top files written by people, assistants or the model (offline notes only
-    repeat the docstrings and signatures the code and map already show)."""
+    repeat the docstrings and signatures the code and map already show), and the notes on the
+    folders they are in (path with a trailing `/`), once each, at the best such file's score."""
     from repomem.llm import notes
 
     scores = {c.path: c.score for c in ranked if c.score > 0}
+    folders: dict[str, str] = {}  # folder -> its best-ranked file (ranked is best first)
+    for path in scores:
+        for parent in PurePosixPath(path).parents:
+            if parent.name:
+                folders.setdefault(parent.as_posix(), path)
     items = []
-    for path, note in notes.best_notes(cfg, list(scores), store=store).items():
+    for path, note in notes.best_notes(cfg, [*scores, *folders], store=store).items():
         if note.source == notes.GENERATED_OFFLINE:
             continue
-        reason = f"{note.source} note on a top-ranked file"
+        text = note.text.strip()
+        if path in folders:
+            top = folders[path]
+            reason = f"{note.source} note on the folder of `{top}`, a top-ranked file"
+            score, path = scores[top] * FOLDER_NOTE_WEIGHT, f"{path}/"
+        else:
+            reason = f"{note.source} note on a top-ranked file"
+            score = scores[path] * (0.6 if note.stale else 1.0)
         if note.stale:
             reason += "; stale: the file changed since it was written"
-        text = note.text.strip()
         items.append(
-            Item("note", path, note.source, 0, 0, _estimate(text, margin),
-                 scores[path] * (0.6 if note.stale else 1.0), reason, text, exact=False)
+            Item("note", path, note.source, 0, 0, _estimate(text, margin), score, reason, text,
+                 exact=False)
         )  # fmt: skip
     return items
 

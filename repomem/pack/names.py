@@ -14,6 +14,7 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import Any
 
+from repomem.fsutil import nfc
 from repomem.index import graph as graphs
 from repomem.index import tokens as tok
 from repomem.pack.candidates import WEIGHTS, _add_symbol
@@ -35,17 +36,19 @@ BARE_NAME_FROM_LONG_PATH_ROOT_ONLY = True
 
 
 @lru_cache(maxsize=4)
-def _name_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], frozenset[str]]:
-    """Each file name (`c.py`) -> the files so named, in index order; and the set of files.
-    (Every suffix of every path, its first form, cost 0.4 s per process on 11,600 files.)"""
+def _name_index(indexed: tuple[str, ...]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Each file name (`c.py`, in normal form C) -> the files so named, in index order; and
+    each file's path in normal form C -> the path (a task that types `café.py` composed names
+    the file macOS wrote decomposed). (Every suffix of every path, its first form, cost 0.4 s
+    per process on 11,600 files.)"""
     by_name: dict[str, list[str]] = defaultdict(list)
     for path in indexed:
-        by_name[path.rpartition("/")[2]].append(path)
-    return dict(by_name), frozenset(indexed)
+        by_name[nfc(path.rpartition("/")[2])].append(path)
+    return dict(by_name), {nfc(p): p for p in indexed}
 
 
 def _mentions(
-    store: Any, signals: TaskSignals, by_name: dict[str, list[str]], known: frozenset[str],
+    store: Any, signals: TaskSignals, by_name: dict[str, list[str]], known: dict[str, str],
     cand: Any, modules: graphs.ModuleIndex,
 ) -> None:  # fmt: skip
     """Files the task names: by path (its longest suffix that names any), by dotted module,
@@ -86,8 +89,8 @@ def _mentions(
     for frame in signals.frames:
         parts = frame.path.replace("\\", "/").strip("/").split("/")
         # the indexed file the frame's path ends with (its longest such suffix)
-        tail = next(("/".join(parts[i:]) for i in range(len(parts))
-                     if "/".join(parts[i:]) in known), None)  # fmt: skip
+        tail = next((known[nfc("/".join(parts[i:]))] for i in range(len(parts))
+                     if nfc("/".join(parts[i:])) in known), None)  # fmt: skip
         if tail is not None:
             located.append((frame, [tail], 1.0))
         elif resolved := _suffix_hits(by_name, parts):
@@ -113,7 +116,7 @@ def _mentions(
 
 def _suffix_len(path: str, parts: list[str]) -> int:
     """How many trailing components `path` shares with the mentioned `parts`."""
-    mine = path.split("/")
+    mine = nfc(path).split("/")
     n = 0
     while n < min(len(mine), len(parts)) and mine[-1 - n] == parts[-1 - n]:
         n += 1
@@ -124,12 +127,13 @@ def _suffix_hits(by_name: dict[str, list[str]], parts: list[str]) -> tuple[list[
     """The files a mentioned path names by its longest suffix that names any (at most
     `MAX_MENTIONED`, else none), and how strongly: a whole path or a folder with the name
     fully, a bare file name less."""
+    parts = [nfc(p) for p in parts]
     named = by_name.get(parts[-1]) if parts else None
     if not named:
         return None
     for i in range(len(parts)):
         suffix = "/".join(parts[i:])
-        hits = [p for p in named if p == suffix or p.endswith("/" + suffix)]
+        hits = [p for p in named if nfc(p) == suffix or nfc(p).endswith("/" + suffix)]
         if hits:
             if len(hits) > MAX_MENTIONED:
                 return None  # `__init__.py`, `conf.py`: names no file in particular

@@ -81,11 +81,25 @@ def _fill(
             break
         chosen.append(item)
         spent += item.tokens
-    pack.items = _sections(chosen)
+    pack.items = _sections(_with_their_code(chosen))
     _fit(pack, budget, margin, fmt)
     if TOP_UP_ROUNDS:
         _top_up(pack, code, maps, budget, margin, fmt)
+        pack.items = _with_their_code(pack.items)
         _fit(pack, budget, margin, fmt)
+
+
+def _with_their_code(items: list[Item]) -> list[Item]:
+    """`items` less the notes on folders (paths ending in `/`) none of whose code is in the
+    pack: a folder's note explains the files of it that were selected, not a ranked file's
+    whose code did not make it."""
+    code = [i.path for i in items if i.kind in ("file", "symbol")]
+    return [
+        i
+        for i in items
+        if not (i.kind == "note" and i.path.endswith("/"))
+        or any(p.startswith(i.path) for p in code)
+    ]
 
 
 def _fit(pack: Pack, budget: int, margin: float, fmt: str) -> None:

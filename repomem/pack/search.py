@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
+from repomem.fsutil import nfc
 from repomem.index import chunks
 from repomem.pack.candidates import WEIGHTS, _add_symbol, file_symbols
 from repomem.pack.task import TaskSignals
@@ -58,18 +60,21 @@ def _dense(store: Any, signals: TaskSignals, cand: Any, embedder: Any) -> None:
         cand(path).signals["dense"] = (cos - low) / (high - low) if high > low else 1.0
 
 
-def _past_commits(store: Any, query: str, cand: Any, share: float, known: frozenset[str]) -> None:
+def _past_commits(
+    store: Any, query: str, cand: Any, share: float, known: Mapping[str, str]
+) -> None:
     """Files changed by the commits whose messages best match the task: each commit's BM25
     score spread over its files (by the square root of their number, so a sweep over many
     files says little about each), a file keeping its best commit's vote, scaled to 0..1.
     Keeping the best rather than the sum stops files that change often from winning by
-    their number of commits (dev split: R@5 0.837 summed, 0.840 best; MRR 0.719, 0.726)."""
+    their number of commits (dev split: R@5 0.837 summed, 0.840 best; MRR 0.719, 0.726).
+    `known`: the indexed files, by their path in normal form C (`names._name_index`)."""
     if not WEIGHTS.get("commits"):
         return
     votes: dict[str, float] = defaultdict(float)
     best: dict[str, tuple[float, str]] = {}
     for row, score in store.search_commits(query, COMMITS):
-        files = [f for f in row["files"] if f in known]
+        files = [known[nfc(f)] for f in row["files"] if nfc(f) in known]
         for f in files:
             vote = score / math.sqrt(len(files))
             votes[f] = votes[f] + vote if COMMITS_SUM else max(votes[f], vote)

@@ -12,6 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from repomem.fsutil import nfc
 from repomem.index import tokens as tok
 
 MAX_TASK_CHARS = 60_000
@@ -105,6 +106,7 @@ class TaskSignals:
 def analyse(text: str) -> TaskSignals:
     """Pull identifiers, paths, dotted names and frames out of a task text."""
     text = text[:MAX_TASK_CHARS].replace("\r\n", "\n")  # issues pasted from Windows: CRLF
+    text = nfc(text)  # a path typed `cafe\u0301.py` (decomposed) is one word, as `café.py` is
     if DROP_NOISE:
         text = _NOISE.sub("", _drop_comments(text))
     sig = TaskSignals(text=text, title=_title(text), references=tok.references(text))

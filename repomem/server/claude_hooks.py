@@ -192,8 +192,31 @@ def start_dir(hook: HookInput, environ: Mapping[str, str]) -> Path | None:
     named = environ.get("CLAUDE_PROJECT_DIR", "")
     project = Path(named) if named and Path(named).is_dir() else None
     if project is None or (cwd is not None and cwd.resolve().is_relative_to(project.resolve())):
-        return cwd
+        return project if cwd and project and _in_submodule(cwd, project) else cwd
     return project
+
+
+def _in_submodule(cwd: Path, project: Path) -> bool:
+    """Whether `cwd` lies in a submodule checked out in `project` (its `.git` file names a
+    folder under the project's `.git/modules`): the project's index holds its files, while a
+    worktree (`claude --worktree`, under `.git/worktrees`) has an index of its own."""
+    top = project.resolve()
+    for folder in (cwd.resolve(), *cwd.resolve().parents):
+        if folder == top or not folder.is_relative_to(top):
+            return False
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return False  # a repository of its own
+        if dot_git.is_file():
+            try:
+                line = dot_git.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return False
+            if not line.startswith("gitdir:"):
+                return False
+            target = (folder / line.removeprefix("gitdir:").strip()).resolve()
+            return target.is_relative_to(top / ".git" / "modules")
+    return False
 
 
 # Claude Code may wrap a paste in marker lines (`<pasted_content id="1">` ... `</pasted_content
@@ -247,8 +270,33 @@ def context_for(
     if not reads_like_a_task(hook.prompt):
         return ""
     state = state_dir(cfg)
-    if not every_prompt and hook.session and _packed(state, hook.session):
+    # Claimed before packing, under the record's lock: two repomem hooks of one session (yours
+    # in settings.local.json, the team's in settings.json, which Claude Code runs at once) add
+    # one pack between them. A pack that fails gives the claim back.
+    claimed = not every_prompt and bool(hook.session)
+    if claimed and not _remember(state, hook.session):
         return ""
+    try:
+        text = _pack_for(cfg, hook, state, max_chars)
+    except BaseException:
+        if claimed:
+            _forget(state, hook.session, (PACKED,))
+        raise
+    if text is None:
+        if claimed:
+            _forget(state, hook.session, (PACKED,))
+        return ""
+    if hook.session and not claimed:
+        _remember(state, hook.session)
+    return text
+
+
+def _pack_for(cfg: Config, hook: HookInput, state: Path, max_chars: int) -> str | None:
+    """The pack for the prompt's task (None: there is no index, and the session was told).
+
+    Raises:
+        RepomemError: as `context_for`; InputError with the hint when there is no index.
+    """
     from repomem.index import indexer
 
     if not indexer.reader(cfg).exists() and indexer.seed_from_sibling(cfg) is None:
@@ -256,7 +304,7 @@ def context_for(
         # refreshes as any stale one. Else the hint, said once a session: Claude Code shows
         # it as an error notice
         if hook.session and not _remember(state, hook.session, HINTED):
-            return ""
+            return None
         raise InputError(
             f"`{cfg.root}` has no repomem index yet, so no pack was added; run `repomem init` "
             "there once."
@@ -270,8 +318,6 @@ def context_for(
     )
     if not pack.fresh:
         _refresh_later(cfg)
-    if hook.session:
-        _remember(state, hook.session)
     return PREAMBLE + pack.rendered  # the text measured against `room`
 
 
@@ -392,10 +438,6 @@ def _write(state: Path, sessions: Sessions) -> None:
     atomic_write(state / SESSIONS_FILE, json.dumps(data, sort_keys=True) + "\n")
 
 
-def _packed(state: Path, session: str) -> bool:
-    return session in _read(state)[PACKED]
-
-
 def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     """Record that `session` was packed (or hinted at); whether it was not yet (True too when
     the record cannot be updated: a hint said twice beats one never said)."""
@@ -411,14 +453,15 @@ def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     return first
 
 
-def _forget(state: Path, session: str) -> None:
-    """A session's conversation starts over: its next task gets a pack (or the hint) again."""
+def _forget(state: Path, session: str, kinds: Sequence[str] = KINDS) -> None:
+    """A session's conversation starts over: its next task gets a pack (or the hint) again
+    (`kinds`: what is forgotten, by default all)."""
 
     def drop(sessions: Sessions) -> bool:
-        dropped = [times.pop(session, None) for times in sessions.values()]  # from every kind
+        dropped = [sessions[kind].pop(session, None) for kind in kinds]
         return any(when is not None for when in dropped)
 
-    if any(session in times for times in _read(state).values()):  # else nothing to write
+    if any(session in _read(state)[kind] for kind in kinds):  # else nothing to write
         _update(state, drop)
 
 
@@ -503,8 +546,8 @@ def write_settings(
             existing = hooks.setdefault(event, [])
             if not isinstance(existing, list):
                 raise InputError(f"`hooks.{event}` in `{path}` is not a list; fix it by hand.")
-            kept = [g for g in existing if not _is_ours(g)]
-            replaced = replaced or len(kept) != len(existing)
+            kept = [g for g in map(_without_ours, existing) if g is not None]
+            replaced = replaced or kept != existing
             hooks[event] = [*kept, *entries.get(event, [])]
             if not hooks[event] and existing:
                 del hooks[event]  # only ours was there
@@ -515,6 +558,17 @@ def write_settings(
     if not shared:  # personal settings: never committed by accident
         vcs.ignore_locally(cfg.root, SETTINGS_FILES[False])
     return shown, replaced
+
+
+def _without_ours(group: Any) -> Any:
+    """A matcher group without repomem's `claude-hook` commands (None when only those were in
+    it; a hook someone put beside ours stays, in its group)."""
+    if _is_ours(group):
+        return None
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return group
+    others = [h for h in group["hooks"] if not _is_ours({"hooks": [h]})]
+    return group if len(others) == len(group["hooks"]) else {**group, "hooks": others}
 
 
 def _is_ours(group: Any) -> bool:

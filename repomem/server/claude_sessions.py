@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from repomem import fsutil
 from repomem.config import Config
-from repomem.fsutil import FileLock
+from repomem.fsutil import FileLock, ReentrantFileLock
+from repomem.memory import session_record
 from repomem.memory.session_record import open_session
 from repomem.server import claude_liveness
 
@@ -59,8 +60,9 @@ AGENT = "claude-code"
 # SessionStart sources that open a session (a resume or fork continues a conversation)
 OPENING = ("startup", "clear", "compact", "")
 ENDED_PREFIX = "claude-ended-"  # <state dir>/claude-ended-<session id>.json: set aside, to finish
-LOCK = "claude-record.lock"  # the open session's record read, changed and written by the hooks
 FINISH_LOCK = "claude-finish.lock"
+# a hook waits this long for the open session's lock (the prompt waits for the hook), then
+# gives up: the session it would open, title or set aside is left to a later hook
 LOCK_SECONDS = 5.0
 FINISH_LOCK_SECONDS = 120.0
 # a set-aside session older than this was not finished (its process died): the next start
@@ -79,9 +81,13 @@ def _state(cfg: Config) -> Path:
     return state_dir(cfg)
 
 
-def _lock(cfg: Config) -> FileLock:
-    """The lock under which the hooks read, change and write the open session's record."""
-    return FileLock(_state(cfg) / LOCK, LOCK_SECONDS)
+def _lock(cfg: Config) -> ReentrantFileLock:
+    """The lock under which the hooks read, change and write the open session's record: the
+    one `session` start, note, set_aside and end take, taken again at once when they do it
+    under this (`session_record.lock`). With a lock of their own, a hook read a session that a
+    `session end` in another process then recorded, and titled, noted or set aside a session
+    that was gone (or one opened by hand since)."""
+    return session_record.lock(cfg, LOCK_SECONDS)
 
 
 def _owned(record: dict[str, Any] | None, claude: str) -> bool:

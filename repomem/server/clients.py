@@ -24,7 +24,7 @@ from typing import Any
 
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.fsutil import atomic_write
+from repomem.fsutil import atomic_write, cannot_write
 
 CLIENTS = ("claude-code", "cursor", "vscode", "zed")
 SERVER_NAME = "repomem"
@@ -121,7 +121,19 @@ def edit_object(
         raise InputError(
             f"`{path}` holds a number too large for JSON tools ({exc}); fix it by hand."
         ) from exc
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:
+        blocker = next(
+            (p for p in (path.parent, *path.parent.parents) if p.exists() and not p.is_dir()),
+            path.parent,
+        )
+        raise InputError(
+            f"`{blocker}` is a file, where the folder of `{path}` goes; move it away, then run "
+            f"the command again."
+        ) from exc
+    except OSError as exc:
+        raise cannot_write(path.parent, exc) from exc
     atomic_write(path, rendered)
     return shown, replaced
 

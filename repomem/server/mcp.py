@@ -219,10 +219,13 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
     @tool(READ)
     def file_overview(
-        path: Annotated[str, Field(description="A file path relative to the repository root.")],
+        path: Annotated[
+            str, Field(description="A file or folder path relative to the repository root.")
+        ],
     ) -> CallToolResult:
-        """A file at a glance: language and size, its symbols with line numbers, its notes,
-        and the memory facts that cite it."""
+        """A file at a glance: language and size, its symbols with line numbers, its notes
+        and its folders' notes, and the memory facts that cite it. For a folder: its notes,
+        its indexed files and the facts citing them."""
         return call(lambda: tools.file_overview(cfg, path))
 
     @tool(READ)
@@ -281,7 +284,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
     @tool(WRITE, kept=not ro)
     def write_note(
-        path: Annotated[str, Field(description="A file path relative to the repository root.")],
+        path: Annotated[
+            str, Field(description="A file or folder path relative to the repository root.")
+        ],
         note: Annotated[
             str, Field(description="What the file is for, its entry points, its gotchas.")
         ],
@@ -289,8 +294,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             bool, Field(description="Drop the assistant's earlier notes on this path.")
         ] = False,
     ) -> CallToolResult:
-        """Leave a note on a file for later sessions (shown by file_overview and in context
-        packs), kept apart from generated notes and never overwritten by them."""
+        """Leave a note on a file or folder for later sessions (shown by file_overview, of the
+        folder and of files in it, and in context packs with the files it is on or in), kept
+        apart from generated notes and never overwritten by them."""
         return call(lambda: tools.write_note(cfg, path, note, replace))
 
     @tool(WRITE, kept=not ro)

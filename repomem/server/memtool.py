@@ -7,7 +7,10 @@ is a view of the project memory:
 - `/memories/REPOMEM.md` (the memory file's own name) is the file itself. `view` shows it with
   line numbers; `str_replace`, `insert` and `create` (a full rewrite) edit it under the memory
   lock. The result must still parse, must keep every entry (use `forget` to drop one), and new
-  text goes through the secret filter. It cannot be deleted or renamed.
+  text goes through the secret filter. A status changes only through its operation: a fact
+  marked `forgotten` is forgotten as `forget` does it (its text erased); `stale`,
+  `superseded`, `valid` again, `confirmed` and new facts written other than valid are refused,
+  naming the tool or command that checks them. It cannot be deleted or renamed.
 - `/memories/<topic>.md` is the facts whose topic is `<topic>`, one per paragraph as
   `id: text`. `create` and `insert` remember new facts with that topic (one per paragraph,
   or per line when there are no blank lines; near-duplicates merge; existing facts are kept);
@@ -364,7 +367,12 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
 
 
 def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]) -> Result:
-    """Apply `change(current_text) -> (new_text, message)` to the memory file under its lock."""
+    """Apply `change(current_text) -> (new_text, message)` to the memory file under its lock.
+
+    A fact marked forgotten is forgotten as `forget` does it; other status changes are
+    refused (`_status_edits`)."""
+    from repomem.memory import ops
+
     with access.editing(cfg) as doc:
         path = access.memory_path(cfg)
         current = doc.render()  # the file as read by `editing` (rendering is lossless)
@@ -380,11 +388,82 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
                 f"Refusing the edit: it would drop {', '.join(lost[:8])} from {shown}; forget a "
                 f"fact with the forget tool (or delete its topic file) instead."
             )
+        forgetting = _status_edits(doc, new_doc)
         doc.prefix, doc.sections, doc.newline = new_doc.prefix, new_doc.sections, new_doc.newline
         doc.schema_version = new_doc.schema_version
         doc.version = max(doc.version, new_doc.version)
         doc.changed = True
-    return Result(message, {"path": shown, "changed": True, "version": doc.version})
+        for fact_id in forgetting:
+            ops.forget(cfg, fact_id, doc=doc)
+    if forgetting:
+        message += f"\nMarked forgotten, so forgot {', '.join(forgetting)} (its text is erased)."
+    data = {"path": shown, "changed": True, "version": doc.version}
+    return Result(message, data | {"forgot": forgetting} if forgetting else data)
+
+
+# a fact's status and what records it: changed only by the operations that check them
+_STATUS_FIELDS = ("status", "stale", "superseded_by", "superseded_at", "forgotten", "confirmed")
+
+
+def _status(fact: Fact) -> tuple[str, ...]:
+    return tuple(getattr(fact, name) for name in _STATUS_FIELDS)
+
+
+def _status_edits(old: MemoryDoc, new: MemoryDoc) -> list[str]:
+    """The ids of the facts the edit marks forgotten, their status in `new` set back for
+    `forget` to erase them.
+
+    Raises:
+        InputError: for any other change of a fact's status (or a forgotten fact's entry),
+            naming the operation that makes it.
+    """
+    before = {f.id: f for f in old.facts()}
+    forgetting: list[str] = []
+    for f in new.facts():
+        was = before.get(f.id)
+        if was is None:
+            if _status(f) != _status(Fact(f.id)):
+                raise InputError(
+                    f"Refusing the edit: the new fact `{f.id}` is written {f.status} or with a "
+                    f"status field; a new fact is recorded valid (write it without them, or use "
+                    f"the remember tool)."
+                )
+            continue
+        if was.status == "forgotten" and f != was:
+            raise InputError(
+                f"Refusing the edit: `{f.id}` is forgotten and stays so; record the fact anew "
+                f"with the remember tool."
+            )
+        if _status(f) == _status(was):
+            continue
+        if f.status == "forgotten":
+            for name in _STATUS_FIELDS:
+                setattr(f, name, getattr(was, name))
+            forgetting.append(f.id)
+        elif was.status == "superseded":
+            raise InputError(
+                f"Refusing the edit: `{f.id}` is superseded by `{was.superseded_by}` and stays "
+                f"so; supersede or forget the current fact with the supersede or forget tool."
+            )
+        elif f.status == "superseded" or (f.superseded_by, f.superseded_at) != (
+            was.superseded_by, was.superseded_at,
+        ):  # fmt: skip
+            raise InputError(
+                f"Refusing the edit: `{f.id}` is superseded with the supersede tool (it records "
+                f"the new fact, why and when); use it instead of editing the status."
+            )
+        elif f.status == "stale" and (was.status != "stale" or f.stale != was.stale):
+            raise InputError(
+                f"Refusing the edit: a fact turns stale when its cited code changes, as the "
+                f"memory_check tool finds; call it, or supersede or forget `{f.id}`."
+            )
+        else:  # valid again, or `confirmed`: checked against the code by `confirm`
+            raise InputError(
+                f"Refusing the edit: `{f.id}` is confirmed against the cited code by "
+                f"`repomem memory confirm {f.id}`; ask the user to run it, or supersede the "
+                f"fact with the supersede tool."
+            )
+    return forgetting
 
 
 def _replace(cfg: Config, shown: str, current: str, old: str, new: str) -> tuple[str, str]:

@@ -12,12 +12,16 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from repomem import config, secrets
 from repomem.config import Config
-from repomem.errors import InputError, NotFoundError
+from repomem.errors import InputError, NotFoundError, StoreError
+from repomem.fsutil import echo, nfc
+from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
 from repomem.paths import confine, confine_glob
 
@@ -103,16 +107,6 @@ def context_pack(cfg: Config, task: str, max_tokens: int | None, last: LastPack)
     return Result(text, data)
 
 
-ECHO_CHARS = 200  # of a client's argument, said back in an answer
-
-
-def _echo(arg: str) -> str:
-    """`arg` as an answer says it back: on one line, and cut (a long query is the client's own;
-    sent back whole it would fill the model's context for nothing)."""
-    one = " ".join(arg.split())
-    return one if len(one) <= ECHO_CHARS else one[: ECHO_CHARS - 1] + "…"
-
-
 def search_code(
     cfg: Config, query: str, kind: str | None, path_glob: str | None, limit: int
 ) -> Result:
@@ -122,10 +116,10 @@ def search_code(
     if not query.strip():
         raise InputError("The query is empty; give words or identifiers to search for.")
     if kind is not None and kind not in q.SYMBOL_KINDS:
-        raise InputError(f"Unknown kind `{kind}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
+        raise InputError(f"Unknown kind `{echo(kind)}`; use one of {', '.join(q.SYMBOL_KINDS)}.")
     glob = confine_glob(path_glob) if path_glob else None
     hits = q.search(cfg, query, kind=kind, path_glob=glob, limit=max(1, min(limit, SEARCH_MAX)))
-    said = _echo(query)
+    said = echo(query)
     lines = [f"{len(hits)} result(s) for `{said}`:"] if hits else [f"No results for `{said}`."]
     for h in hits:
         label = h["signature"] or h["qualname"]
@@ -201,27 +195,30 @@ def find_references(cfg: Config, name: str, limit: int) -> Result:
 
 
 def file_overview(cfg: Config, path: str) -> Result:
-    """A file's symbols, its notes and the memory facts that cite it."""
+    """A file's symbols, its notes (and its folders' notes) and the memory facts that cite it;
+    for a folder, its notes, its indexed files and the facts citing them."""
     from repomem.index import query as q
     from repomem.llm import notes as llm_notes
     from repomem.memory import access
 
-    rel = confine(cfg, path)
     store = q.require_store(cfg)
+    rel = q.indexed_spelling(store, confine(cfg, path))
     rows = store.rows_for_path("files", rel)
     if not rows:
         # the reason a file is skipped, as `index_status` counts it: not "call refresh"
         why = q.why_not_indexed(cfg, store, rel) or q.NEW
         if why == q.MISSING:
-            raise NotFoundError(f"`{rel}` does not exist; give an indexed file (see search_code).")
+            raise NotFoundError(
+                f"`{echo(rel)}` does not exist; give an indexed file (see search_code)."
+            )
         if why == q.DIRECTORY:
-            raise NotFoundError(f"`{rel}` is a directory; give a file in it (see search_code).")
+            return _folder_overview(cfg, store, rel)
         if why == q.NEW:
-            raise NotFoundError(f"`{rel}` is {why}; call refresh, then ask again.")
-        raise NotFoundError(f"`{rel}` is not indexed, {why}.")
+            raise NotFoundError(f"`{echo(rel)}` is {why}; call refresh, then ask again.")
+        raise NotFoundError(f"`{echo(rel)}` is not indexed, {why}.")
     if _gone(cfg, rel):
         raise NotFoundError(
-            f"`{rel}` was deleted after the index was last updated; call `refresh` (see "
+            f"`{echo(rel)}` was deleted after the index was last updated; call `refresh` (see "
             f"search_code for where its code went)."
         )
     row = rows[0]
@@ -230,12 +227,12 @@ def file_overview(cfg: Config, path: str) -> Result:
         {"source": n.source, "text": n.text, "stale": n.stale}
         for n in llm_notes.list_notes(cfg, [rel], store=store)
     ]
-    facts = [
-        {"id": f.id, "kind": f.kind, "status": f.status, "text": f.text, "topic": f.topic,
-         "cites": [c.target for c in f.cites if c.path == rel]}
-        for f in access.load(cfg).facts()
-        if f.status in ("valid", "stale") and any(c.path == rel for c in f.cites)
-    ]  # fmt: skip
+    folders = [p.as_posix() for p in reversed(PurePosixPath(rel).parents) if p.name]
+    folder_notes = [
+        {"path": n.path, "source": n.source, "text": n.text, "stale": n.stale}
+        for n in llm_notes.list_notes(cfg, folders, store=store)
+    ]
+    facts = _citing(access.load(cfg), lambda cited: nfc(cited) == nfc(rel))
     info = {
         "path": rel,
         "language": row["language"],
@@ -257,19 +254,64 @@ def file_overview(cfg: Config, path: str) -> Result:
     for n in notes:
         stale = ", stale: the file changed since" if n["stale"] else ""
         lines.append(f"Note ({n['source']}{stale}): {n['text']}")
-    if facts:
-        lines.append("Facts citing it:")
-        for fact in facts:
-            mark = "STALE " if fact["status"] == "stale" else ""
-            lines.append(f"  {fact['id']} {mark}{fact['text']}")
-    else:
-        lines.append("No memory facts cite it.")
+    for n in folder_notes:
+        lines.append(f"Note on the folder `{n['path']}/` ({n['source']}): {n['text']}")
+    lines += _facts_lines(facts, "it")
     sym_data = [
         {k: s[k] for k in ("name", "qualname", "kind", "signature", "start_line", "end_line")}
         for s in symbols
     ]
-    data = {"file": info, "symbols": sym_data, "notes": notes, "facts": facts}
+    data = {"file": info, "symbols": sym_data, "notes": notes, "folder_notes": folder_notes,
+            "facts": facts}  # fmt: skip
     return Result("\n".join(lines), data)
+
+
+FOLDER_FILES_SHOWN = 40
+
+
+def _folder_overview(cfg: Config, store: Any, rel: str) -> Result:
+    """A folder's notes, the indexed files in it and the memory facts that cite them."""
+    from repomem.llm import notes as llm_notes
+    from repomem.memory import access
+
+    inside = f"{rel}/"
+    files = sorted(p for p in store.column("files", ["path"])["path"] if p.startswith(inside))
+    notes = [
+        {"source": n.source, "text": n.text, "stale": n.stale}
+        for n in llm_notes.list_notes(cfg, [rel], store=store)
+    ]
+    facts = _citing(access.load(cfg), lambda cited: cited.startswith(inside))
+    lines = [f"{inside} (folder, {len(files)} indexed file(s))"]
+    lines += [f"  {p}" for p in files[:FOLDER_FILES_SHOWN]]
+    if len(files) > FOLDER_FILES_SHOWN:
+        lines.append(f"  … {len(files) - FOLDER_FILES_SHOWN} more")
+    lines += [f"Note ({n['source']}): {n['text']}" for n in notes]
+    if not notes:
+        lines.append(f"No notes on the folder `{rel}`; write one with write_note.")
+    lines += _facts_lines(facts, "its files")
+    data = {"folder": {"path": rel, "files": len(files)}, "files": files[:FOLDER_FILES_SHOWN],
+            "notes": notes, "facts": facts}  # fmt: skip
+    return Result("\n".join(lines), data)
+
+
+def _citing(doc: MemoryDoc, cited: Callable[[str], bool]) -> list[dict[str, Any]]:
+    """The current facts citing a path that `cited` accepts, with those citations."""
+    return [
+        {"id": f.id, "kind": f.kind, "status": f.status, "text": f.text, "topic": f.topic,
+         "cites": [c.target for c in f.cites if cited(c.path)]}
+        for f in doc.facts()
+        if f.status in ("valid", "stale") and any(cited(c.path) for c in f.cites)
+    ]  # fmt: skip
+
+
+def _facts_lines(facts: list[dict[str, Any]], what: str) -> list[str]:
+    if not facts:
+        return [f"No memory facts cite {what}."]
+    lines = [f"Facts citing {what}:"]
+    for fact in facts:
+        mark = "STALE " if fact["status"] == "stale" else ""
+        lines.append(f"  {fact['id']} {mark}{fact['text']}")
+    return lines
 
 
 def write_note(cfg: Config, path: str, note: str, replace: bool) -> Result:
@@ -313,9 +355,17 @@ def index_status(cfg: Config) -> Result:
 
 def refresh(cfg: Config) -> Result:
     """Bring the index up to date (only what changed)."""
+    from concurrent.futures import BrokenExecutor
+
     from repomem.index import indexer
 
-    report = indexer.run(cfg)
+    try:
+        report = indexer.run(cfg)
+    except BrokenExecutor as exc:
+        # the parse workers ended under it: a Ctrl-C in the server's terminal reaches them
+        lost = indexer.lost_build(cfg, "the next `refresh`")
+        said = lost or "the batches it finished are kept; call `refresh` to go on"
+        raise StoreError(f"The refresh was cut short: {said}.") from exc
     data = {
         "files_seen": report.files_seen,
         "added": len(report.added),
@@ -374,7 +424,7 @@ def recall(cfg: Config, query: str, limit: int) -> Result:
     if not query.strip():
         raise InputError("The query is empty; give words to look for in the memory.")
     hits = derived.recall(cfg, query, limit=max(1, min(limit, 100)))
-    lines = [] if hits else [f"Nothing in the memory matches `{query}`."]
+    lines = [] if hits else [f"Nothing in the memory matches `{echo(query)}`."]
     results: list[dict[str, Any]] = []
     for item, score in hits:
         if isinstance(item, Fact):

@@ -23,6 +23,7 @@ from repomem.vcs.files import MAX_SUBMODULE_DEPTH, dirty_paths, list_files
 from repomem.vcs.gitconfig import (
     config_get,
     config_remove_section,
+    config_scope,
     config_set,
     config_unset,
     hooks_dir,
@@ -69,6 +70,7 @@ __all__ = [
     "commits_since",
     "config_get",
     "config_remove_section",
+    "config_scope",
     "config_set",
     "config_unset",
     "dirty_paths",

@@ -34,6 +34,19 @@ def config_get(root: Path, key: str) -> str | None:
     return out
 
 
+def config_scope(root: Path, key: str) -> str | None:
+    """Which git config file gives `key` its value for this repository ("local", "worktree",
+    "global", "system" or "command"; None when unset or without git)."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        out: str = repo.git.config("--show-scope", "--get", key)
+    except git_error():
+        return None
+    return out.partition("\t")[0] or None
+
+
 def config_set(root: Path, key: str, value: str) -> None:
     """Set a key in the repository's own config (`.git/config`)."""
     repo = _repo(root)

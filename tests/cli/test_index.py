@@ -69,11 +69,20 @@ def test_init_writes_the_config_and_builds_the_index(repo: Repo) -> None:
     code, out, _ = run("-C", str(repo.root), "init")
     assert code == 0, out
     assert (repo.root / ".repomem").is_file()
-    assert "Indexed" in out and "Next:" in out and "repomem pack" in out
+    assert "Indexed" in out and "Next:" in out and " pack \"the task\"" in out
     assert "Redacted" not in out  # the example config holds no secret
     code, out, _ = run("-C", str(repo.root), "status", "--json")
     data = json.loads(out)
     assert data["files"] == 1 and data["skipped"]["repomem"] == 1  # a.py; the new .repomem not
+
+
+def test_init_names_the_folder_it_was_given_in_its_next_steps(repo: Repo) -> None:
+    repo.write("a.py", "def a():\n    pass\n")
+    code, out, _ = run("-C", str(repo.root), "init")
+    assert code == 0, out
+    steps = out[out.index("Next:") :].splitlines()[1:]
+    assert len(steps) == 5
+    assert all(line.strip().startswith(f"repomem -C {repo.root} ") for line in steps), steps
 
 
 def test_status_json_has_the_documented_keys(repo: Repo) -> None:
@@ -415,3 +424,10 @@ def test_ctrl_c_during_an_update_says_its_finished_work_is_kept(repo: Repo) -> N
     assert err.startswith("Interrupted: finished work is kept") and "Traceback" not in err, err
     code, out, _ = run("-C", str(repo.root), "index")
     assert code == 0 and "(full build)" not in out, out
+
+
+def test_a_huge_symbol_name_is_said_back_cut_on_one_line(repo: Repo) -> None:
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    run("-C", str(repo.root), "index", "-q")
+    code, _, err = run("-C", str(repo.root), "symbol", "beta_" + "x" * 5000 + "\nmore")
+    assert code == 1 and err.count("\n") == 1 and len(err) < 600 and "…" in err, err[:300]

@@ -176,3 +176,13 @@ def test_max_files_caps_a_run_from_the_command_line(shop: Repo, api_env: FakeAnt
     assert data["requests"] == 1 and data["written_llm"] == 1 and data["written_offline"] == 1
     assert data["plan"]["capped"] == ["shop/tax.py"]
     assert len(api_env.posts()) == 1
+
+
+def test_show_finds_the_notes_of_a_file_named_in_the_other_unicode_form(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", '"""Brews coffee."""\n\n\ndef brew():\n    return 1\n')
+    repo.commit()
+    code, _, err = run("-C", str(repo.root), "notes")
+    assert code == 0, err
+    code, out, err = run("-C", str(repo.root), "notes", "--show", "caf\u00e9.py")
+    assert code == 0, err
+    assert "Purpose: Brews coffee." in out

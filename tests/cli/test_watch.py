@@ -182,3 +182,31 @@ def test_watch_writing_its_log_into_the_work_tree_does_not_feed_on_itself(repo: 
     # one file per edit: the log, changed by each status line, was a change that printed another
     updates = [ln for ln in lines if "path(s):" in ln]
     assert len(updates) == 2 and all("1 path(s): 1 modified" in ln for ln in updates), lines
+
+
+def test_ctrl_c_during_the_first_build_says_it_is_lost_and_starts_over(repo: Repo) -> None:
+    """The catch-up run of a repository without an index is a full build: cut short, it keeps
+    nothing (it said "Stopped after 0 update(s)." as if an update had finished)."""
+    from tests.conftest import wait_until
+    from tests.index.indexer.cases import rebuilding
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    proc, reader, lines = start_watch(repo, preexec_fn=ctrl_c_reaches_it, start_new_session=True)
+    seen: list[str] = []
+    try:
+        wait_until(lambda: rebuilding(journal) or proc.poll() is not None, "the first build")
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
+        code = proc.wait(timeout=120)
+        drain(reader, lines, seen)
+        assert code == 0, "".join(seen)
+    finally:
+        finish(proc, reader, lines, seen)
+    assert not any("Traceback" in x for x in seen), seen
+    said = [x for x in seen if x.startswith("Interrupted:")]
+    assert said == [
+        "Interrupted: a full build is not resumed, so its work so far is lost; there is no "
+        "index until a build finishes, and the next `repomem watch` or `repomem index` builds "
+        "it again from the start.\n"
+    ], seen

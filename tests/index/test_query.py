@@ -160,3 +160,31 @@ def test_why_a_path_is_not_indexed_names_the_reason_status_counts(repo: Repo) ->
     }
     skips = query.status(cfg)["skipped"]
     assert {"generated", "memory", "binary", "minified"} <= set(skips)
+
+
+def test_a_path_in_the_other_unicode_form_is_spelled_as_the_index_holds_it(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", "def brew():\n    return 1\n")
+    repo.write("plain.py", "x = 1\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    assert query.indexed_spelling(store, "caf\u00e9.py") == "cafe\u0301.py"
+    assert query.indexed_spelling(store, "cafe\u0301.py") == "cafe\u0301.py"
+    assert query.indexed_spelling(store, "plain.py") == "plain.py"
+    assert query.indexed_spelling(store, "th\u00e9.py") == "th\u00e9.py"  # not indexed
+
+
+def test_a_skipped_file_deleted_is_no_pending_change(repo: Repo) -> None:
+    """Nothing of a skipped file is searchable: its going changes no answer."""
+    repo.write("a.py", "def alpha():\n    return 1\n")
+    repo.write("huge.txt", "x" * 300_000 + "\n")  # one long line: skipped as minified
+    repo.commit("init")
+    cfg = repo.config()
+    indexer.run(cfg)
+    assert query.status(cfg)["skipped"] == {"minified": 1}
+    (repo.root / "huge.txt").unlink()
+    st = query.status(cfg)
+    assert st["pending"] == {"changed": 0, "deleted": 0}
+    assert st["fresh"] and st["skipped"] == {}
+    (repo.root / "a.py").unlink()
+    assert query.status(cfg)["pending"] == {"changed": 0, "deleted": 1}

@@ -178,3 +178,136 @@ def test_a_merge_driver_that_cannot_merge_leaves_both_sides_in_conflict_markers(
     assert {"Our branch learned about the store.", "Their branch learned about the parser."} <= (
         texts
     )
+
+
+CACHE = "The cache lives in one folder."
+
+
+def edit_memory(repo: Repo, old: str, new: str) -> None:
+    path = repo.root / "REPOMEM.md"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def branches_editing_one_fact(repo: Repo, ours: tuple[str, str], theirs: tuple[str, str]) -> str:
+    """`CACHE` recorded on main, then changed by hand on both branches (each `(old, new)`
+    replaced in the file), each branch also learning a fact of its own. Returns its id."""
+    cfg = repo.config()
+    fact_id = ops.remember(cfg, CACHE).fact.id
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "theirs")
+    edit_memory(repo, *theirs)
+    ops.remember(cfg, "Their branch learned about the parser.")
+    repo.commit("theirs")
+    repo.git("checkout", "-q", "main")
+    edit_memory(repo, *ours)
+    ops.remember(cfg, "Our branch learned about the store.")
+    repo.commit("ours")
+    return fact_id
+
+
+def git_merge(repo: Repo, *, driver: bool, style: str = "merge") -> int:
+    if driver:
+        from repomem import hooks
+
+        command = f"{sys.executable} -m repomem memory merge %O %A %B"
+        hooks.register_merge_driver(repo.config(), hooks.MERGE_DRIVER, command)
+    repo.git("config", "merge.conflictstyle", style)
+    done = subprocess.run(["git", "merge", "-q", "--no-edit", "theirs"], cwd=repo.root,
+                          capture_output=True)  # fmt: skip
+    return done.returncode
+
+
+OUR_EDIT = (CACHE, "The cache lives in one folder, under XDG_CACHE_HOME.")
+THEIR_EDIT = (CACHE, "The cache lives in one folder per user.")
+
+
+@pytest.mark.parametrize("driver", [True, False], ids=["driver", "memory-merge"])
+def test_both_sides_editing_one_facts_text_is_a_conflict_with_the_rest_merged(
+    repo: Repo, driver: bool
+) -> None:
+    fact_id = branches_editing_one_fact(repo, OUR_EDIT, THEIR_EDIT)
+    cfg = repo.config()
+    path = repo.root / "REPOMEM.md"
+    assert git_merge(repo, driver=driver, style="diff3") != 0
+    # git reports the file as conflicted, as it does for text
+    assert repo.git("diff", "--name-only", "--diff-filter=U").split() == ["REPOMEM.md"]
+    if not driver:
+        with pytest.raises(MemoryFileError, match=f"`{fact_id}`") as err:
+            merge.resolve(cfg)
+        assert "conflict markers" in str(err.value)
+    left = path.read_text(encoding="utf-8")
+    # one conflict block, around that fact alone, with both versions (and the base)
+    assert left.count("<<<<<<< ") == 1 and left.count(">>>>>>> ") == 1
+    block = left[left.index("<<<<<<< ") : left.index(">>>>>>> ")]
+    assert OUR_EDIT[1] in block and THEIR_EDIT[1] in block and CACHE in block
+    assert block.count(f"### {fact_id} ") == 3
+    outside = left.replace(block, "")
+    assert "Our branch learned about the store." in outside
+    assert "Their branch learned about the parser." in outside
+    with pytest.raises(MemoryFileError, match="conflict markers"):
+        access.load(cfg)
+    # `memory merge` cannot decide it either: it says so again and leaves the file as it was
+    with pytest.raises(MemoryFileError, match=f"`{fact_id}`"):
+        merge.resolve(cfg)
+    assert path.read_text(encoding="utf-8") == left
+    # resolved by hand as git's text conflicts are: keep one version, drop the markers
+    ours_part = block.split("|||||||")[0].split("\n", 1)[1]
+    path.write_text(left.replace(block, ours_part).replace(">>>>>>> theirs\n", ""), "utf-8")
+    doc = access.load(cfg)
+    texts = {f.text for f in doc.facts()}
+    assert OUR_EDIT[1] in texts and THEIR_EDIT[1] not in texts and CACHE not in texts
+    assert {"Our branch learned about the store.", "Their branch learned about the parser."} <= (
+        texts
+    )
+
+
+@pytest.mark.parametrize(
+    ("driver", "style"),
+    [(True, "merge"), (False, "merge"), (False, "diff3")],
+    ids=["driver", "markers", "markers-with-base"],
+)
+def test_one_sides_text_edit_and_the_others_status_change_are_both_kept(
+    repo: Repo, driver: bool, style: str
+) -> None:
+    """Our text edit and their hand-marked `stale` touch neighbouring lines (one hunk for
+    git): the status's rule (the further along) used to decide the whole entry, losing ours."""
+    stale = ("· valid\n" + CACHE, "· stale\n" + CACHE)
+    cfg = repo.config()
+    fact_id = branches_editing_one_fact(repo, OUR_EDIT, stale)
+    exit_code = git_merge(repo, driver=driver, style=style)
+    if driver:
+        assert exit_code == 0
+    else:
+        assert exit_code != 0
+        assert merge.resolve(cfg) == 1
+    fact = access.load(cfg).fact(fact_id)
+    assert fact is not None
+    assert (fact.text, fact.status) == (OUR_EDIT[1], "stale")
+
+
+def test_status_only_differences_resolve_by_the_further_along_status_then_time() -> None:
+    base = doc_with(Fact("f-1", text="x", recorded="2026-11-01T00:00:00Z"))
+    stale = doc_with(Fact("f-1", text="x", status="stale", stale="code changed (found 2026-11-03)",
+                          recorded="2026-11-01T00:00:00Z"))  # fmt: skip
+    confirmed = doc_with(Fact("f-1", text="x", confirmed="2026-11-04T00:00:00Z",
+                              recorded="2026-11-01T00:00:00Z"))  # fmt: skip
+    for ours, theirs in ((stale, confirmed), (confirmed, stale)):
+        f = merge.merge_docs(base, ours, theirs).fact("f-1")
+        assert f is not None and f.status == "stale" and f.text == "x"
+
+
+def test_merge_texts_raises_a_conflict_that_holds_the_merged_text() -> None:
+    base = doc_with(Fact("f-1", text="x", recorded="2026-11-01T00:00:00Z"))
+    ours = doc_with(Fact("f-1", text="x, ours", recorded="2026-11-01T00:00:00Z"),
+                    Fact("f-2", text="y", recorded="2026-11-01T00:00:00Z"))  # fmt: skip
+    theirs = doc_with(Fact("f-1", text="x, theirs", recorded="2026-11-01T00:00:00Z"))
+    with pytest.raises(merge.MergeConflictError) as err:
+        merge.merge_texts(base.render(), ours.render(), theirs.render(), Path("REPOMEM.md"))
+    assert err.value.ids == ["f-1"]
+    assert "x, ours" in err.value.text and "x, theirs" in err.value.text
+    assert "### f-2 · valid\ny\n" in err.value.text
+    # without a base nobody can tell who changed the text: a conflict too
+    with pytest.raises(merge.MergeConflictError):
+        merge.merge_texts(None, ours.render(), theirs.render(), Path("REPOMEM.md"))

@@ -532,3 +532,11 @@ def test_a_citations_hash_never_depends_on_a_secret_in_the_cited_line(repo: Repo
     assert fact.fact.cites[0].hash != guessed
     assert fact.fact.cites[0].hash == digest(['HOST = "db"', 'DB_PASSWORD = "[REDACTED]"'])
     assert "summer2024" not in memory_text(repo)
+
+
+def test_a_citation_typed_in_the_other_unicode_form_cites_the_file_on_disk(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", "def brew():\n    return 1\n")  # decomposed, as macOS writes
+    repo.commit("init")
+    out = ops.remember(repo.config(), "brew() makes one cup.", cites=["caf\u00e9.py:brew"])
+    (cite,) = out.fact.cites
+    assert (cite.path, cite.start_line, cite.end_line) == ("cafe\u0301.py", 1, 2)

@@ -123,3 +123,32 @@ def test_a_nested_function_comes_alone_when_its_parent_is_too_large_for_the_pack
         data = json.loads(builder.build(repo.config(), task, budget=budget).render("json"))
         spans = [(i["path"], i["start_line"], i["end_line"]) for i in data["items"]]
         assert ("pipeline.py", 4, 5) in spans, (budget, spans)
+
+
+def test_a_note_on_a_folder_comes_with_its_top_ranked_files(repo: Repo) -> None:
+    from repomem.llm import notes
+    from tests.pack.project import make_project
+
+    make_project(repo)
+    repo.commit()
+    cfg = repo.config()
+    builder.build(cfg, "anything")  # indexes
+    notes.write_note(cfg, "billing", "Money is in integer cents throughout this package.")
+    notes.write_note(cfg, "shipping", "Routes come from the carrier's API.")
+    pack = builder.build(cfg, "Invoice.total applies tax twice")
+    folder = [i for i in pack.items if i.kind == "note" and i.path == "billing/"]
+    assert len(folder) == 1 and folder[0].symbol == "human"
+    assert "folder of" in folder[0].reason and "billing/invoice.py" in folder[0].reason
+    md = pack.render("md")
+    assert "- `billing/` (human): Money is in integer cents" in md
+    # a folder's note comes only with code of that folder in the pack, within the budget
+    for budget in (8000, 1200, 600, 300):
+        pack = builder.build(cfg, "Invoice.total applies tax twice", budget=budget)
+        assert pack.tokens <= budget
+        code = [i.path for i in pack.items if i.kind in ("file", "symbol")]
+        for folder in ("billing/", "shipping/"):
+            noted = any(i.path == folder for i in pack.items)
+            assert not noted or any(p.startswith(folder) for p in code), (budget, folder)
+        if budget == 600:  # the billing code alone: its folder's note, not shipping's
+            notes_in = [i.path for i in pack.items if i.kind == "note"]
+            assert "billing/" in notes_in and "shipping/" not in notes_in

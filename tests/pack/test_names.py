@@ -118,3 +118,16 @@ def test_a_long_path_into_another_project_names_no_file_by_its_bare_name(repo: R
     assert by_path["setup.py"].signals.get("mention")  # a root file: the repository's own
     by_path = index_by_path(ranked_in(repo, "/opt/venv/lib/site-packages/_pytest/logging.py:12"))
     assert by_path["src/_pytest/logging.py"].signals.get("mention")
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "typed"), [("cafe\u0301", "caf\u00e9"), ("caf\u00e9", "cafe\u0301")]
+)
+def test_a_path_named_in_the_other_unicode_form_is_a_mention(
+    repo: Repo, on_disk: str, typed: str
+) -> None:
+    repo.write(f"shop/{on_disk}.py", "def brew():\n    return 1\n")
+    repo.write("shop/other.py", "def pour():\n    return 2\n")
+    repo.commit()
+    by_path = index_by_path(ranked_in(repo, f"The cups from shop/{typed}.py are cold"))
+    assert by_path[f"shop/{on_disk}.py"].signals["mention"] == 1.0

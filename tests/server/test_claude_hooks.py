@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from repomem import config
 from repomem.errors import InputError
 from repomem.memory import ops
 from repomem.server import claude_hooks as hooks
@@ -36,6 +38,45 @@ def test_the_first_task_of_a_session_gets_a_pack_and_the_next_prompts_do_not(cod
     assert hooks.context_for(cfg, prompt("the add function is wrong", "s2")).startswith("repomem")
     again = hooks.context_for(cfg, prompt("the add function is wrong"), every_prompt=True)
     assert "add" in again
+
+
+def test_two_repomem_hooks_of_one_session_add_one_pack_between_them(
+    code: Repo, tmp_path: Path
+) -> None:
+    # yours in settings.local.json and the team's in settings.json: Claude Code runs both, at once
+    ask = tmp_path / "input.json"
+    ask.write_text(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "both",
+                               "prompt": "Calculator.total adds one value too many"}))  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        runs = [
+            stack.enter_context(
+                subprocess.Popen(
+                    [sys.executable, "-m", "repomem", "claude-hook"],
+                    cwd=code.root,
+                    text=True,
+                    stdin=stack.enter_context(ask.open("rb")),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            )  # fmt: skip
+            for _ in range(2)
+        ]
+        outs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outs
+    packs = [out for out, _ in outs if out]
+    assert len(packs) == 1 and packs[0].startswith(hooks.PREAMBLE)
+
+
+def test_a_pack_that_fails_leaves_the_session_to_be_packed_later(repo: Repo) -> None:
+    cfg = repo.config()
+    with pytest.raises(InputError, match="no repomem index"):
+        hooks.context_for(cfg, prompt("Calculator.total adds one value too many"))
+    repo.write("calc.py", "def total(items):\n    return sum(items)\n")
+    repo.commit()
+    from repomem.index import indexer
+
+    indexer.run(cfg)
+    assert hooks.context_for(cfg, prompt("the total function is wrong")).startswith("repomem")
 
 
 def test_a_new_start_or_compaction_makes_the_next_task_packed_again(code: Repo) -> None:
@@ -293,6 +334,21 @@ def test_settings_are_merged_kept_and_replaced_not_repeated(repo: Repo) -> None:
     assert ".claude/settings.json" in repo.git("status", "--porcelain", "--untracked-files=all")
 
 
+def test_an_earlier_repomem_hook_beside_another_in_one_group_is_replaced_not_repeated(
+    repo: Repo,
+) -> None:
+    path = repo.root / ".claude" / "settings.local.json"
+    path.parent.mkdir()
+    old = {"type": "command", "command": "/old/venv/bin/repomem claude-hook", "timeout": 60}
+    mine = {"type": "command", "command": "echo mine"}
+    path.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [old, mine]}]}}), "utf-8")
+    line = hooks.hook_command(["/new/venv/bin/repomem"])
+    _, replaced = hooks.write_settings(repo.config(), line)
+    assert replaced
+    groups = json.loads(path.read_text(encoding="utf-8"))["hooks"]["UserPromptSubmit"]
+    assert [[h["command"] for h in g["hooks"]] for g in groups] == [["echo mine"], [line]]
+
+
 def test_recording_sessions_adds_session_end_and_writing_again_repeats_nothing(
     repo: Repo,
 ) -> None:
@@ -504,6 +560,28 @@ def test_the_repository_is_looked_for_where_claude_works_within_the_project(
     assert hooks.parse(
         '{"hook_event_name": "UserPromptSubmit", "prompt": "a \\ud83d b"}'
     ).prompt == ("a ? b")
+
+
+def test_claude_working_in_a_submodule_gets_the_projects_index(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "p").mkdir()
+    lib, project = Repo(tmp_path / "lib"), Repo(tmp_path / "p")
+    lib.write("helper.py", "def submodule_helper():\n    return 41\n")
+    lib.commit()
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib.root), "lib")
+    project.commit()
+    from repomem.index import indexer
+
+    indexer.run(project.config())  # the submodule's files are part of the project's index
+    env = {"CLAUDE_PROJECT_DIR": str(project.root)}
+    ask = hooks.HookInput("UserPromptSubmit", "s", "fix submodule_helper, it returns 41")
+    for cwd in (project.root / "lib", project.root / "lib" / "deeper"):
+        cwd.mkdir(exist_ok=True)
+        start = hooks.start_dir(dataclasses.replace(ask, cwd=str(cwd)), env)
+        assert start == project.root
+        cfg = config.load(start)
+        out = hooks.context_for(cfg, dataclasses.replace(ask, session=str(cwd)))
+        assert "submodule_helper" in out
 
 
 def test_a_settings_file_that_links_to_itself_is_one_line_not_a_traceback(repo: Repo) -> None:

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from repomem import fsutil
+from repomem.errors import LockTimeoutError, RepomemError
+from repomem.fsutil import FileLock
+from repomem.index.state import state_dir
 from repomem.memory import access, ops, session
 from repomem.server import claude_hooks as hooks
 from repomem.server import claude_sessions as recorder
-from tests.conftest import Repo
-from tests.server.conftest import CALC
+from tests.conftest import Repo, wait_until
+from tests.server.conftest import CALC, talk, text
 
 TASK = "Calculator.total adds one value too many, fix it please"
 SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
@@ -417,3 +424,160 @@ def test_titles_and_summaries_are_cut_at_a_word_or_a_sentence(repo: Repo) -> Non
     transcript(path, said("word " * 400))  # no sentence: cut at a word
     summary = recorder.summary_from(cfg, path)
     assert len(summary) <= recorder.SUMMARY_CHARS and summary.endswith("word…")
+
+
+# ------------------------------------------------------- a hook racing a session's end
+
+
+class LockWaits(logging.Handler):
+    """The lock files this process's calls waited for, as `FileLock` says it (once a wait
+    passes `LOCK_NOTICE_SECONDS`): `on(name)` is an event to wait on."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._events: dict[str, threading.Event] = {}
+        self._guard = threading.Lock()
+
+    def on(self, name: str) -> threading.Event:
+        with self._guard:
+            return self._events.setdefault(name, threading.Event())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg.startswith("waiting for") and isinstance(record.args, tuple):
+            self.on(Path(str(record.args[1])).name).set()
+
+
+@pytest.fixture
+def waits(monkeypatch: pytest.MonkeyPatch) -> Iterator[LockWaits]:
+    monkeypatch.setattr(fsutil, "LOCK_NOTICE_SECONDS", 0.05)
+    handler = LockWaits()
+    logger = logging.getLogger(fsutil.__name__)
+    logger.addHandler(handler)
+    yield handler
+    logger.removeHandler(handler)
+
+
+class Racer(threading.Thread):
+    """`fn()` run in a thread of its own: what it returned or raised, once it is done."""
+
+    def __init__(self, fn: Callable[[], object]) -> None:
+        super().__init__(daemon=True)
+        self._fn = fn
+        self.outcome: object = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.outcome = self._fn()
+        except RepomemError as exc:
+            self.outcome = exc
+
+    def result(self) -> object:
+        self.join(120)
+        assert not self.is_alive(), "still running"
+        return self.outcome
+
+
+def held(path: Path) -> bool:
+    """Whether another call or process holds the lock file `path`."""
+    try:
+        with FileLock(path, 0.0):
+            return False
+    except LockTimeoutError:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("event", "fields", "title"),
+    [("UserPromptSubmit", {"prompt": TASK}, TASK), ("SessionStart", {"source": "compact"}, "")],
+)
+def test_a_hook_racing_session_end_opens_the_next_session_after_the_end_is_recorded(
+    code: Repo, waits: LockWaits, event: str, fields: dict[str, str], title: str
+) -> None:
+    """The hook read the open session under a lock of its own while `repomem session end`, in
+    another process, was recording it: a task's hook then waited to title it, and failed ("No
+    session is open"); a compaction's found it its own, and returned; neither opened the next
+    session, so this Claude session's work went unrecorded."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    fix_calc(code)
+    state = state_dir(cfg)
+    with FileLock(state / "memory.lock", 60.0):  # the end waits here, holding the session
+        ending = subprocess.Popen(
+            [sys.executable, "-m", "repomem", "session", "end", "--summary", "Ended by hand."],
+            cwd=code.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        wait_until(lambda: held(state / "session.lock"), "`session end` to hold the session")
+        hook = Racer(lambda: run(cfg, event, **fields))
+        wait_until(lambda: waits.on("session.lock").is_set() or not hook.is_alive(),
+                   "the hook to wait for the session's lock, or be done")  # fmt: skip
+    out, err = ending.communicate(timeout=120)
+    assert ending.returncode == 0 and out.startswith(f"Ended {first['id']}:"), err
+    assert isinstance(hook.result(), str)
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == first["id"] and entry.summary == "Ended by hand."
+    opened = session.open_session(cfg)
+    assert opened is not None and opened["id"] != first["id"], opened
+    assert opened["owner"] == "c1" and opened["title"] == title
+
+
+def test_a_session_end_hook_racing_the_mcp_session_end_records_the_session_once_quietly(
+    code: Repo, waits: LockWaits
+) -> None:
+    """The `SessionEnd` hook read the session it owned, then waited to set it aside while the
+    model's `session_end` recorded it: the hook failed ("No session is open; nothing to set
+    aside"), an error Claude Code shows."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    fix_calc(code)
+    with FileLock(state_dir(cfg) / "memory.lock", 60.0):  # the tool waits here, holding it
+
+        async def end_it(client: Any) -> Any:
+            return await client.call_tool("session_end", {"summary": "Ended by the model."})
+
+        tool = Racer(lambda: talk(code, end_it))
+        assert waits.on("memory.lock").wait(60)
+        hook = Racer(lambda: end(cfg))
+        assert waits.on("session.lock").wait(60)
+    result = tool.result()
+    assert not result.is_error and text(result).startswith(f"Ended {first['id']}:")
+    assert hook.result() == ""
+    (entry,) = access.load(cfg).sessions()
+    assert entry.id == first["id"] and entry.summary == "Ended by the model."
+    assert session.open_session(cfg) is None and recorder.pending(cfg) == []
+
+
+HOLD = """
+import pathlib, sys
+from repomem.fsutil import FileLock
+with FileLock(pathlib.Path(sys.argv[1]), 10.0):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_hook_kept_out_by_another_process_holding_the_session_lock_names_it(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock file is the one `session` start and end always took: a repomem from before
+    this one (an MCP server started before an upgrade, ending a session) keeps a hook out."""
+    cfg = code.config()
+    run(cfg, "SessionStart", source="startup")
+    first = session.open_session(cfg)
+    monkeypatch.setattr(recorder, "LOCK_SECONDS", 0.2)
+    path = state_dir(cfg) / "session.lock"
+    with subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as other:  # fmt: skip
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        with pytest.raises(LockTimeoutError) as caught:
+            end(cfg)
+        assert str(caught.value) == (
+            f"`{path}` is locked by another repomem process (pid {other.pid}) for over 0.2s; "
+            "wait for it to finish and retry."
+        )
+        other.communicate("", timeout=60)
+    assert session.open_session(cfg) == first and recorder.pending(cfg) == []
+    assert end(cfg) == "" and recorder.pending(cfg) == []  # once it is free
+    assert session.open_session(cfg) is None

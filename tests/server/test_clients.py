@@ -99,3 +99,10 @@ def test_a_project_file_that_links_to_itself_is_one_line_not_a_traceback(repo: R
     link.symlink_to(link.name)
     with pytest.raises(RepomemError, match="Cannot write"):
         clients.write(repo.config(), "claude-code", command=["/opt/r"])
+
+
+def test_a_file_where_the_settings_folder_goes_is_one_line_not_a_traceback(repo: Repo) -> None:
+    blocker = repo.write(".vscode", "notes\n")
+    with pytest.raises(InputError, match=r"`.*\.vscode` is a file"):
+        clients.write(repo.config(), "vscode", command=["/opt/r"])
+    assert blocker.read_text(encoding="utf-8") == "notes\n"

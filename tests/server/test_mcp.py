@@ -158,7 +158,7 @@ def test_file_overview_of_a_file_not_indexed_gives_the_reason(code: Repo) -> Non
     code.write("app/new.py", "x = 1\n")
 
     async def body(c: Client) -> list[str]:
-        paths = ["Cargo.lock", "REPOMEM.md", "logo.png", "app/new.py", "app"]
+        paths = ["Cargo.lock", "REPOMEM.md", "logo.png", "app/new.py"]
         return [text(await c.call_tool("file_overview", {"path": p})) for p in paths]
 
     assert talk(code, body) == [
@@ -168,7 +168,6 @@ def test_file_overview_of_a_file_not_indexed_gives_the_reason(code: Repo) -> Non
         "packed and searched from its own table).",
         "Error: `logo.png` is not indexed, skipped as `binary` (a binary file).",
         "Error: `app/new.py` is new since the last index run; call refresh, then ask again.",
-        "Error: `app` is a directory; give a file in it (see search_code).",
     ]
 
 
@@ -543,3 +542,127 @@ def test_find_references_takes_the_identifier_from_a_name_joined_as_the_language
     for out in talk(code, body):
         assert not out.is_error and "app/main.py:5 call in main" in text(out), text(out)
         assert out.structured_content["name"] == "add"
+
+
+def test_notes_written_on_a_folder_show_in_its_overview_and_its_files(code: Repo) -> None:
+    code.write("app/util/helpers.py", "def helper():\n    return 1\n")
+    code.commit("a nested folder")
+
+    async def body(c: Client) -> list[Any]:
+        bare = await c.call_tool("file_overview", {"path": "app"})
+        await c.call_tool("write_note", {"path": "app/", "note": "The CLI entry points."})
+        await c.call_tool("refresh", {})
+        return [
+            bare,
+            await c.call_tool("file_overview", {"path": "app"}),
+            await c.call_tool("file_overview", {"path": "app/util/helpers.py"}),
+            await c.call_tool("file_overview", {"path": "calc.py"}),
+        ]
+
+    bare, folder, inside, elsewhere = talk(code, body)
+    assert not bare.is_error, text(bare)
+    assert "No notes on the folder `app`" in text(bare)
+    assert not folder.is_error, text(folder)
+    assert folder.structured_content["folder"]["path"] == "app"
+    assert [n["text"] for n in folder.structured_content["notes"]] == ["The CLI entry points."]
+    assert "Note (assistant): The CLI entry points." in text(folder)
+    assert "app/main.py" in text(folder) and "app/util/helpers.py" in text(folder)
+    assert inside.structured_content["folder_notes"] == [
+        {"path": "app", "source": "assistant", "text": "The CLI entry points.", "stale": False}
+    ]
+    assert "Note on the folder `app/` (assistant): The CLI entry points." in text(inside)
+    assert elsewhere.structured_content["folder_notes"] == []
+
+
+def test_search_code_finds_a_one_letter_definition_by_its_name(code: Repo) -> None:
+    code.write("short.py", "def f(x):\n    return x\n")
+    indexer.run(code.config())
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("search_code", {"query": "f"})
+
+    r = talk(code, body)
+    assert not r.is_error, text(r)
+    assert [(h["path"], h["name"]) for h in r.structured_content["results"]] == [("short.py", "f")]
+
+
+def test_file_overview_finds_a_file_named_in_the_other_unicode_form(repo: Repo) -> None:
+    repo.write("cafe\u0301.py", "def brew():\n    return 1\n")  # stored decomposed (macOS)
+    repo.commit("init")
+    indexer.run(repo.config())
+    ops.remember(repo.config(), "brew() makes one cup.", cites=["cafe\u0301.py:brew"])
+
+    async def body(c: Client) -> Any:
+        return await c.call_tool("file_overview", {"path": "caf\u00e9.py"})  # typed composed
+
+    r = talk(repo, body)
+    assert not r.is_error, text(r)
+    assert r.structured_content["file"]["path"] == "cafe\u0301.py"
+    assert [s["name"] for s in r.structured_content["symbols"]] == ["brew"]
+    assert len(r.structured_content["facts"]) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads workers from /proc")
+def test_a_refresh_whose_full_build_is_cut_short_says_its_work_is_lost(repo: Repo) -> None:
+    """The parse workers of a first build end (a Ctrl-C in the server's terminal reaches
+    them): the answer says what `repomem index` says, not a pool's traceback."""
+    import signal
+
+    from tests.conftest import wait_until
+    from tests.index.indexer.cases import populate, rebuilding
+    from tests.index.indexer.test_parse import workers_of
+
+    populate(repo, 1200)
+    repo.commit()
+    journal = repo.root / ".git" / "repomem" / "journal.json"
+    done = threading.Event()
+
+    def stop_workers() -> None:
+        wait_until(lambda: done.is_set() or (rebuilding(journal) and workers_of(os.getpid())),
+                   "the first build's workers")  # fmt: skip
+        for pid in workers_of(os.getpid()):
+            os.kill(pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=stop_workers)
+    killer.start()
+
+    async def body(c: Client) -> Any:
+        try:
+            return await c.call_tool("refresh", {})
+        finally:
+            done.set()
+
+    try:
+        r = talk(repo, body)
+    finally:
+        killer.join()
+    assert r.is_error, text(r)
+    assert text(r).startswith(
+        "Error: The refresh was cut short: a full build is not resumed, so its work so far is "
+        "lost; there is no index until a build finishes, and the next `refresh` builds it "
+        "again from the start."
+    ), text(r)
+
+
+HUGE = "parse_" + "x" * 5000 + "\nsecond line"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("get_symbol", {"name": HUGE}),
+        ("search_code", {"query": "add", "kind": HUGE}),
+        ("search_code", {"query": "add", "path_glob": "/" + HUGE}),
+        ("recall", {"query": HUGE}),
+        ("remember", {"fact": "add() adds.", "cites": ["calc.py:" + HUGE]}),
+        ("file_overview", {"path": "/" + HUGE}),
+    ],
+)
+def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
+    code: Repo, tool: str, args: dict[str, Any]
+) -> None:
+    async def body(c: Client) -> Any:
+        return await c.call_tool(tool, args)
+
+    said = text(talk(code, body))
+    assert "\n" not in said and len(said) < 600 and "…" in said, said[:300]

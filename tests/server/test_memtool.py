@@ -337,3 +337,61 @@ def test_a_topic_named_like_the_memory_file_is_listed_at_a_path_that_opens_it(co
     paths = [f["path"] for f in listing.structured_content["files"]]
     assert paths.count("/memories/REPOMEM.md") == 1 and "/memories/REPOMEM" in paths
     assert "release checklist" in text(topic)
+
+
+def test_marking_a_fact_forgotten_in_the_memory_file_forgets_it_for_real(code: Repo) -> None:
+    """A status word written by hand would leave the text `forget` erases in the file."""
+    cfg = code.config()
+    fid = ops.remember(cfg, "The staging password rotates weekly.").fact.id
+    (edit,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md",
+         "old_str": f"### {fid} · valid", "new_str": f"### {fid} · forgotten"},
+    )  # fmt: skip
+    assert not edit.is_error, text(edit)
+    assert f"forgot {fid}" in text(edit)
+    fact = facts(code)[fid]
+    assert (fact.status, fact.text, fact.source) == ("forgotten", "", "person")
+    assert fact.forgotten  # when, as `forget` records it
+    assert "rotates weekly" not in access.memory_path(cfg).read_text(encoding="utf-8")
+
+
+def test_status_changes_written_into_the_memory_file_are_refused_with_the_tool_to_use(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    fid = ops.remember(cfg, "Kept as it is.").fact.id
+    stale_id = ops.remember(cfg, "Cites code that changed.").fact.id
+    gone_id = ops.remember(cfg, "Dropped before.").fact.id
+    ops.forget(cfg, gone_id)
+    path = access.memory_path(cfg)
+    text_ = path.read_text(encoding="utf-8")
+    path.write_text(
+        text_.replace(f"### {stale_id} · valid", f"### {stale_id} · stale").replace(
+            "Cites code that changed.\n", "Cites code that changed.\n- stale: a.py changed\n"
+        ),
+        encoding="utf-8",
+    )
+    original = path.read_text(encoding="utf-8")
+    file_ = "/memories/REPOMEM.md"
+    facts_at = original.split("\n").index("## Facts") + 2  # after the heading and a blank line
+    results = memory(
+        code,
+        {"command": "str_replace", "path": file_,
+         "old_str": f"### {fid} · valid", "new_str": f"### {fid} · stale"},
+        {"command": "str_replace", "path": file_, "old_str": f"### {fid} · valid\nKept as it is.\n",
+         "new_str": f"### {fid} · superseded\nKept as it is.\n- superseded: {stale_id}\n"},
+        {"command": "str_replace", "path": file_,
+         "old_str": f"### {stale_id} · stale", "new_str": f"### {stale_id} · valid"},
+        {"command": "str_replace", "path": file_, "old_str": "Kept as it is.\n",
+         "new_str": "Kept as it is.\n- confirmed: 2026-11-25T00:00:00Z\n"},
+        {"command": "str_replace", "path": file_,
+         "old_str": f"### {gone_id} · forgotten", "new_str": f"### {gone_id} · valid\nBack."},
+        {"command": "insert", "path": file_, "insert_line": facts_at,
+         "insert_text": "### f-0000beef · stale\nNew, born stale.\n- stale: no reason\n"},
+    )  # fmt: skip
+    words = ["memory_check", "supersede tool", "repomem memory confirm", "repomem memory confirm",
+             "remember", "new fact"]  # fmt: skip
+    for r, w in zip(results, words, strict=True):
+        assert r.is_error and w in text(r), (w, text(r))
+    assert path.read_text(encoding="utf-8") == original

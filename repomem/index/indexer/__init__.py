@@ -54,7 +54,13 @@ from repomem.index.indexer.manifest import (
     write_manifest,
 )
 from repomem.index.indexer.parse import Parsed, Progress, process_file
-from repomem.index.indexer.plan import Plan, Prepared, make_plan, really_changed
+from repomem.index.indexer.plan import (
+    Plan,
+    Prepared,
+    indexed_deleted,
+    make_plan,
+    really_changed,
+)
 from repomem.types import IndexReport
 
 __all__ = [
@@ -66,6 +72,8 @@ __all__ = [
     "compact",
     "content_rules",
     "home_dir",
+    "indexed_deleted",
+    "lost_build",
     "make_plan",
     "open_store",
     "optimize_if_due",
@@ -73,7 +81,6 @@ __all__ = [
     "process_file",
     "reader",
     "really_changed",
-    "rebuild_unfinished",
     "run",
     "seed_from_sibling",
     "state_dir",
@@ -253,13 +260,26 @@ def run(
     return report
 
 
-def rebuild_unfinished(cfg: Config) -> bool:
-    """Whether a full build was started and not finished (a Ctrl-C, a crash): it is not
-    resumed, the next run starts it over, while readers keep the last published index."""
+def lost_build(cfg: Config, again: str) -> str | None:
+    """What cutting a full build short cost, as a clause ("a full build is not resumed, ...
+    `again` builds it again from the start"), or None when no full build was left unfinished
+    (an update's finished batches are kept). Said alike by every command that can run one."""
     try:
-        return "*" in open_store(cfg).read_journal()
+        store = open_store(cfg)
+        if "*" not in store.read_journal():
+            return None
+        kept = bool(store.published())
     except StoreError:
-        return False
+        return None
+    before = (
+        "the index stays as it was before the build"
+        if kept
+        else "there is no index until a build finishes"
+    )
+    return (
+        f"a full build is not resumed, so its work so far is lost; {before}, and {again} "
+        "builds it again from the start"
+    )
 
 
 def _sync_commits(cfg: Config, store: Any, head: str | None, *, full: bool) -> dict[str, str]:

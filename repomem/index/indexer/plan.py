@@ -144,6 +144,13 @@ def really_changed(
     return out
 
 
+def indexed_deleted(plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
+    """`plan.deleted` without the files that were skipped (binary, minified, too large, a
+    credential file...): nothing of theirs is searchable, so their going changes no answer
+    and is no pending change (the next run drops their rows all the same)."""
+    return [p for p in plan.deleted if p in states and _indexed(states[p][2])]
+
+
 # The hash of a file skipped as unreadable: looked at again once it can be read.
 UNREADABLE = "!unreadable"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from repomem.index import tokens as tok
-from repomem.index.store.schemas import FTS_COLUMNS, WRITER_FTS, quote
+from repomem.index.store.schemas import FTS_COLUMNS, WRITER_FTS, in_list, quote
 from repomem.index.store.tables import _Tables
 
 
@@ -44,6 +44,18 @@ class Hit:
         }
 
 
+_SYMBOL_COLUMNS = (
+    "path", "name", "qualname", "kind", "signature", "doc", "start_line", "end_line",
+)  # fmt: skip
+
+
+def _symbol_hit(r: dict[str, Any], score: float) -> Hit:
+    return Hit(
+        "symbol", r["path"], r["name"], r["qualname"], r["kind"], r["signature"], r["doc"],
+        r["start_line"], r["end_line"], score,
+    )  # fmt: skip
+
+
 class _FullText(_Tables):
     """Full-text search and its indexes' presence."""
 
@@ -56,44 +68,27 @@ class _FullText(_Tables):
         limit: int = 20,
         files: bool = True,
     ) -> list[Hit]:
-        """Full-text search over symbols (and whole files), best first."""
+        """Full-text search over symbols (and whole files), best first.
+
+        A name the index holds no token for (`tok.unindexed`: `f`, `x`, `T`) is matched by
+        exact definition name: alone, it lists the definitions so named (score 1, 0.5 in
+        another case); beside other words, it lifts the hits that are its definitions above
+        the rest, and adds none the other words do not match (`a` in "add a button" brings
+        in no definition of `a`)."""
         q = tok.query(query)
-        if not q:
+        short = tok.unindexed(query) if kind != "file" else []
+        if not q and not short:
             return []
         hits: list[Hit] = []
         fetch = max(limit * 4, 50) if path_glob else limit
         where = f"kind = {quote(kind)}" if kind and kind != "file" else None
-        if kind != "file" and self.has_fts("symbols"):
+        if q and kind != "file" and self.has_fts("symbols"):
             req = self.table("symbols").search(q, query_type="fts")
             if where:
                 req = req.where(where, prefilter=True)
-            cols = [
-                "path",
-                "name",
-                "qualname",
-                "kind",
-                "signature",
-                "doc",
-                "start_line",
-                "end_line",
-                "_score",
-            ]
-            for r in req.select(cols).limit(fetch).to_list():
-                hits.append(
-                    Hit(
-                        "symbol",
-                        r["path"],
-                        r["name"],
-                        r["qualname"],
-                        r["kind"],
-                        r["signature"],
-                        r["doc"],
-                        r["start_line"],
-                        r["end_line"],
-                        float(r["_score"]),
-                    )
-                )
-        if files and (kind is None or kind == "file") and self.has_fts("files"):
+            for r in req.select([*_SYMBOL_COLUMNS, "_score"]).limit(fetch).to_list():
+                hits.append(_symbol_hit(r, float(r["_score"])))
+        if q and files and (kind is None or kind == "file") and self.has_fts("files"):
             req = self.table("files").search(q, query_type="fts")
             for r in req.select(["path", "lines", "_score"]).limit(fetch).to_list():
                 hits.append(
@@ -110,6 +105,10 @@ class _FullText(_Tables):
                         float(r["_score"]),
                     )
                 )
+        if short:
+            named = self._named(short, q, where, fetch, max((h.score for h in hits), default=0))
+            lifted = {(h.path, h.start_line, h.name) for h in named}
+            hits = named + [h for h in hits if (h.path, h.start_line, h.name) not in lifted]
         if path_glob:
             from fnmatch import fnmatchcase
 
@@ -120,6 +119,24 @@ class _FullText(_Tables):
             ]
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
+
+    def _named(
+        self, names: list[str], q: str, where: str | None, fetch: int, best: float
+    ) -> list[Hit]:
+        """The definitions named as one of `names` (in any case): all of them when the query
+        has no tokens (`q` empty), else those its tokens match, scored above `best`."""
+        spellings = sorted({v for n in names for v in (n, n.lower(), n.upper())})
+        cond = in_list("name", spellings) + (f" AND {where}" if where else "")
+        if not q:
+            rows = (self.table("symbols").search().where(cond).select(list(_SYMBOL_COLUMNS))
+                    .limit(fetch).to_list())  # fmt: skip
+            rows.sort(key=lambda r: (r["name"] not in names, r["path"], r["start_line"]))
+            return [_symbol_hit(r, 1.0 if r["name"] in names else 0.5) for r in rows]
+        if not self.has_fts("symbols"):
+            return []
+        req = self.table("symbols").search(q, query_type="fts").where(cond, prefilter=True)
+        rows = req.select([*_SYMBOL_COLUMNS, "_score"]).limit(fetch).to_list()
+        return [_symbol_hit(r, best + float(r["_score"])) for r in rows]
 
     def full_text(
         self, name: str, query: str, columns: Sequence[str], limit: int
