@@ -32,7 +32,7 @@ A file skipped once read (binary, generated, minified: verdicts of its whole con
 size, mtime and content hash when it was read, newest first (a few, so two stores of the tree
 each find theirs). A skip row whose size and mtime are one of them holds that content: the
 file's entry in "files" stands in for it when its hash is that content, and a run that finds
-such a file touched compares its hash with that content instead of reading it as new and
+such a file touched compares its hash with that content instead of judging it anew and
 writing its row again (`Store.skip_contents`). These facts are about rows, not this tree's
 mtimes: a seeded worktree takes its donor's (`indexer.seed`), which name the copied rows.
 """
