@@ -26,9 +26,18 @@ QUERY_DIR = Path(__file__).with_name("queries")
 _NAME_JOINS = re.compile(r"::|->|[.#\\]")
 
 
+# Go names a method by its receiver's type, pointer or not, with any type parameters and the
+# package path in front in stack traces: `github.com/spf13/cobra.(*Command).Execute`.
+_GO_RECEIVER = re.compile(r"\(\*?([A-Za-z_]\w*)(?:\[[^\]]*\])?\)\.([A-Za-z_]\w*)$")
+
+
 def name_parts(name: str) -> list[str]:
     """The parts of a qualified name however its language joins them (`Db::new` and
-    `Db.new` give `["Db", "new"]`), to compare a name a person wrote with a stored one."""
+    `Db.new` give `["Db", "new"]`, Go's `pkg.(*Db).New` `["Db", "New"]`), to compare a name a
+    person wrote with a stored one."""
+    go = _GO_RECEIVER.search(name.strip())
+    if go:
+        return [go.group(1), go.group(2)]
     return [p for p in _NAME_JOINS.split(name.strip()) if p]
 
 

@@ -193,7 +193,8 @@ def symbol(
     cfg: Config, name: str, *, with_body: bool = True, max_refs: int = 200
 ) -> list[dict[str, Any]]:
     """Definitions named `name` (or with that qualified name, or one ending with its parts
-    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`),
+    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`,
+    Go's `pkg.(*Db).New` finds `Db.New`),
     with body and references.
 
     Raises:
