@@ -87,6 +87,21 @@ def test_the_innermost_frame_of_a_traceback_leads_when_outer_frames_weigh_less(
     assert order[0].path == "src/tool/convert.py"
 
 
+def test_a_go_panic_names_the_function_of_its_innermost_frame(repo: Repo) -> None:
+    funcs = "".join(f"func (c *Command) step{i}() {{\n\tc.n++\n}}\n\n" for i in range(5))
+    repo.write("command.go", f"package cobra\n\ntype Command struct{{ n int }}\n\n{funcs}")
+    repo.commit()
+    text = (
+        "panic: boom\n\ngoroutine 1 [running]:\n"
+        "github.com/spf13/cobra.(*Command).step3(0xc0000f2000)\n"
+        "\t/home/me/go/pkg/mod/github.com/spf13/cobra@v1.8.0/command.go:18 +0x1a5\n"
+    )
+    ranked = index_by_path(ranked_in(repo, text))
+    hits = ranked["command.go"].symbols.values()
+    framed = [h.name for h in hits if h.reason.startswith("in a stack frame quoted in the task")]
+    assert framed == ["step3"]
+
+
 def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(
     repo: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
