@@ -15,7 +15,8 @@ Every file that is not indexed gets a counted reason, never a crash:
     too-large    over `index.max_file_size`
     binary       NUL bytes, or a known binary extension
     generated    lock files, minified bundles, files marked "@generated" / "DO NOT EDIT",
-                 context packs repomem wrote
+                 context packs repomem wrote, builds ending in a
+                 `sourceMappingURL` comment
     minified     very long lines
     unreadable   permission denied or an I/O error
     vanished     deleted between listing and reading
@@ -178,6 +179,9 @@ PACK_OUTPUT = re.compile(
     rb"\A(?:# Context pack: [^\n]*\r?\nRepository `|<context_pack repository=|"
     rb'\{"task":"(?:[^"\\]|\\.)*","budget":\d+,"tokens":\d+,)'
 )
+# The last line of a bundler's or compiler's output (rollup, webpack, tsc, sass): a build left
+# in the tree (`dist/axios.js`) copies the sources' functions, which it would outrank.
+SOURCE_MAP_TAIL = re.compile(rb"[ \t]*(?://|/\*)[ \t]*[#@][ \t]*sourceMappingURL=\S")
 ALWAYS_PRUNED = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".jj"})
 
 
@@ -572,7 +576,9 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
     if b"\0" in head:
         raise skip("binary")
     if cfg.index.skip_generated and (
-        GENERATED_BANNER.search(data, 0, 1024) or PACK_OUTPUT.match(data)
+        GENERATED_BANNER.search(data, 0, 1024)
+        or PACK_OUTPUT.match(data)
+        or _ends_in_source_map(data)
     ):
         raise skip("generated")
     if _minified(data, cfg.index.max_line_length, cfg.index.max_mean_line_length):
@@ -593,6 +599,13 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
 
 
 _LINE_END = re.compile(rb"\r(?!\n)|\n")  # a `\r\n` line keeps its `\r`, as when split at `\n`
+
+
+def _ends_in_source_map(data: bytes) -> bool:
+    """Whether the last non-blank line is a `//# sourceMappingURL=` comment."""
+    end = len(data.rstrip())
+    start = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+    return SOURCE_MAP_TAIL.match(data, start, end) is not None
 
 
 def _minified(data: bytes, max_line: int, max_mean: int) -> bool:

@@ -138,9 +138,18 @@ def _reread_lone_cr_files(store: Any) -> None:
     store.delete_paths(paths)
 
 
+def _reread_source_mapped_files(store: Any) -> None:
+    """16 -> 17: a build ending in a `sourceMappingURL` comment is generated. The rows of
+    files stored with the comment go: the next run reads them again and skips the builds."""
+    found = store.table("files").search().where(
+        f"skip = '' AND text LIKE {quote('%sourceMappingURL%')}"
+    ).select(["path"]).limit(None).to_arrow().to_pydict()  # fmt: skip
+    store.delete_paths(found["path"])
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
-MIGRATIONS: dict[int, Any] = {15: _reread_lone_cr_files}
+MIGRATIONS: dict[int, Any] = {15: _reread_lone_cr_files, 16: _reread_source_mapped_files}
 
 
 def quote(value: str) -> str:
