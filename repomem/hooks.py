@@ -12,8 +12,9 @@ Where the hooks go:
   --git-path hooks` answers both), unless the global or system git config sets it: every
   repository runs hooks from that folder, so each commit anywhere would start an index;
 - husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
-  `.husky/<hook>` files, so a marked block is appended to those (created when missing), or
-  put before the `exit` that ends one;
+  `.husky/<hook>` files, so a marked block goes into those (created when missing), before
+  their commands: an `exit`, `exec` or failing command (husky runs them with `sh -e`) may
+  come anywhere after it;
 - pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
   other. A later `pre-commit install` keeps ours as `<hook>.legacy` and still runs it: ours
   is then updated, reported and uninstalled there, pre-commit's script left alone.
@@ -174,8 +175,39 @@ fi
 
 
 def _block(name: str, python: str, newline_added: bool) -> str:
+    # first in a script husky runs with `sh -e`: nothing of ours may end it (a failing command
+    # in a `||` list does not), nor read the standard input the user's commands get
     start = BLOCK_START_NL if newline_added else BLOCK_START
-    return f"{start}\n{_launcher(python, name)}{BLOCK_END}\n"
+    return f"{start}\n{{\n{_launcher(python, name)}}} < /dev/null || true\n{BLOCK_END}\n"
+
+
+# husky 4 to 8's line sourcing `_/husky.sh`, which runs the file again (`sh -e`) and exits
+# with its status: a block before it would run twice
+_HUSKY_LINE = re.compile(r"[ \t]*\.[ \t]+[^\n]*husky\.sh[\"']?[ \t]*(?:\n|\Z)")
+
+
+def _top(text: str) -> int:
+    """Where a husky block goes in `text`: before every command of the script, so that no
+    `exit`, `exec` or failing command (husky runs it with `sh -e`) comes before it; after its
+    `#!` line, comments and blank lines, and husky's own line when it has one."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end + 1
+        line = text[at:end].strip()
+        if line and not line.startswith("#"):
+            husky = _HUSKY_LINE.match(text, at)
+            return husky.end() if husky is not None else at
+        at = end
+    return at
+
+
+def _placed(text: str, name: str, python: str) -> str:
+    """`text` (without a block) with the block at `_top`."""
+    at = _top(text)
+    if at == len(text) and text and not text.endswith("\n"):
+        return text + "\n" + _block(name, python, True)
+    return text[:at] + _block(name, python, False) + text[at:]
 
 
 def _state_of(path: Path, name: str, manager: str) -> HookState:
@@ -188,6 +220,11 @@ def _state_of(path: Path, name: str, manager: str) -> HookState:
             return HookState(name, path, "broken", manager=manager, detail=str(exc))
         if BLOCK_END not in text:
             return HookState(name, path, "missing", manager=manager, detail="no repomem block")
+        at, rest = text.find(BLOCK_START), _remove_block(text)
+        if at - text.startswith(BLOCK_START_NL, at) != _top(rest):
+            # an earlier repomem's, at the end: an `exit` before it may skip it
+            detail = "not first in the script; reinstall to move it"
+            return HookState(name, path, "outdated", manager=manager, detail=detail)
         return _check_python(HookState(name, path, "installed", manager=manager), text)
     orig = path.with_name(name + ORIG_SUFFIX)
     chained = orig.exists()
@@ -359,26 +396,14 @@ def _install_script(path: Path, name: str, py: str) -> None:
     path.chmod(0o755)
 
 
-# A husky hook's last command ending the script (`exit 0`): the block goes before it
-_FINAL_EXIT = re.compile(r"^[ \t]*exit\b[^\n]*\n?(?:[ \t]*\n)*\Z", re.MULTILINE)
-
-
 def _install_block(path: Path, name: str, py: str) -> None:
     try:
         text = path.read_text(encoding="utf-8")
         existed = True
     except FileNotFoundError:
         text, existed = "", False
-    text = _remove_block(text)  # an update replaces the old block
-    final_exit = _FINAL_EXIT.search(text)
-    if final_exit is not None:  # a block after it would never run
-        at = final_exit.start()
-        new = text[:at] + _block(name, py, False) + text[at:]
-    else:
-        newline_added = bool(text) and not text.endswith("\n")
-        if not existed:
-            text = CREATED
-        new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
+    text = _remove_block(text)  # an update replaces (and moves) the old block
+    new = _placed(text if existed else CREATED, name, py)
     atomic_write(path.resolve(), new)  # a symlinked hook file stays a symlink
     mode = path.stat().st_mode
     path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)

@@ -17,7 +17,8 @@ context. `repomem claude-hook` is such a command:
   next steps, the latest sessions and the compacted history, within `DIGEST_CHARS`
   characters; nothing when the memory is empty), so "go on where we stopped" works without a
   tool call; and the session counts as not packed, so its next task gets a pack again (a
-  compaction summarises the earlier one away).
+  compaction summarises the earlier one away). Two repomem hooks of one start (yours in
+  `settings.local.json`, the team's in `settings.json`, run at once) print it once.
 - `SessionEnd`, and the two above, with `record_sessions` (`--record-sessions`): each Claude Code
   session is recorded as a repomem session in the project memory (`claude_sessions`).
 
@@ -77,8 +78,9 @@ REFRESH_AT_MOST = 500
 SESSIONS_FILE = "claude-sessions.json"
 # 2: the sessions told to run `repomem init` too (1: {session: when} of those packed)
 SESSIONS_VERSION = 2
-PACKED, HINTED = "packed", "hinted"
-KINDS = (PACKED, HINTED)
+# `STARTED`: sessions whose start printed the digest (a kind an older repomem reads past)
+PACKED, HINTED, STARTED = "packed", "hinted", "started"
+KINDS = (PACKED, HINTED, STARTED)
 # SessionStart sources whose conversation is already there (a fork copies it: `/branch`,
 # `--fork-session`; Claude Code before 2.1.214 called that a resume)
 KEPT_CONVERSATION = ("resume", "fork")
@@ -265,8 +267,16 @@ def context_for(
     if hook.event == "SessionStart":
         if hook.source in KEPT_CONVERSATION:
             return ""
-        _forget(state_dir(cfg), hook.session)
-        return memory_digest(cfg)
+        state = state_dir(cfg)
+        # Claimed under the record's lock as a pack is: two repomem hooks of one start add
+        # one digest between them. A digest that fails gives the claim back.
+        if not _started(state, hook.session):
+            return ""
+        try:
+            return memory_digest(cfg)
+        except BaseException:
+            _forget(state, hook.session, (STARTED,))
+            raise
     if not reads_like_a_task(hook.prompt):
         return ""
     state = state_dir(cfg)
@@ -453,9 +463,29 @@ def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     return first
 
 
-def _forget(state: Path, session: str, kinds: Sequence[str] = KINDS) -> None:
-    """A session's conversation starts over: its next task gets a pack (or the hint) again
-    (`kinds`: what is forgotten, by default all)."""
+def _started(state: Path, session: str) -> bool:
+    """A session's conversation starts over: its next task gets a pack (or the hint) again;
+    whether this hook prints the digest (False when another hook of the same start claimed it:
+    Claude Code starts the hooks of one event together, and ends each after `TIMEOUT_SECONDS`,
+    so an older claim is an earlier start's, a compaction's say)."""
+    first = True
+
+    def start(sessions: Sessions) -> bool:
+        nonlocal first
+        now = time.time()
+        claimed = sessions[STARTED].get(session)
+        first = not session or claimed is None or not 0 <= now - claimed < TIMEOUT_SECONDS
+        dropped = [sessions[kind].pop(session, None) for kind in (PACKED, HINTED)]
+        if first and session:
+            sessions[STARTED][session] = now
+        return (first and bool(session)) or any(when is not None for when in dropped)
+
+    _update(state, start)
+    return first
+
+
+def _forget(state: Path, session: str, kinds: Sequence[str]) -> None:
+    """A claim given back: `kinds` of what happened to `session` are forgotten."""
 
     def drop(sessions: Sessions) -> bool:
         dropped = [sessions[kind].pop(session, None) for kind in kinds]
