@@ -178,7 +178,7 @@ CONFUSABLE = {
     "greek_capital_rho": ("a.py", '\u03a1ASSWORD = "{p}"'),
     "greek_capital_nu_in_a_token": ("a.py", 'API_TOKE\u039d = "{t}"'),
     "greek_capital_upsilon_in_a_key": ("a.py", 'API_KE\u03a5 = "{t}"'),
-    "in_russian_text": ("NOTES.md", "Пароль для стенда: p\u0430ssword={p}"),
+    "in_russian_text": ("NOTES.md", "Настройки стенда: p\u0430ssword={p}"),
 }
 
 
