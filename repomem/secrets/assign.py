@@ -59,6 +59,7 @@ from repomem.secrets._common import (
     _is_placeholder,
     _line_start,
     _looks_generated,
+    _lower,
     _typed,
 )
 from repomem.secrets.commands import (
@@ -102,10 +103,6 @@ from repomem.secrets.values import (
     _tuple_value,
     _value_before_key,
 )
-
-# Lower-cases ASCII only, so positions in the copy match positions in the original even
-# when the text holds characters whose lower case is longer ("İ" -> "i̇").
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
@@ -564,12 +561,10 @@ def _scan(pattern: re.Pattern[str], lowered: str, hits: list[tuple[int, str, int
 def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
     """Spans of secret values assigned to credential-named keys (or stated in a sentence:
     "the staging password is ..."), in text order."""
-    lowered = text.lower()
-    if len(lowered) != len(text):  # rare: "İ".lower() is two characters
-        lowered = text.translate(_ASCII_LOWER)
+    lowered = _lower(text)
     plain = lowered
     if not text.isascii():  # pаssword with a Cyrillic "а": names read as they look
-        lowered = _fold_confusables(lowered) or lowered
+        lowered = _fold_confusables(text, lowered) or lowered
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:

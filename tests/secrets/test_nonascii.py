@@ -191,6 +191,56 @@ def test_cyrillic_and_greek_look_alikes_inside_a_name_do_not_hide_it(path: str, 
     )
 
 
+LOOK_ALIKE_NAMES = {
+    # (path, text): a name written only in Cyrillic or Greek look-alikes, assigned a quoted
+    # value; or a small Greek letter read as it looks (ν as v, υ as u, η as n)
+    "greek_token": ("a.py", '\u03a4\u039f\u039a\u0395\u039d = "{t}"'),
+    "greek_token_json_key": ("a.json", '{{"\u03a4\u039f\u039a\u0395\u039d": "{t}"}}'),
+    "greek_token_in_yaml": ("a.yaml", '\u03a4\u039f\u039a\u0395\u039d: "{t}"'),
+    "greek_api_key_in_one_word": ("a.py", '\u0391\u03a1\u0399\u039a\u0395\u03a5 = "{t}"'),
+    "cyrillic_pass": ("a.py", '\u0420\u0410\u0405\u0405 = "{p}"'),
+    "cyrillic_pass_in_a_long_text": ("a.py", "x = 1\n" * 3000 + '\u0420\u0410\u0405\u0405 = "{p}"'),
+    "cyrillic_password_with_the_latin_r": (
+        "a.py",
+        '\u0420\u0410\u0405\u0405\u051c\u041eR\u0500 = "{p}"',
+    ),
+    "small_greek_nu_as_v": ("a.py", 'pri\u03bdate_key = "{t}"'),
+    "small_greek_upsilon_as_u": ("a.py", 'a\u03c5th = "{t}"'),
+    "small_greek_eta_as_n": ("a.py", 'toke\u03b7 = "{t}"'),
+    "capital_greek_nu_as_n": ("a.py", 'API_TOKE\u039d = "{t}"'),
+}
+
+
+@named(("path", "text"), LOOK_ALIKE_NAMES)
+def test_names_written_in_look_alikes_alone_are_read_as_they_look(path: str, text: str) -> None:
+    filled = text.format(p=PW, t=TOKEN)
+    assert redact(filled, config_like=is_config_like(path)) == (
+        text.format(p=REDACTED, t=REDACTED),
+        1,
+    )
+
+
+LOOK_ALIKE_WORDS_KEPT = {
+    # real words made of look-alikes: not assigned a quoted value, or not a credential's name
+    "greek_capitals_in_prose": "\u03a4\u039f \u039a\u0391\u0399 \u0395\u039d\u0391: "
+    "\u03a4\u039f\u039a\u0395\u039d \u03b5\u03af\u03bd\u03b1\u03b9 abc123def456ghi",
+    "kazakh_word_that_reads_key": '\u043a\u0435\u0443 = "\u043c\u04d9\u043d12345"',
+    "kazakh_word_that_ends_in_key": '\u0442\u0456\u0440\u043a\u0435\u0443 = "Abc123def456"',
+    "ukrainian_word_that_reads_api": '\u0430\u0440\u0456 = "Abc123def456"',
+    "greek_word_and": '\u039a\u0391\u0399 = "Abc123def456"',
+    "russian_word_in_capitals": '\u0422\u041e\u0420\u0422 = "abc123def456ghi"',
+    "greek_token_not_quoted": "\u03a4\u039f\u039a\u0395\u039d = get_token()",
+    "greek_token_compared": 'if \u03a4\u039f\u039a\u0395\u039d == "abc123def456ghi":',
+    "small_greek_nu_in_a_formula": 'n = "\u03bd" + "abc123def456"',
+    "greek_word_with_small_letters": '\u03c4\u03bf\u03ba\u03b5\u03bd = "abc123def456ghi"',
+}
+
+
+@named("text", LOOK_ALIKE_WORDS_KEPT)
+def test_words_written_in_look_alikes_that_name_no_credential_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
 CONFUSABLE_KEPT = {
     "russian_prose": "Пароль: введите ваш пароль и нажмите «Войти»",
     "a_russian_name_and_value": 'ключ = "значение123"',
