@@ -173,23 +173,39 @@ def _foreign(letter: str) -> str:
     )
 
 
+# Where a name in another language is found, an English keyword may start too (the "c"
+# of SecretArn, which the lower-cased copy reads as Spanish "secreta", is no word of that
+# name): each scan's English branches alone, read there (see _scan).
+_ENGLISH_ALONE: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def _scan_of(letter: str, english: str, after: str = "") -> re.Pattern[str]:
+    """The scan of ``letter``: the branches of the names in other languages found at it,
+    then ``english``, the branches of its English keywords and words (each group then
+    ``after``).  A branch starts with a literal, which the engine rejects at once."""
+    scan = re.compile(f"{letter}(?:{_foreign(letter)}{english}){after}")
+    _ENGLISH_ALONE[scan] = re.compile(f"{letter}(?:{english}){after}")
+    return scan
+
+
 # A URL's `?p=`: six characters, not a regular expression's `(?P=name)`.
 _SHORT_AHEAD = r"""(?=[^\s"'`;&#<>?=/()]{6})"""
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        f"p(?:{_foreign('p')}{_P_FIRST}|ass{_THEN_OPERATOR}|wd?{_THEN_OPERATOR}"
+    _scan_of(
+        "p",
+        f"{_P_FIRST}|ass{_THEN_OPERATOR}|wd?{_THEN_OPERATOR}"
         rf"|=(?<=[?&;]p=)(?<!\(\?p=){_SHORT_AHEAD}|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d){_SHORT_AHEAD}"
-        f"|{_P_WORDS})"
+        f"|{_P_WORDS}",
     ),
-    re.compile(
-        f"k(?:{_foreign('k')}"
-        + "en(?<=token)|ie(?<=cookie)|ey(?:"
+    _scan_of(
+        "k",
+        "en(?<=token)|ie(?<=cookie)|ey(?:"
         + _AFTER_KEY_NAME
-        + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
-        + _THEN_OPERATOR
+        + "|(?<=[?&]key)(?==))",  # ?key=...: a URL's API key
+        _THEN_OPERATOR,
     ),
-    re.compile(f"c(?:{_foreign('c')}ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS})"),
-    re.compile(f"u(?:{_foreign('u')}th(?<=auth){_THEN_OPERATOR}|{_U_WORDS})"),
+    _scan_of("c", f"ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS}"),
+    _scan_of("u", f"th(?<=auth){_THEN_OPERATOR}|{_U_WORDS}"),
 )
 # The scans of the words of :mod:`.commands` with a "d", a "g" and a "q", and the names in
 # other languages found at those letters; then the scans of the names with none of the
@@ -197,8 +213,7 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
 # sifre at an "f": a scan costs a text half a nanosecond a character, and the words a
 # branch of one, see :mod:`.foreign`).
 _WORD_SCANS = tuple(
-    re.compile(f"{letter}(?:{_foreign(letter)}{words})")
-    for letter, words in (("d", _D_WORDS), ("g", _G_WORDS), ("q", _Q_WORDS))
+    _scan_of(letter, words) for letter, words in (("d", _D_WORDS), ("g", _G_WORDS), ("q", _Q_WORDS))
 ) + tuple(re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _OWN_SCANS)
 # The scans of the names written with no letter of those (in Cyrillic or Greek, Turkish
 # şifre, Vietnamese bí mật), each run on a text that holds its letter, in the lower-cased
@@ -544,13 +559,19 @@ def _context(
 
 def _scan(pattern: re.Pattern[str], lowered: str, hits: list[tuple[int, str, int]]) -> None:
     """Add the hits of ``pattern`` in ``lowered`` to ``hits``: (where the name starts, its
-    keyword or kind of word, where its scan's match ends)."""
+    keyword or kind of word, where its scan's match ends).  Where a name in another
+    language is found, an English keyword or word starting there is a hit too (which of the
+    two is a word of the name, :func:`_keyword_end` tells)."""
     for hit in pattern.finditer(lowered):
         if hit.lastgroup is not None:  # a name in another language
             name = _foreign_name(lowered, hit.end())
             if name is not None:
                 hits.append((name[0], name[1], hit.end()))
-            continue
+            english = _ENGLISH_ALONE.get(pattern)
+            alone = english.match(lowered, hit.start()) if english is not None else None
+            if alone is None:
+                continue
+            hit = alone
         matched = hit.group()
         kind = _MATCHED_KEYWORDS.get(matched)
         if kind is None:  # a word that introduces a credential
