@@ -208,13 +208,19 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
     _scan_of("u", f"th(?<=auth){_THEN_OPERATOR}|{_U_WORDS}"),
 )
 # The scans of the words of :mod:`.commands` with a "d", a "g" and a "q", and the names in
-# other languages found at those letters; then the scans of the names with none of the
-# scans' letters (Portuguese senha, Polish hasło, Indonesian rahasia at an "h", Turkish
-# sifre at an "f": a scan costs a text half a nanosecond a character, and the words a
-# branch of one, see :mod:`.foreign`).
+# other languages found at those letters.
 _WORD_SCANS = tuple(
     _scan_of(letter, words) for letter, words in (("d", _D_WORDS), ("g", _G_WORDS), ("q", _Q_WORDS))
-) + tuple(re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _OWN_SCANS)
+)
+# The scans of the names with none of the scans' letters: Portuguese senha, Polish hasło,
+# Indonesian rahasia at an "h", Turkish sifre at an "f".  A scan costs a text a pass (the
+# two, 6% more instructions on the standard library's code), so they read config files,
+# prose and the texts that are not ASCII only: where a name in those languages is written
+# (a config's `senha: ...`, code with a comment or a string in Portuguese); not a file of
+# code all in ASCII (see :mod:`.foreign`).
+_OWN_LETTER_SCANS = tuple(
+    re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _OWN_SCANS
+)
 # The scans of the names written with no letter of those (in Cyrillic or Greek, Turkish
 # şifre, Vietnamese bí mật), each run on a text that holds its letter, in the lower-cased
 # copy of the text as it is (where the look-alikes of Latin letters are kept).
@@ -224,7 +230,7 @@ _WIDE_SCANS = {
 # A keyword scan's match -> its keyword, and how far before the match the keyword starts
 # (token and cookie are found at their "k", secret at its "c", auth at its "u", ?p= with
 # its "="); a match not here is a word that introduces a credential (_P_WORDS, _C_WORDS,
-# _U_WORDS, _WORD_SCANS).
+# _U_WORDS, _D_WORDS, _G_WORDS, _Q_WORDS).
 _MATCHED_KEYWORDS = {
     "pass": ("pass", 0),
     "pwd": ("pwd", 0),
@@ -237,7 +243,7 @@ _MATCHED_KEYWORDS = {
     "cret": ("secret", 2),
     "uth": ("auth", 1),
 }
-# Every scan of the lowered text: the keywords' and the words' (nine, each a pass).
+# Every scan of the lowered text of code: the keywords' and the words' (seven, each a pass).
 _SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
@@ -590,6 +596,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:
         _scan(pattern, lowered, hits)
+    if config_like or prose or not text.isascii():
+        for pattern in _OWN_LETTER_SCANS:
+            _scan(pattern, lowered, hits)
     if not text.isascii():  # (_fold_full_width and _cjk_hits take only such a text)
         for letter in _held(plain, _WIDE_LETTERS):  # (as written: пароль, not пapoль)
             _scan(_WIDE_SCANS[letter], plain, hits)

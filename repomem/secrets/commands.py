@@ -285,9 +285,10 @@ _D_WORDS = (
 )
 # The words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found at
 # "target" after a blank; rman before it, maybe after more blanks, checked in Python)
-_G_WORDS = (
-    rf"et(?<=[ \t]target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
-    r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN
+# (each branch starts with a literal: a look-behind first was tried at every "g")
+_G_WORDS = rf"et(?<=[ \t]target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}" + "".join(
+    f"|{login}(?![a-z]){_GIVEN}"
+    for login in ("in(?<=login)", "on(?<=logon)", "[ _-](?:in|on)(?<=log[ _-]in|log[ _-]on)")
 )
 # And the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
 _Q_WORDS = (

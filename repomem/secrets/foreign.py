@@ -90,14 +90,22 @@ _FOREIGN_WORDS: dict[str, tuple[str, ...]] = {
 }
 FOREIGN_MEANINGS = frozenset(_FOREIGN_WORDS)
 
-# The letters of the scans of :mod:`.assign` (their lower-cased copy of a text), rarest in
-# code first: a word is found at the first of them it has, so that a branch costs least.
-# "h" and "f" are scans of their own, for the words with none of the others (senha, hasło,
+# The letters of the scans of :mod:`.assign` (their lower-cased copy of a text).  "h" and
+# "f" are scans of their own, for the words with none of the others (senha, hasło,
 # rahasia; sifre).  The scans of the letters outside Latin-1 run only on the texts that
 # hold the letter (a find of it in the parts of a text that are not ASCII).
-_ASCII_LETTERS = tuple("kgupdchf")
+_ASCII_LETTERS = tuple("kgufhpdc")
 _OWN_SCANS = ("h", "f")
 _WIDE_LETTERS = tuple("чпкκşậ")
+# A branch costs where its first two letters are in a text (the scan's letter and the
+# literal the engine tests first): the pairs of those letters at least 0.3 per mille of the
+# standard library's lower-cased code, rarest first ("de" is 6 per mille, "cr" 0.6).  A
+# word is found at its rarest pair.
+_COMMON_PAIRS = (
+    "uf ft gu gh ui dl pu fl ht ub gr gn dr py dd ds fe gi ff fu ci cu cr du fr pp um fa up "
+    "gs da do pi hi pl us ke ho ck pt cl ue ul un po pr ch ge ut ha fo di ct ca fi pe ce pa "
+    "ur co he de"
+).split()
 # Letters a lower-cased copy reads as Latin ones where they stand beside Latin letters
 # (:func:`~repomem.secrets.nonascii._fold_confusables`): words holding them are found in
 # the copy that keeps them.
@@ -113,37 +121,41 @@ def _literal(spelling: str) -> str:
 
 
 def _scan_letter(spelling: str) -> str:
-    """The letter of ``spelling`` a scan finds it at: its first if a scan has it (no
-    look-behind then), else the rarest of the scans' letters it has, not last nor before a
-    separator (its branch starts with the character after it)."""
+    """The letter of ``spelling`` a scan finds it at: not last nor before a separator (its
+    branch starts with the character after it), and where its branch costs least: a scan
+    that runs on every text ("h" and "f" only for a word with no other letter), two letters
+    or more before the look-behind a letter after the first needs (a look-behind is tried
+    wherever a branch's letters are), then the rarest pair of letters (see _COMMON_PAIRS),
+    then the scans' order."""
     letters = (
         _WIDE_LETTERS if _CYRILLIC_AND_GREEK.search(spelling) else (*_ASCII_LETTERS, *_WIDE_LETTERS)
     )
-    usable = {
-        character
-        for character, after in zip(spelling, spelling[1:], strict=False)
-        if character in letters and after not in "_$"
-    }
-    if spelling[0] in usable and spelling[0] not in _OWN_SCANS:  # (no look-behind there)
-        return spelling[0]
-    for letter in letters:
-        if letter in usable:
-            return letter
-    raise AssertionError(f"no scan finds {spelling!r}")  # (a word listed without one)
+    costs = []
+    for at, (letter, after) in enumerate(zip(spelling, spelling[1:], strict=False)):
+        if letter not in letters or after in "_$":
+            continue
+        run = len(re.split("[_$]", spelling[at + 1 :])[0])
+        pair = letter + after
+        rank = _COMMON_PAIRS.index(pair) if pair in _COMMON_PAIRS else -1
+        own = letter in _OWN_SCANS  # (run on some texts only: see assign._own_scans)
+        costs.append((own, at > 0 and run < 2, rank, letters.index(letter), letter))
+    if not costs:
+        raise AssertionError(f"no scan finds {spelling!r}")  # (a word listed without one)
+    return min(costs)[-1]
 
 
 def _branch(spelling: str, letter: str) -> tuple[str, str]:
-    """The branch of the scan of ``letter`` that finds ``spelling``: the character after the
-    letter, and the rest of the word, the part before the letter checked by a look-behind
-    after the letters that follow it (one look-behind for each way the separators before
-    the letter are written: a look-behind has one width), so the branch starts with a
-    literal the engine rejects at once elsewhere and the look-behind is tried only where
-    the rest of the word is there (``htwoord(?<=wachtwoord)``, as ``ret(?<=secret)``)."""
+    """The branch of the scan of ``letter`` that finds ``spelling``: the letters after the
+    scan's, to a separator, and the rest of the word as a regex, the part before the letter
+    checked by a look-behind first (one for each way the separators before the letter are
+    written: a look-behind has one width), so the branch starts with a literal the engine
+    rejects at once elsewhere and the look-behind is tried only where the letters are
+    there (``htwoord(?<=wachtwoord)``, as ``ret(?<=secret)``)."""
     at = next(i for i, c in enumerate(spelling[:-1]) if c == letter and spelling[i + 1] not in "_$")
     end = at + 1
     while end < len(spelling) and spelling[end] not in "_$":
         end += 1
-    word = spelling[at + 1 : end]  # (the letters after the scan's, to a separator)
+    letters = spelling[at + 1 : end]  # (the letters after the scan's, to a separator)
     behind = ""
     if at:
         heads = {""}
@@ -152,30 +164,46 @@ def _branch(spelling: str, letter: str) -> tuple[str, str]:
                 heads = {h + sep for h in heads for sep in (_SEPARATOR, "")}
             else:
                 heads = {h + re.escape(character) for h in heads}
-        word_pattern = re.escape(word)
-        behind = "(?:" + "|".join(f"(?<={h}{word_pattern})" for h in sorted(heads)) + ")"
-        if len(heads) == 1:
-            behind = behind[3:-1]
-    return re.escape(word[0]), re.escape(word[1:]) + behind + _literal(spelling[end:])
+        behinds = [f"(?<={h}{re.escape(letters)})" for h in sorted(heads)]
+        behind = behinds[0] if len(behinds) == 1 else "(?:" + "|".join(behinds) + ")"
+    return letters, behind + _literal(spelling[end:])
+
+
+def _trie(branches: list[tuple[str, str]]) -> list[str]:
+    """The alternatives that find ``branches`` (letters, then a regex), each starting with
+    a literal: branches sharing their first letters share them, so the engine tests a
+    letter once however many words go on from it (at each "cl" of a text, once for
+    ``clave_api``, ``clave_privada``, ``clé_api`` ...).  A word that goes on is tried
+    before the one that ends (``секретный_ключ`` before ``секрет``, as a scan takes the
+    first branch that matches)."""
+    children: dict[str, list[tuple[str, str]]] = {}
+    ends: list[str] = []
+    for letters, rest in branches:
+        if letters:
+            children.setdefault(letters[0], []).append((letters[1:], rest))
+        else:
+            ends.append(rest)
+    alternatives = []
+    for first, below in sorted(children.items()):
+        inner = _trie(below)
+        tail = inner[0] if len(inner) == 1 else "(?:" + "|".join(inner) + ")"
+        alternatives.append(re.escape(first) + tail)
+    return alternatives + sorted(set(ends), key=lambda r: (-len(r), r))
 
 
 @functools.cache
 def _branches(letter: str, meanings: frozenset[str]) -> tuple[str, ...]:
-    """The branches of the scan of ``letter`` for the words that name one of ``meanings``,
-    one for each character after the letter (the engine rejects a branch at once where its
-    first literal is not there; a group of branches in one branch is entered each time),
-    longer words first (a scan takes the first branch that matches: ``секрет`` must not end
-    ``секретный_ключ``)."""
-    groups: dict[str, list[str]] = {}
-    for meaning in sorted(meanings):
-        for spelling in _FOREIGN_WORDS[meaning]:
-            if _scan_letter(spelling) == letter:
-                first, rest = _branch(spelling, letter)
-                groups.setdefault(first, []).append(rest)
-    return tuple(
-        first + "(?:" + "|".join(sorted(rests, key=lambda r: (-len(r), r))) + ")"
-        for first, rests in sorted(groups.items())
-    )
+    """The branches of the scan of ``letter`` for the words that name one of ``meanings``:
+    one for each character after the letter, each starting with it (the engine rejects a
+    branch at once where its first literal is not there; a group of branches in one is
+    entered wherever that literal is)."""
+    found = [
+        _branch(spelling, letter)
+        for meaning in sorted(meanings)
+        for spelling in _FOREIGN_WORDS[meaning]
+        if _scan_letter(spelling) == letter
+    ]
+    return tuple(_trie(found))
 
 
 # Every word, each group named for what it names, ending where a scan's match ends.

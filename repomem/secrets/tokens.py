@@ -74,13 +74,17 @@ def _pem(m: re.Match[str]) -> str | None:
 # upper-case letters/digits, with a secret access key passed right after one), Google API
 # keys (AIza + 35 characters) and PyPI API tokens (pypi- + a macaroon, which always starts
 # with "AgE"; the harmless "pypi-" stays).
+#
+# Each branch starts with a literal (or a class) and looks behind after it: the engine
+# rejects a branch at once where its first character is not there, and a look-behind first
+# was tried at every "A" of a text (and at every "g" below).
 _A_TOKENS = re.compile(
     r"A(?:"
-    r"(?<![A-Za-z0-9_]A)[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])"
+    r"[KS]IA(?<![A-Za-z0-9_]A[KS]IA)[A-Z0-9]{16}(?![A-Za-z0-9])"
     # the secret access key given right after it: Credentials("AKIA...", "<40>")
     r"""(?:(?P<between>["'`][ \t]*,[ \t]*["'`])(?P<aws_secret>[A-Za-z0-9/+]{40})(?![\w/+=]))?"""
-    r"|(?<![A-Za-z0-9_]A)Iza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
-    r"|(?<=pypi-A)gE[A-Za-z0-9_-]{50,}"
+    r"|Iza(?<![A-Za-z0-9_]AIza)[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
+    r"|gE(?<=pypi-AgE)[A-Za-z0-9_-]{50,}"
     r")"
 )
 
@@ -96,10 +100,9 @@ _S_TOKENS = re.compile(
 # user-to-server, ghs_ server-to-server, ghr_ refresh), fine-grained github_pat_ tokens and
 # GitLab tokens (glpat- personal, glptt- pipeline trigger, gldt- deploy, glrt- runner, ...).
 _G_TOKENS = re.compile(
-    r"g(?<![A-Za-z0-9_]g)"
-    r"(?:h[pousr]_[A-Za-z0-9]{36,255}"
-    r"|ithub_pat_[A-Za-z0-9_]{22,255}"
-    r"|l(?:pat|ptt|dt|rt|soat|ft|imt|agent|cbt)-[A-Za-z0-9_-]{20,})"
+    r"g(?:h[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}"
+    r"|ithub_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}"
+    r"|l(?<![A-Za-z0-9_]gl)(?:pat|ptt|dt|rt|soat|ft|imt|agent|cbt)-[A-Za-z0-9_-]{20,})"
     r"(?![A-Za-z0-9_-])"
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from repomem.secrets import REDACTED, is_config_like, redact
-from repomem.secrets.foreign import _FOREIGN_WORDS
+from repomem.secrets.foreign import _FOREIGN_WORDS, _OWN_SCANS, _scan_letter
 from tests.secrets.cases import ALNUM, assert_kept, fake, named
 
 PW = "Qz" + fake(ALNUM, 10, 80)  # typed like a password: a digit, both cases
@@ -30,18 +30,37 @@ EVERY_WORD = [
     for spelling in spellings
     for name in _forms(spelling)
 ]
+# The words found by a scan of their own letter (senha, haslo, sifre, rahasia), which reads
+# config files, prose and texts that are not ASCII only.
+OWN_SCAN_WORDS = {w for ws in _FOREIGN_WORDS.values() for w in ws if _scan_letter(w) in _OWN_SCANS}
 
 
 @pytest.mark.parametrize(("meaning", "name"), EVERY_WORD)
-def test_every_name_in_another_language_has_its_value_redacted(meaning: str, name: str) -> None:
+def test_every_name_in_another_language_has_its_value_redacted_in_config(
+    meaning: str, name: str
+) -> None:
     text = f'{name} = "{_value(meaning)}"\n'
-    assert redact(text) == (f'{name} = "{REDACTED}"\n', 1)
+    assert redact(text, config_like=True) == (f'{name} = "{REDACTED}"\n', 1)
+
+
+@pytest.mark.parametrize(("meaning", "name"), EVERY_WORD)
+def test_every_name_in_another_language_has_its_value_redacted_in_code(
+    meaning: str, name: str
+) -> None:
+    text = f'{name} = "{_value(meaning)}"\n'
+    if name.lower() in OWN_SCAN_WORDS and text.isascii():
+        text = "# configuração\n" + text  # (a comment in Portuguese: the text is not ASCII)
+    assert redact(text) == (text.replace(_value(meaning), REDACTED), 1)
 
 
 @pytest.mark.parametrize("name", [n.rstrip("$") for n in _FOREIGN_WORDS["cred"]])
 def test_every_word_for_credentials_has_the_password_given_with_it_redacted(name: str) -> None:
     text = f'{name} = ("admin", "{PW}")\n'
     assert redact(text) == (f'{name} = ("admin", "{REDACTED}")\n', 1)
+
+
+def test_only_the_words_with_no_letter_of_the_shared_scans_need_a_scan_of_their_own() -> None:
+    assert {"senha", "haslo", "hasło", "sifre", "rahasia"} == OWN_SCAN_WORDS
 
 
 FOREIGN = {
@@ -62,7 +81,8 @@ FOREIGN = {
     "spanish_secret_key": ("a.py", 'CLAVE_SECRETA = "{p}"', PW),
     "spanish_api_key": ("a.py", 'claveApi = "{t}"', TOKEN),
     "spanish_secret": ("a.yaml", "secreto: {p}", PW),
-    "portuguese": ("a.py", 'senha = "{p}"', PW),
+    "portuguese_in_code_with_a_comment": ("a.py", '# conexão\nsenha = "{p}"', PW),
+    "portuguese_in_yaml": ("a.yaml", "senha: {p}", PW),
     "portuguese_in_env": (".env", "SENHA_BANCO={p}", PW),
     "portuguese_european": ("a.py", 'palavra_passe = "{p}"', PW),
     "portuguese_api_key": ("a.py", 'chave_api = "{t}"', TOKEN),
@@ -83,11 +103,11 @@ FOREIGN = {
     "dutch_in_config": ("app.ini", "wachtwoord = {p}", PW),
     "dutch_api_key": ("a.py", 'api_sleutel = "{t}"', TOKEN),
     "polish": ("a.py", 'hasło = "{p}"', PW),
-    "polish_without_the_stroke": ("a.py", 'HASLO = "{p}"', PW),
+    "polish_without_the_stroke": ("app.ini", "HASLO = {p}", PW),
     "polish_api_key": ("a.py", 'klucz_api = "{t}"', TOKEN),
     "polish_secret": ("a.py", 'sekret = "{p}"', PW),
     "turkish": ("a.py", 'şifre = "{p}"', PW),
-    "turkish_without_the_cedilla": ("a.py", 'kullanici_sifre = "{p}"', PW),
+    "turkish_without_the_cedilla": ("a.json", '{{"kullanici_sifre": "{p}"}}', PW),
     "turkish_api_key": ("a.py", 'api_anahtarı = "{t}"', TOKEN),
     "greek": ("a.py", 'κωδικός = "{p}"', PW),
     "greek_upper_case": ("a.py", 'ΚΩΔΙΚΟΣ = "{p}"', PW),
@@ -98,7 +118,7 @@ FOREIGN = {
     "vietnamese_without_marks": ("a.js", 'const matKhau = "{p}";', PW),
     "vietnamese_api_key": ("a.py", 'khoa_api = "{t}"', TOKEN),
     "indonesian": ("a.py", 'kata_sandi = "{p}"', PW),
-    "indonesian_secret": ("a.py", 'rahasia = "{p}"', PW),
+    "indonesian_secret": ("a.yaml", "rahasia: {p}", PW),
     "indonesian_api_key": ("a.py", 'kunci_api = "{t}"', TOKEN),
 }
 
