@@ -110,7 +110,11 @@ _G_TOKENS = re.compile(
 # characters of key material) and Stripe secret and restricted keys (sk_live_, rk_live_,
 # sk_test_, rk_test_).  Key material must mix letters and digits, so kebab-case words
 # such as "sk-learn-..." are not keys.  Gated on the "k".
-_SK_GATE = re.compile(r"k(?:(?<=[^\w-][sr]k)|(?<=^[sr]k))(?:-|_(?:live|test)_)")
+_SK_GATE = re.compile(  # (its look-behinds after the literals: tried at every "k" first)
+    r"k(?:-(?:(?<=[^\w-][sr]k-)|(?<=^[sr]k-))"
+    r"|_(?:live|test)_(?:(?<=[^\w-][sr]k_live_)|(?<=[^\w-][sr]k_test_)"
+    r"|(?<=^[sr]k_live_)|(?<=^[sr]k_test_)))"
+)
 _SK_TOKENS = re.compile(
     r"(?<![\w-])"
     r"(?:sk(?P<openai>-[A-Za-z0-9_-]{20,})|[sr]k_(?:live|test)_(?P<stripe>[0-9A-Za-z]{16,}))"
