@@ -10,6 +10,7 @@ from tests.secrets.cases import ALNUM, assert_kept, fake, named
 
 PW = "Qz" + fake(ALNUM, 10, 80)  # typed like a password: a digit, both cases
 TOKEN = fake(ALNUM, 24, 81)  # generated
+AWS_SECRET = fake(ALNUM + "+/", 40, 82)
 
 
 def _value(meaning: str) -> str:
@@ -120,6 +121,11 @@ FOREIGN = {
     "indonesian": ("a.py", 'kata_sandi = "{p}"', PW),
     "indonesian_secret": ("a.yaml", "rahasia: {p}", PW),
     "indonesian_api_key": ("a.py", 'kunci_api = "{t}"', TOKEN),
+    # English names whose lower-cased copy starts a word of another language (secreta,
+    # secreto): the English keyword is read there
+    "english_secret_access_key": ("a.yaml", "SecretAccessKey: {a}", AWS_SECRET),
+    "english_secret_then_a_capital_a": ("a.json", '{{"ClientSecretApp": "{p}"}}', PW),
+    "english_secret_then_a_capital_o": ("a.py", 'secretOverride = "{p}"', PW),
 }
 
 
@@ -127,7 +133,7 @@ FOREIGN = {
 def test_names_in_other_languages_have_their_value_redacted(
     path: str, text: str, secret: str
 ) -> None:
-    text = text.format(p=PW, t=TOKEN)
+    text = text.format(p=PW, t=TOKEN, a=AWS_SECRET)
     assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)
 
 
@@ -185,22 +191,3 @@ FOREIGN_KEPT = {
 @named(("path", "text"), FOREIGN_KEPT)
 def test_words_in_other_languages_that_name_no_credential_are_kept(path: str, text: str) -> None:
     assert_kept(text, is_config_like(path))
-
-
-AWS_SECRET = fake(ALNUM + "+/", 40, 82)
-
-ENGLISH_READ_AS_FOREIGN = {
-    # (path, text, secret): English names whose lower-cased copy starts a word of another
-    # language (secreta, secreto): the English keyword is read there
-    "secret_access_key": ("a.yaml", "SecretAccessKey: {a}", AWS_SECRET),
-    "secret_then_a_capital_a": ("a.json", '{{"ClientSecretApp": "{p}"}}', PW),
-    "secret_then_a_capital_o": ("a.py", 'secretOverride = "{p}"', PW),
-}
-
-
-@named(("path", "text", "secret"), ENGLISH_READ_AS_FOREIGN)
-def test_english_names_that_start_a_word_of_another_language_are_read_as_english(
-    path: str, text: str, secret: str
-) -> None:
-    text = text.format(p=PW, a=AWS_SECRET)
-    assert redact(text, config_like=is_config_like(path)) == (text.replace(secret, REDACTED), 1)

@@ -179,20 +179,7 @@ CONFUSABLE = {
     "greek_capital_nu_in_a_token": ("a.py", 'API_TOKE\u039d = "{t}"'),
     "greek_capital_upsilon_in_a_key": ("a.py", 'API_KE\u03a5 = "{t}"'),
     "in_russian_text": ("NOTES.md", "Настройки стенда: p\u0430ssword={p}"),
-}
-
-
-@named(("path", "text"), CONFUSABLE)
-def test_cyrillic_and_greek_look_alikes_inside_a_name_do_not_hide_it(path: str, text: str) -> None:
-    filled = text.format(p=PW, t=TOKEN)
-    assert redact(filled, config_like=is_config_like(path)) == (
-        text.format(p=REDACTED, t=REDACTED),
-        1,
-    )
-
-
-LOOK_ALIKE_NAMES = {
-    # (path, text): a name written only in Cyrillic or Greek look-alikes, assigned a quoted
+    # a name written only in Cyrillic or Greek look-alikes, assigned a quoted
     # value; or a small Greek letter read as it looks (ν as v, υ as u, η as n)
     "greek_token": ("a.py", '\u03a4\u039f\u039a\u0395\u039d = "{t}"'),
     "greek_token_json_key": ("a.json", '{{"\u03a4\u039f\u039a\u0395\u039d": "{t}"}}'),
@@ -211,8 +198,8 @@ LOOK_ALIKE_NAMES = {
 }
 
 
-@named(("path", "text"), LOOK_ALIKE_NAMES)
-def test_names_written_in_look_alikes_alone_are_read_as_they_look(path: str, text: str) -> None:
+@named(("path", "text"), CONFUSABLE)
+def test_cyrillic_and_greek_look_alikes_inside_a_name_do_not_hide_it(path: str, text: str) -> None:
     filled = text.format(p=PW, t=TOKEN)
     assert redact(filled, config_like=is_config_like(path)) == (
         text.format(p=REDACTED, t=REDACTED),
@@ -220,7 +207,13 @@ def test_names_written_in_look_alikes_alone_are_read_as_they_look(path: str, tex
     )
 
 
-LOOK_ALIKE_WORDS_KEPT = {
+CONFUSABLE_KEPT = {
+    "russian_prose": "Пароль: введите ваш пароль и нажмите «Войти»",
+    "a_russian_name_and_value": 'ключ = "значение123"',
+    "greek_code": 'ρ = "abc123def456"',
+    "a_look_alike_in_another_word": 'r\u0435sult = "abc123def456"',
+    "a_look_alike_in_code": "p\u0430ssword = get_password()",
+    "a_look_alike_in_a_prompt": 'p\u0430ssword_prompt = "Enter it: "',
     # real words made of look-alikes: not assigned a quoted value, or not a credential's name
     "greek_capitals_in_prose": "\u03a4\u039f \u039a\u0391\u0399 \u0395\u039d\u0391: "
     "\u03a4\u039f\u039a\u0395\u039d \u03b5\u03af\u03bd\u03b1\u03b9 abc123def456ghi",
@@ -233,21 +226,6 @@ LOOK_ALIKE_WORDS_KEPT = {
     "greek_token_compared": 'if \u03a4\u039f\u039a\u0395\u039d == "abc123def456ghi":',
     "small_greek_nu_in_a_formula": 'n = "\u03bd" + "abc123def456"',
     "greek_word_with_small_letters": '\u03c4\u03bf\u03ba\u03b5\u03bd = "abc123def456ghi"',
-}
-
-
-@named("text", LOOK_ALIKE_WORDS_KEPT)
-def test_words_written_in_look_alikes_that_name_no_credential_are_kept(text: str) -> None:
-    assert_kept(text)
-
-
-CONFUSABLE_KEPT = {
-    "russian_prose": "Пароль: введите ваш пароль и нажмите «Войти»",
-    "a_russian_name_and_value": 'ключ = "значение123"',
-    "greek_code": 'ρ = "abc123def456"',
-    "a_look_alike_in_another_word": 'r\u0435sult = "abc123def456"',
-    "a_look_alike_in_code": "p\u0430ssword = get_password()",
-    "a_look_alike_in_a_prompt": 'p\u0430ssword_prompt = "Enter it: "',
 }
 
 
