@@ -117,6 +117,31 @@ def test_builds_stored_before_the_upgrade_are_read_again_and_skipped_as_generate
     assert query.status(cfg)["skipped"] == {"generated": 1}
 
 
+def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgrade(
+    repo: Repo,
+) -> None:
+    leak = 'пароль = "Xk29sLq0pW"\n\ndef login():\n    return 1\n'
+    repo.write("auth.py", leak)
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    (old,) = s.rows_for_paths("files", ["auth.py"])
+    assert "Xk29sLq0pW" not in old["text"]
+    # the store as schema 17 left it: the Russian name was not read, its value stored
+    with s.writing():
+        s.delete_paths(["auth.py"])
+        s.add("files", [{**old, "text": leak}])
+        s.set_meta({"schema_version": "17"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and report.added == ["auth.py"]
+    (new,) = indexer.open_store(cfg).rows_for_paths("files", ["auth.py"])
+    assert "Xk29sLq0pW" not in new["text"] and "def login" in new["text"]
+    assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
+
+
 def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
     repo.write("a.py", 'def first():\n    """The first one."""\n')
     repo.write("b.py", "def second():\n    pass\n")
