@@ -94,8 +94,7 @@ def watch(
     except RepomemError as exc:
         raise fail(exc) from None
     # `kill`, a process supervisor or a closed terminal stop it as Ctrl-C does: the update in
-    # progress finishes, a full build is cut short (by default these signals end the process
-    # where it stands)
+    # progress finishes (by default these signals end the process where it stands)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, _interrupt)
@@ -105,13 +104,7 @@ def watch(
         while not watcher.wait(0.5):
             pass
     except KeyboardInterrupt:
-        cut = watcher.begin_stop()  # the line that follows says how long the stop takes
-        if not quiet and cut:
-            typer.echo(
-                "Stopping: cutting the full build in progress short (a full build cannot be "
-                "resumed)..."
-            )
-        elif not quiet:
+        if not quiet:
             typer.echo("Stopping: finishing the update in progress...")
     finally:
         watcher.stop()

@@ -81,10 +81,6 @@ EVENTS: list[type[FileSystemEvent]] = [
 ]  # fmt: skip
 
 
-class _Cut(Exception):
-    """A full build stopped by `Watcher.stop` (it is not resumed: the next run starts over)."""
-
-
 @dataclass
 class Batch:
     """What the watcher did with one batch of changes."""
@@ -153,7 +149,6 @@ class Watcher:
         self._cond = threading.Condition()
         self._pending = _Pending()
         self._stopping = False
-        self._cut = False  # a full build under way is cut short at the next file parsed
         self._observer: Any = None
         self._thread: threading.Thread | None = None
         self._handler: _Handler | None = None
@@ -203,21 +198,12 @@ class Watcher:
         self._thread = threading.Thread(target=self._loop, name="repomem-watcher", daemon=True)
         self._thread.start()
 
-    def begin_stop(self) -> bool:
-        """Ask the watcher to stop (`stop` waits for it); whether a full build under way is
-        cut short (True; its work is lost, as a full build is not resumed: a stop does not wait
-        minutes for one) rather than the update under way finished."""
-        cut = self._cut if self._stopping else indexer.rebuilding(self.cfg)
-        with self._cond:
-            if not self._stopping:
-                self._stopping, self._cut = True, cut
-                self._cond.notify_all()
-            return self._cut
-
     def stop(self, timeout: float | None = None) -> None:
-        """Stop watching; a batch being written is finished first (a full build is cut short:
-        `begin_stop`), pending changes are left for the next index run."""
-        self.begin_stop()
+        """Stop watching; a batch being written is finished first, pending changes are left
+        for the next index run."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
         observer, self._observer = self._observer, None
         if observer is not None:
             observer.stop()
@@ -378,10 +364,10 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
-            except (RepomemError, OSError, BrokenExecutor, _Cut) as exc:
+            except (RepomemError, OSError, BrokenExecutor) as exc:
                 # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
                 # store's journal covers the interrupted batch.
-                if isinstance(exc, BrokenExecutor | _Cut) and self._stopping:
+                if isinstance(exc, BrokenExecutor) and self._stopping:
                     log.info("batch interrupted while stopping: %s", exc)
                     return
                 failures += 1
@@ -442,11 +428,6 @@ class Watcher:
     def _git_busy(self) -> bool:
         return self.git_dir is not None and (self.git_dir / "index.lock").exists()
 
-    def _cut_point(self, phase: str, done: int, total: int) -> None:
-        """Called as each file of a run is parsed: a stop cuts a full build short here."""
-        if self._cut and phase == "parse":
-            raise _Cut(f"a full build cut short after {done} of {total} files")
-
     def _requeue(self, p: _Pending) -> None:
         with self._cond:
             cur = self._pending
@@ -469,7 +450,7 @@ class Watcher:
         if reason == "ignore-rules":
             self._reload()
         if reason:
-            report = indexer.run(self.cfg, progress=self._cut_point)
+            report = indexer.run(self.cfg)
         elif p.paths:
             # Compaction rewrites whole tables (seconds): it waits for an idle moment.
             report = indexer.update(self.cfg, sorted(p.paths), optimize=False)
