@@ -199,10 +199,9 @@ def _pending(cfg: Config, store: Any) -> tuple[int, str | None, indexer.Prepared
     plan that found them (for a refresh to reuse; its `same`: the files only touched)."""
     prepared = indexer.prepare(cfg, store)
     plan = prepared.plan
-    states = prepared.states
-    really = indexer.really_changed(cfg, plan, states, store.skip_contents(states))
+    really, deleted = indexer.pending_changes(cfg, store, plan, prepared.states)
     prepared.same = frozenset(plan.changed).difference(really)
-    return len(really) + len(indexer.indexed_deleted(plan, prepared.states)), plan.head, prepared
+    return len(really) + len(deleted), plan.head, prepared
 
 
 CHAR_SLACK = 0.97  # aim a little below the character ceiling when packing again

@@ -57,8 +57,8 @@ from repomem.index.indexer.parse import Parsed, Progress, process_file
 from repomem.index.indexer.plan import (
     Plan,
     Prepared,
-    indexed_deleted,
     make_plan,
+    pending_changes,
     really_changed,
 )
 from repomem.types import IndexReport
@@ -72,10 +72,10 @@ __all__ = [
     "compact",
     "content_rules",
     "home_dir",
-    "indexed_deleted",
     "lost_build",
     "make_plan",
     "open_store",
+    "pending_changes",
     "optimize_if_due",
     "prepare",
     "process_file",

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from repomem import vcs
 from repomem.config import Config
@@ -144,11 +145,17 @@ def really_changed(
     return out
 
 
-def indexed_deleted(plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
-    """`plan.deleted` without the files that were skipped (binary, minified, too large, a
-    credential file...): nothing of theirs is searchable, so their going changes no answer
-    and is no pending change (the next run drops their rows all the same)."""
-    return [p for p in plan.deleted if p in states and _indexed(states[p][2])]
+def pending_changes(
+    cfg: Config, store: Any, plan: Plan, states: dict[str, tuple[int, int, str]]
+) -> tuple[list[str], list[str]]:
+    """What an index run would change: the files that really changed (`really_changed`, skip
+    rows compared with the content the stat cache recorded for them), and the indexed files
+    deleted. A deleted skipped file (binary, minified, too large, a credential file...) is
+    none: nothing of it is searchable, so its going changes no answer (the next run drops its
+    row all the same)."""
+    changed = really_changed(cfg, plan, states, store.skip_contents(states))
+    deleted = [p for p in plan.deleted if p in states and _indexed(states[p][2])]
+    return changed, deleted
 
 
 # The hash of a file skipped as unreadable: looked at again once it can be read.
