@@ -109,8 +109,9 @@ def commits_made(
     if not made:
         return []
     logged: str = repo.git.log("--no-walk=unsorted", "--format=%H%x00%ct%x00%s", *made)
-    by_sha = {sha: rest for sha, _, rest in (ln.split("\0", 2) for ln in logged.splitlines())}
-    times = [int(ln.split("\0", 2)[1]) for ln in logged.splitlines()]
+    rows = [ln.split("\0", 2) for ln in logged.splitlines()]
+    by_sha = {sha: subject for sha, _, subject in rows}
+    times = [int(when) for _, when, _ in rows]
     # a commit reset away (or left behind on a detached HEAD) is no longer in the history:
     # only those that a branch, a tag or HEAD still reaches count; walked back to the oldest
     # of them only (their commit times, not the whole history)
