@@ -279,12 +279,13 @@ def _folder_overview(cfg: Config, store: Any, rel: str) -> Result:
     from repomem.memory import access
 
     inside = f"{rel}/"
-    files = sorted(p for p in store.column("files", ["path"])["path"] if p.startswith(inside))
+    under = nfc(inside)  # compared as `file_overview` compares a file's path
+    files = sorted(p for p in store.column("files", ["path"])["path"] if nfc(p).startswith(under))
     notes = [
         {"source": n.source, "text": n.text, "stale": n.stale}
         for n in llm_notes.list_notes(cfg, [rel], store=store)
     ]
-    facts = _citing(access.load(cfg), lambda cited: cited.startswith(inside))
+    facts = _citing(access.load(cfg), lambda cited: nfc(cited).startswith(under))
     lines = [f"{inside} (folder, {len(files)} indexed file(s))"]
     lines += [f"  {p}" for p in files[:FOLDER_FILES_SHOWN]]
     if len(files) > FOLDER_FILES_SHOWN:
