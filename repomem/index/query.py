@@ -132,7 +132,7 @@ def status(cfg: Config) -> dict[str, Any]:
             skipped[skip] += 1
     indexed_commit = meta.get("indexed_commit") or None
     fresh_head = indexed_commit == plan.head
-    changed = indexer.really_changed(cfg, plan, states)
+    changed = indexer.really_changed(cfg, plan, states, store.skip_contents(states))
     deleted = indexer.indexed_deleted(plan, states)
     pending = len(changed) + len(deleted)
     indexed_at = float(meta.get("indexed_at") or 0)

@@ -199,7 +199,8 @@ def _pending(cfg: Config, store: Any) -> tuple[int, str | None, indexer.Prepared
     plan that found them (for a refresh to reuse; its `same`: the files only touched)."""
     prepared = indexer.prepare(cfg, store)
     plan = prepared.plan
-    really = indexer.really_changed(cfg, plan, prepared.states)
+    states = prepared.states
+    really = indexer.really_changed(cfg, plan, states, store.skip_contents(states))
     prepared.same = frozenset(plan.changed).difference(really)
     return len(really) + len(indexer.indexed_deleted(plan, prepared.states)), plan.head, prepared
 

@@ -69,7 +69,7 @@ def test_init_writes_the_config_and_builds_the_index(repo: Repo) -> None:
     code, out, _ = run("-C", str(repo.root), "init")
     assert code == 0, out
     assert (repo.root / ".repomem").is_file()
-    assert "Indexed" in out and "Next:" in out and " pack \"the task\"" in out
+    assert "Indexed" in out and "Next:" in out and ' pack "the task"' in out
     assert "Redacted" not in out  # the example config holds no secret
     code, out, _ = run("-C", str(repo.root), "status", "--json")
     data = json.loads(out)

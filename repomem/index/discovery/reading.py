@@ -48,11 +48,14 @@ def content_hash(data: bytes) -> str:
 
 
 class Skip(Exception):
-    """A file is not indexed, for `reason`."""
+    """A file is not indexed, for `reason`. `content`: (size, mtime_ns, content hash) of a file
+    skipped for what its whole content holds (binary, generated, minified), which the same
+    content always gets again; None otherwise."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, content: tuple[int, int, str] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.content = content
 
 
 def stat_file(
@@ -130,15 +133,20 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
         raise Skip("unreadable") from exc
     if len(data) > cfg.index.max_file_size:
         raise Skip("too-large")
+    mtime_ns = st.st_mtime_ns
+
+    def skip(reason: str) -> Skip:  # a verdict of the whole content: the same content's
+        return Skip(reason, (len(data), mtime_ns, content_hash(data)))
+
     head = data[:SNIFF]
     if b"\0" in head:
-        raise Skip("binary")
+        raise skip("binary")
     if cfg.index.skip_generated and (
         GENERATED_BANNER.search(data, 0, 1024) or PACK_OUTPUT.match(data)
     ):
-        raise Skip("generated")
+        raise skip("generated")
     if _minified(data, cfg.index.max_line_length, cfg.index.max_mean_line_length):
-        raise Skip("minified")
+        raise skip("minified")
     try:
         text = data.decode("utf-8")
         replaced = False
@@ -146,7 +154,7 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
         text = data.decode("utf-8", errors="replace")
         replaced = True
         if text.count("\ufffd") > max(16, len(text) // 10):
-            raise Skip("binary") from None
+            raise skip("binary") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     # old Mac line ends: stored, chunked and counted as the lines editors show

@@ -17,6 +17,7 @@ from repomem.index.indexer.parse import (
     SYMBOL_COLUMNS,
     Parsed,
     Progress,
+    Skipped,
     _run_tasks,
 )
 from repomem.index.indexer.plan import UNREADABLE, Plan, _indexed
@@ -85,24 +86,38 @@ def _apply(
             gone.setdefault(h, path)
         if path not in changed:
             by_hash.setdefault(h, path)
-    tasks = [(rel, states[rel][2] if rel in states else None) for rel in plan.changed]
+    # a skip row has no hash: the content it was written for, where the stat cache knows it
+    contents = store.skip_contents(
+        {rel: states[rel] for rel in plan.changed if rel in states and not states[rel][2]}
+    )
+    tasks = [
+        (rel, contents.get(rel, states[rel][2]) if rel in states else None) for rel in plan.changed
+    ]
     touched: dict[str, tuple[int, int, str]] = {}
     if same:
-        tasks = [t for t in tasks if t[0] not in same]
-        for rel in sorted(same):
+        # what each was found to hold: a skip row's content may have left the cache since
+        held = {r: contents.get(r) or states[r][2] for r in same}
+        held = {r: h for r, h in held.items() if _indexed(h)}
+        tasks = [t for t in tasks if t[0] not in held]
+        for rel in sorted(held):
             st = plan.current[rel]
-            touched[rel] = (st.st_size, st.st_mtime_ns, states[rel][2])
-        report.unchanged += len(same)
+            touched[rel] = (st.st_size, st.st_mtime_ns, held[rel])
+        report.unchanged += len(held)
     reuse: list[Parsed] = []
     batch = _Batch()
-    written: set[str] = set()  # paths whose rows this run wrote or deleted
+    # the state each path's rows were written with (None: deleted), for the stat cache
+    written: dict[str, tuple[int, int, str] | None] = {}
+    skip_facts: dict[str, list[tuple[int, int, str]]] = {}  # skip rows with their content
 
     def flush() -> None:
         nonlocal batch
         if not len(batch) and not batch.replace:
             return
         paths = sorted(set(batch.replace) | {f["path"] for f in batch.files})
-        written.update(paths)
+        written.update(dict.fromkeys(batch.replace))
+        for f in batch.files:
+            fact = skip_facts.get(f["path"])
+            written[f["path"]] = fact[0] if fact else (f["size"], f["mtime_ns"], f["hash"])
         store.write_journal([*keep, *paths])
         if batch.replace:
             store.delete_paths(batch.replace)
@@ -117,8 +132,8 @@ def _apply(
         batch = _Batch()
 
     for result in _run_tasks(cfg, tasks, by_hash, progress):
-        if isinstance(result, tuple):
-            rel, reason = result
+        if isinstance(result, Skipped):
+            rel, reason = result.path, result.reason
             if rel in states:
                 batch.replace.append(rel)
             if reason == "vanished":
@@ -130,7 +145,11 @@ def _apply(
             if _was_indexed(states, rel):
                 report.deleted.append(rel)  # it was indexed; now it is not
             st = plan.current[rel]
-            batch.files.append(skip_row(rel, reason, st.st_size, st.st_mtime_ns))
+            size, mtime = st.st_size, st.st_mtime_ns
+            if result.content is not None:  # the row says what was read
+                size, mtime = result.content[0], result.content[1]
+                skip_facts[rel] = [result.content]
+            batch.files.append(skip_row(rel, reason, size, mtime))
             continue
         if result.status == "same":
             touched[result.path] = (result.size, result.mtime_ns, result.hash)
@@ -179,7 +198,7 @@ def _apply(
     flush()
     # an entry counts only while its hash is its row's: a crash before this write costs
     # reading the touched files again, nothing more
-    store.record_stats(touched, forget=written)
+    store.record_stats(touched, written, skip_facts)
     for reason, skipped in plan.skipped.items():
         report.skipped_paths.setdefault(reason, []).extend(skipped)
 

@@ -55,6 +55,16 @@ class Parsed:
     parse_error: str = ""
 
 
+@dataclass
+class Skipped:
+    """A file not indexed, for `reason`; `content`: its (size, mtime_ns, content hash) when the
+    verdict came from its whole content (`discovery.Skip.content`)."""
+
+    path: str
+    reason: str
+    content: tuple[int, int, str] | None = None
+
+
 _W_CFG: Config | None = None
 _W_KNOWN: dict[str, str] = {}
 
@@ -67,27 +77,32 @@ def _init_worker(cfg: Config, known: dict[str, str]) -> None:
     _W_KNOWN = known
 
 
-def _work(task: tuple[str, str | None]) -> Parsed | tuple[str, str]:
+def _work(task: tuple[str, str | None]) -> Parsed | Skipped:
     assert _W_CFG is not None
     return process_file(_W_CFG, task[0], task[1], _W_KNOWN)
 
 
 def process_file(
     cfg: Config, rel: str, old_hash: str | None, known: dict[str, str]
-) -> Parsed | tuple[str, str]:
-    """Read, redact and parse one file; a (path, reason) pair when it is skipped. `known` maps
-    the hashes of content stored under paths this run leaves alone to one such path: a file
-    with that content under a name read by the same rules (language, secret rules) reuses the
-    stored rows."""
+) -> Parsed | Skipped:
+    """Read, redact and parse one file; `Skipped` when it is not indexed. `old_hash`: the
+    content the index holds for it (a skip row's, where the stat cache knows it): the same
+    content found again is "same", skipped or not, and keeps its rows. `known` maps the hashes
+    of content stored under paths this run leaves alone to one such path: a file with that
+    content under a name read by the same rules (language, secret rules) reuses the stored
+    rows."""
     from repomem.index import parser
 
     language = languages.detect(rel)
     if not cfg.index.index_text_files and not parser.supports(language):
-        return (rel, "text-disabled")
+        return Skipped(rel, "text-disabled")
     try:
         fd = discovery.read_file(cfg, rel)
     except Skip as skip:
-        return (rel, skip.reason)
+        if skip.content is not None and skip.content[2] == old_hash:
+            size, mtime_ns, content = skip.content
+            return Parsed(rel, "same", content, size, mtime_ns)
+        return Skipped(rel, skip.reason, skip.content)
     if fd.hash == old_hash:
         return Parsed(rel, "same", fd.hash, fd.size, fd.mtime_ns)
     source = known.get(fd.hash)
@@ -164,7 +179,7 @@ def _run_tasks(
     tasks: list[tuple[str, str | None]],
     known: dict[str, str],
     progress: Progress | None,
-) -> Iterator[Parsed | tuple[str, str]]:
+) -> Iterator[Parsed | Skipped]:
     total = len(tasks)
     workers = cfg.index.workers or (os.cpu_count() or 1)
     if total < PARALLEL_MIN_FILES or workers <= 1:

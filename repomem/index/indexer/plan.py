@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,18 +120,26 @@ def _lstat_all(root: Path, paths: Iterable[str]) -> dict[str, os.stat_result]:
     return out
 
 
-def really_changed(cfg: Config, plan: Plan, states: dict[str, tuple[int, int, str]]) -> list[str]:
+def really_changed(
+    cfg: Config,
+    plan: Plan,
+    states: dict[str, tuple[int, int, str]],
+    contents: Mapping[str, str] | None = None,
+) -> list[str]:
     """`plan.changed` without the files only touched (same size and content, a new mtime:
     `touch`, a checkout that rewrote them), which an index run would not change. Reads the
-    touched files, as the run itself would."""
+    touched files, as the run itself would. `contents`: the content each skip row was written
+    for, where the stat cache knows it (`Store.skip_contents`); a skip row without one counts
+    as changed."""
     out: list[str] = []
     for rel in plan.changed:
         old = states.get(rel)
         st = plan.current.get(rel)
-        if old is None or st is None or old[0] != st.st_size or not _indexed(old[2]):
+        held = None if old is None else old[2] if _indexed(old[2]) else (contents or {}).get(rel)
+        if old is None or st is None or old[0] != st.st_size or held is None:
             out.append(rel)
             continue
-        if discovery.file_hash(cfg, rel, old[0]) != old[2]:
+        if discovery.file_hash(cfg, rel, old[0]) != held:
             out.append(rel)
     return out
 

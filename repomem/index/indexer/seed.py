@@ -15,7 +15,9 @@ donor's full-text indexes lack are left to the usual policy (folded in when idle
 when many). The first run reads every file (the checkout gave them all new mtimes) and records
 the new mtimes of those with the donor's content in this work tree's stat cache
 (`repomem.index.store.stats`), which the copy does not take: their rows stay as copied, and
-the full-text indexes need no compaction for them.
+the full-text indexes need no compaction for them. It takes only what the donor's cache says
+the copied skip rows (binary, generated, minified files) were written for, so those files too
+are found unchanged and keep their rows.
 
 Only the default location is seeded (`<git dir>/repomem/lance`): a configured `store.path` is
 the user's choice of store, perhaps shared. A donor must have been built under this repomem's
@@ -81,9 +83,11 @@ def from_sibling(cfg: Config, store: Any) -> Path | None:
         if has_tables(target):  # another run seeded or built it while we waited
             return None
         for donor in donors:
-            if _copy(donor.store, target):
+            skips = _copy(donor.store, target)
+            if skips is not None:
                 log.info("started the index from the worktree store in %s", donor.store.uri)
                 _own_count(store)
+                store.record_stats({}, skipped=skips)
                 return vcs.work_tree_of(donor.store.state_dir.parent)
     return None
 
@@ -126,25 +130,28 @@ def _donors(cfg: Config, siblings: list[Path], head: str | None) -> list[_Donor]
     return sorted(found, key=lambda d: (not d.at_head, -d.indexed_at))
 
 
-def _copy(donor: Any, target: Path) -> bool:
-    """Copy the donor's store to `target` under the donor's write lock; False if it is busy
-    for long, was interrupted meanwhile, or the copy fails (nothing is left half-copied)."""
+def _copy(donor: Any, target: Path) -> dict[str, list[tuple[int, int, str]]] | None:
+    """Copy the donor's store to `target` under the donor's write lock; None if it is busy
+    for long, was interrupted meanwhile, or the copy fails (nothing is left half-copied). Else
+    what the copied skip rows were written for, from the donor's stat cache (`Store.
+    recorded_skips`: about rows, not the donor's mtimes, which the copy does not take)."""
     source = Path(donor.uri)
     tmp = target.parent / f".{target.name}.seed.{os.getpid()}"
     try:
         with donor.writing():
             if donor.read_journal() or not has_tables(source):
-                return False
+                return None
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.copytree(source, tmp, symlinks=True)
+            skips: dict[str, list[tuple[int, int, str]]] = donor.recorded_skips()
         with contextlib.suppress(FileNotFoundError):
             if target.is_dir() and not has_tables(target):
                 shutil.rmtree(target)  # the empty folder a connection left
         os.replace(tmp, target)
         with contextlib.suppress(OSError):
             (target / ".repomem-writer").unlink()  # the donor wrote it, not this work tree
-        return True
+        return skips
     except (LockTimeoutError, OSError) as exc:
         log.info("not starting from %s: %s", source, exc)
         shutil.rmtree(tmp, ignore_errors=True)
-        return False
+        return None

@@ -69,15 +69,17 @@ class _Maintenance(_Stats):
         return rebuilt
 
     def clear_derived(self) -> None:
-        """Empty the tables built from the working tree (for `--full`), and forget the stat
-        cache. Hold the write lock.
+        """Empty the tables built from the working tree (for `--full`). Hold the write lock.
+
+        The stat cache stays: its entries are facts about the work tree, which the build
+        checks as it writes each file's row (`_Stats.record_stats`); another store of the same
+        tree (a configured `store.path`) still reads them.
 
         The rows are deleted, not the tables: readers stay on the last published versions
         (their files stay until a cleanup) and see the rebuild only when it is published. A
         table that cannot be emptied (damaged, or missing) is dropped and created again.
         """
         self._fts_ready.clear()
-        self.clear_stats()
         names = self._names()
         for name in DERIVED:
             self._tables.pop(name, None)

@@ -150,3 +150,27 @@ def test_text_files_can_be_left_out(repo: Repo) -> None:
     repo.write("notes.md", "# Notes\n")
     result = skipped(repo, **{"index.index_text_files": False})
     assert result["text-disabled"] == ["notes.md"]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("var a=1;" * 2000, "minified"), ("a\0b", "binary"), ("// @generated\nx = 1\n", "generated")],
+)
+def test_a_verdict_of_the_whole_content_carries_that_content(
+    repo: Repo, text: str, reason: str
+) -> None:
+    path = repo.write("f.js", text)
+    with pytest.raises(discovery.Skip) as caught:
+        discovery.read_file(repo.config(), "f.js")
+    st = path.stat()
+    assert caught.value.reason == reason
+    assert caught.value.content == (
+        st.st_size, st.st_mtime_ns, discovery.content_hash(path.read_bytes())
+    )  # fmt: skip
+
+
+def test_a_verdict_of_part_of_a_file_carries_no_content(repo: Repo) -> None:
+    repo.write("big.py", "x = 1\n" * 100)
+    with pytest.raises(discovery.Skip) as caught:
+        discovery.read_file(repo.config(**{"index.max_file_size": 64}), "big.py")
+    assert (caught.value.reason, caught.value.content) == ("too-large", None)

@@ -62,6 +62,81 @@ def test_only_files_the_index_held_count_as_deleted_or_modified(repo: Repo) -> N
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
 
 
+SKIPPED = {"app.js": MINIFIED, "gen.go": GENERATED, "data.txt": "a\0b" * 10}
+
+
+def _touch(repo: Repo, *paths: str) -> None:
+    for rel in paths:
+        st = (repo.root / rel).stat()
+        os.utime(repo.root / rel, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+
+
+def test_files_skipped_once_read_and_only_touched_keep_their_rows(repo: Repo) -> None:
+    for rel, text in SKIPPED.items():
+        repo.write(rel, text)
+    repo.write("a.py", MODULE.format(n=1))
+    repo.commit()
+    cfg = repo.config()
+    assert indexer.run(cfg).skipped == {"minified": 1, "generated": 1, "binary": 1}
+    store = indexer.open_store(cfg)
+    versions = store.current_versions()
+    _touch(repo, *SKIPPED)  # a checkout that rewrote them: their content is as it was
+    report = indexer.run(cfg)
+    assert (report.changed, report.parsed, report.unchanged) == (0, 0, 4)
+    assert report.skipped == {"minified": 1, "generated": 1, "binary": 1}
+    assert store.current_versions() == versions  # no row written again
+    # their new stat is recorded: the next plan reads none of them
+    assert indexer.make_plan(cfg, store.file_states()).changed == []
+    assert query.status(cfg)["skipped"] == {"minified": 1, "generated": 1, "binary": 1}
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
+def test_a_touched_skipped_file_is_no_pending_change_and_a_prepared_run_vouches_for_it(
+    repo: Repo,
+) -> None:
+    repo.write("app.js", MINIFIED)
+    repo.write("a.py", MODULE.format(n=1))
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    store = indexer.open_store(cfg)
+    versions = store.current_versions()
+    _touch(repo, "app.js", "a.py")
+    assert query.status(cfg)["fresh"]  # the content its skip row was written for
+    prepared = indexer.prepare(cfg, indexer.reader(cfg))
+    contents = store.skip_contents(prepared.states)
+    assert indexer.really_changed(cfg, prepared.plan, prepared.states, contents) == []
+    assert indexer.really_changed(cfg, prepared.plan, prepared.states) == ["app.js"]
+    prepared.same = frozenset(prepared.plan.changed)
+    report = indexer.run(cfg, prepared=prepared)
+    assert (report.changed, report.unchanged) == (0, 2)
+    assert store.current_versions() == versions
+    assert indexer.make_plan(cfg, store.file_states()).changed == []
+    repo.write("app.js", MINIFIED.replace("a", "b"))  # other content, the same size
+    assert query.status(cfg)["pending"]["changed"] == 1
+
+
+def test_a_skipped_file_whose_content_changed_is_judged_again(repo: Repo) -> None:
+    repo.write("app.js", MINIFIED)
+    repo.write("gen.go", GENERATED)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    _touch(repo, "app.js", "gen.go")
+    indexer.run(cfg)  # both found unchanged: their new stat recorded
+    repo.write("app.js", MINIFIED.replace("a", "b"))  # still minified, other content
+    repo.write("gen.go", "package x\n\nfunc Readable() int { return 1 }\n")
+    report = indexer.run(cfg)
+    assert report.added == ["gen.go"] and report.skipped == {"minified": 1}
+    store = indexer.open_store(cfg)
+    assert store.symbols_named("Readable")
+    assert indexer.make_plan(cfg, store.file_states()).changed == []
+    _touch(repo, "app.js")  # its new content is the one recorded now
+    assert indexer.run(cfg).changed == 0
+    assert indexer.make_plan(cfg, store.file_states()).changed == []
+    assert snapshot(store) == fresh_snapshot(repo)
+
+
 def test_a_rename_copies_rows_without_parsing(repo: Repo) -> None:
     populate(repo, 2)
     repo.commit()

@@ -302,6 +302,22 @@ def test_a_file_written_again_drops_its_recorded_stat(repo: Repo) -> None:
     assert _recorded(repo, "pkg/mod_0.py") == _on_disk(repo, "pkg/mod_0.py")
 
 
+def test_a_full_build_of_another_store_of_the_tree_leaves_this_stores_files_unread(
+    repo: Repo,
+) -> None:
+    cfg = _indexed(repo, 3)
+    touched = ["pkg/mod_0.py", "pkg/mod_1.py"]
+    for rel in touched:
+        _touch(repo.root / rel)
+    indexer.run(cfg)
+    other = repo.config(**{"store.path": str(repo.root.parent / "other-store")})
+    assert indexer.run(other, full=True).parsed == 3  # the same work tree, state folder
+    store = indexer.open_store(cfg)
+    assert sorted(store.recorded_stats()) == touched
+    assert indexer.make_plan(cfg, store.file_states()).changed == []  # nothing to read
+    assert [_recorded(repo, rel) for rel in touched] == [_on_disk(repo, rel) for rel in touched]
+
+
 def test_files_a_prepared_plan_found_unchanged_are_recorded_without_being_read(
     repo: Repo,
 ) -> None:
