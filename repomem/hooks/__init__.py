@@ -12,8 +12,9 @@ Where the hooks go:
   --git-path hooks` answers both), unless the global or system git config sets it: every
   repository runs hooks from that folder, so each commit anywhere would start an index;
 - husky (core.hooksPath is `.husky/_` or `.husky`): husky's own scripts call the user's
-  `.husky/<hook>` files, so a marked block is appended to those (created when missing), or
-  put before the `exit` that ends one;
+  `.husky/<hook>` files, so a marked block goes into those (created when missing), before
+  their commands: an `exit`, `exec` or failing command (husky runs them with `sh -e`) may
+  come anywhere after it;
 - pre-commit framework: its scripts in `.git/hooks` are ordinary hooks and are chained like any
   other. A later `pre-commit install` keeps ours as `<hook>.legacy` and still runs it: ours
   is then updated, reported and uninstalled there, pre-commit's script left alone.

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import stat
 import sys
 from pathlib import Path
@@ -18,15 +17,13 @@ from repomem.errors import HookError
 from repomem.fsutil import atomic_write
 from repomem.hooks.merge_driver import MERGE_DRIVER, register_merge_driver, unregister_merge_driver
 from repomem.hooks.scripts import (
-    BLOCK_END,
-    BLOCK_START,
-    BLOCK_START_NL,
     CREATED,
     HOOKS,
     MARKER,
     ORIG_SUFFIX,
-    _block,
+    _placed,
     _quote,
+    _remove_block,
     script,
 )
 from repomem.hooks.state import HookState, _is_ours, _legacy_ours, location, status
@@ -125,44 +122,17 @@ def _install_script(path: Path, name: str, py: str) -> None:
     path.chmod(0o755)
 
 
-# A husky hook's last command ending the script (`exit 0`): the block goes before it
-_FINAL_EXIT = re.compile(r"^[ \t]*exit\b[^\n]*\n?(?:[ \t]*\n)*\Z", re.MULTILINE)
-
-
 def _install_block(path: Path, name: str, py: str) -> None:
     try:
         text = path.read_text(encoding="utf-8")
         existed = True
     except FileNotFoundError:
         text, existed = "", False
-    text = _remove_block(text)  # an update replaces the old block
-    final_exit = _FINAL_EXIT.search(text)
-    if final_exit is not None:  # a block after it would never run
-        at = final_exit.start()
-        new = text[:at] + _block(name, py, False) + text[at:]
-    else:
-        newline_added = bool(text) and not text.endswith("\n")
-        if not existed:
-            text = CREATED
-        new = text + ("\n" if newline_added else "") + _block(name, py, newline_added)
+    text = _remove_block(text)  # an update replaces (and moves) the old block
+    new = _placed(text if existed else CREATED, name, py)
     atomic_write(path.resolve(), new)  # a symlinked hook file stays a symlink
     mode = path.stat().st_mode
     path.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-
-
-def _remove_block(text: str) -> str:
-    for start in (BLOCK_START_NL, BLOCK_START):
-        i = text.find(start + "\n")
-        if i < 0:
-            continue
-        j = text.find(BLOCK_END + "\n", i)
-        if j < 0:
-            continue
-        end = j + len(BLOCK_END) + 1
-        if start == BLOCK_START_NL and i > 0 and text[i - 1] == "\n":
-            i -= 1
-        return text[:i] + text[end:]
-    return text
 
 
 def uninstall(cfg: Config, *, merge_driver: bool = True) -> list[HookState]:

@@ -4,6 +4,7 @@ refresh (`_launcher`, which `background.start_refresh` runs too)."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 HOOKS = ("post-commit", "post-merge", "post-checkout", "post-rewrite")
@@ -78,5 +79,51 @@ fi
 
 
 def _block(name: str, python: str, newline_added: bool) -> str:
+    # first in a script husky runs with `sh -e`: nothing of ours may end it (a failing command
+    # in a `||` list does not), nor read the standard input the user's commands get
     start = BLOCK_START_NL if newline_added else BLOCK_START
-    return f"{start}\n{_launcher(python, name)}{BLOCK_END}\n"
+    return f"{start}\n{{\n{_launcher(python, name)}}} < /dev/null || true\n{BLOCK_END}\n"
+
+
+# husky 4 to 8's line sourcing `_/husky.sh`, which runs the file again (`sh -e`) and exits
+# with its status: a block before it would run twice
+_HUSKY_LINE = re.compile(r"[ \t]*\.[ \t]+[^\n]*husky\.sh[\"']?[ \t]*(?:\n|\Z)")
+
+
+def _top(text: str) -> int:
+    """Where a husky block goes in `text`: before every command of the script, so that no
+    `exit`, `exec` or failing command (husky runs it with `sh -e`) comes before it; after its
+    `#!` line, comments and blank lines, and husky's own line when it has one."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end + 1
+        line = text[at:end].strip()
+        if line and not line.startswith("#"):
+            husky = _HUSKY_LINE.match(text, at)
+            return husky.end() if husky is not None else at
+        at = end
+    return at
+
+
+def _placed(text: str, name: str, python: str) -> str:
+    """`text` (without a block) with the block at `_top`."""
+    at = _top(text)
+    if at == len(text) and text and not text.endswith("\n"):
+        return text + "\n" + _block(name, python, True)
+    return text[:at] + _block(name, python, False) + text[at:]
+
+
+def _remove_block(text: str) -> str:
+    for start in (BLOCK_START_NL, BLOCK_START):
+        i = text.find(start + "\n")
+        if i < 0:
+            continue
+        j = text.find(BLOCK_END + "\n", i)
+        if j < 0:
+            continue
+        end = j + len(BLOCK_END) + 1
+        if start == BLOCK_START_NL and i > 0 and text[i - 1] == "\n":
+            i -= 1
+        return text[:i] + text[end:]
+    return text

@@ -17,11 +17,15 @@ from repomem.config import Config
 from repomem.errors import HookError
 from repomem.hooks.scripts import (
     BLOCK_END,
+    BLOCK_START,
+    BLOCK_START_NL,
     HOOK_VERSION,
     HOOKS,
     LEGACY_SUFFIX,
     MARKER,
     ORIG_SUFFIX,
+    _remove_block,
+    _top,
 )
 
 
@@ -79,6 +83,11 @@ def _state_of(path: Path, name: str, manager: str) -> HookState:
             return HookState(name, path, "broken", manager=manager, detail=str(exc))
         if BLOCK_END not in text:
             return HookState(name, path, "missing", manager=manager, detail="no repomem block")
+        at, rest = text.find(BLOCK_START), _remove_block(text)
+        if at - text.startswith(BLOCK_START_NL, at) != _top(rest):
+            # an earlier repomem's, at the end: an `exit` before it may skip it
+            detail = "not first in the script; reinstall to move it"
+            return HookState(name, path, "outdated", manager=manager, detail=detail)
         return _check_python(HookState(name, path, "installed", manager=manager), text)
     orig = path.with_name(name + ORIG_SUFFIX)
     chained = orig.exists()

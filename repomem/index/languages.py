@@ -26,10 +26,24 @@ QUERY_DIR = Path(__file__).with_name("queries")
 _NAME_JOINS = re.compile(r"::|->|[.#\\]")
 
 
+# Go names a method by its receiver's type, pointer or not, with any type parameters and the
+# package path in front in stack traces: `github.com/spf13/cobra.(*Command).Execute`.
+_GO_RECEIVER = re.compile(r"\(\*?([A-Za-z_]\w*)(?:\[[^\]]*\])?\)\.([A-Za-z_]\w*)$")
+
+
+# A name written as a call, as docs and issues write functions: `AddCommand()`, `add(a, b)`
+_CALLED = re.compile(r"(?<=\w)\([^()]*\)$")
+
+
 def name_parts(name: str) -> list[str]:
     """The parts of a qualified name however its language joins them (`Db::new` and
-    `Db.new` give `["Db", "new"]`), to compare a name a person wrote with a stored one."""
-    return [p for p in _NAME_JOINS.split(name.strip()) if p]
+    `Db.new` give `["Db", "new"]`, Go's `pkg.(*Db).New` `["Db", "New"]`, a call `Db.new()`
+    the name), to compare a name a person wrote with a stored one."""
+    name = _CALLED.sub("", name.strip())
+    go = _GO_RECEIVER.search(name)
+    if go:
+        return [go.group(1), go.group(2)]
+    return [p for p in _NAME_JOINS.split(name) if p]
 
 
 @dataclass(frozen=True)

@@ -193,7 +193,8 @@ def symbol(
     cfg: Config, name: str, *, with_body: bool = True, max_refs: int = 200
 ) -> list[dict[str, Any]]:
     """Definitions named `name` (or with that qualified name, or one ending with its parts
-    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`),
+    however they are joined: `Cart.total` finds `Shop.Cart.total`, `Db::new` finds `Db.new`,
+    Go's `pkg.(*Db).New` finds `Db.New`),
     with body and references.
 
     Raises:
@@ -247,6 +248,8 @@ def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
     the stored one may begin with a module or namespace (Ruby, PHP, C#, C++) the asker left
     out, and the asker may join the parts as the language does."""
     parts = name_parts(name)
+    if len(parts) == 1 and parts[0] != name.strip():
+        return list(store.symbols_named(parts[0]))  # `parse()`: the name it calls
     if len(parts) < 2:
         return []
     n = len(parts)

@@ -43,8 +43,13 @@ from __future__ import annotations
 # what is no identity nor random value (`"hunter-" + year`) redacted; an algorithm's name after
 # a CJK name (`密码：SHA256加密`) kept (one rebuild); 16: a lone `\r` (old Mac line ends) ends
 # a line: the files stored with one, and those skipped as minified, are read again (a
-# migration, no rebuild)
-SCHEMA_VERSION = 16
+# migration, no rebuild); 17: a build ending in a `sourceMappingURL` comment (`dist/axios.js`)
+# is skipped as generated: the files stored with that comment are read again (a migration);
+# 18: credential names in thirteen more languages (`contraseña`, `пароль`, `hasło`, ...),
+# names written wholly in Cyrillic/Greek look-alikes (`ΤΟΚΕΝ = "..."`) and the small Greek
+# ν, υ, η inside a name (`priνate_key`) redacted: the files whose stored text the filter now
+# redacts are read again (a migration)
+SCHEMA_VERSION = 18
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

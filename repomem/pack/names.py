@@ -110,7 +110,7 @@ def _mentions(
                 if r["path"] == hits[0]:
                     _add_symbol(
                         cand(hits[0]), r, 1.0,
-                        f"in a stack frame quoted in the task (line {frame.line})", ties=True,
+                        f"is in a stack frame quoted in the task (line {frame.line})", ties=True,
                     )  # fmt: skip
 
 

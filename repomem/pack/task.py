@@ -2,7 +2,8 @@
 
 Issue texts name code in a few recognisable ways: `backticked` names, CamelCase and snake_case
 identifiers, calls (`Rational(0.5)`), dotted paths (`pkg.mod.func`), file paths (`src/app.py`),
-and traceback frames (`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`). These become
+and traceback frames (`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`, a Go
+panic's `pkg.(*T).fn(...)` over `\tx/y.go:12`). These become
 exact-hit signals for ranking, on top of full-text search.
 """
 
@@ -32,6 +33,11 @@ _ANY_PATH = re.compile(r"(?<![\w.:/~-])(?:~|[A-Za-z]:)?/?((?:[\w.-]+/)+[\w.-]*\w
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\)")
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in (\w+))?')
 _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
+# A Go panic's frame: the function (package path, receiver, `.func1` for a closure) called
+# with its arguments, then a tab and `file.go:line`; each goroutine's trace innermost first.
+_GO_FRAME = re.compile(r"(?m)^([\w./*()\[\]~-]+)\([^\n]*\)[ \t]*\r?\n\t([^\s:]+\.go):(\d+)")
+_GO_HEAD = re.compile(r"(?m)^goroutine \d+ \[")
+_GO_CLOSURE = re.compile(r"(?:\.func\d+)+(?:\.\d+)*$")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,120})`")
 _DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
@@ -123,6 +129,12 @@ def analyse(text: str) -> TaskSignals:
                 trace += 1  # not on the next line: another stack
             end = m.end()
             sig.frames.append(Frame(path, int(m.group(3)), m.group(1) or "", trace, True))
+    go_heads = [m.start() for m in _GO_HEAD.finditer(text)]
+    trace += 1
+    for m in _GO_FRAME.finditer(text):
+        names = _IDENT.findall(_GO_CLOSURE.sub("", m.group(1)))
+        at = trace + bisect.bisect_right(go_heads, m.start())
+        sig.frames.append(Frame(m.group(2), int(m.group(3)), names[-1] if names else "", at, True))
     for m in _PATH.finditer(text):
         p = m.group(1).lstrip("./")
         if p and p not in seen:

@@ -18,7 +18,8 @@ and the driver that reads them), :mod:`.tail` (the regex that reads the rest of 
 assignment), :mod:`.values` (how a value after a credential name is read and judged),
 :mod:`.literals` (the literals a value is joined from, prefixes added to names, values over
 lines), :mod:`.nonascii` (names and values written with characters outside ASCII:
-full-width forms, look-alike letters, invisible characters, CJK names), :mod:`.notebooks`
+full-width forms, look-alike letters, invisible characters, CJK names), :mod:`.foreign`
+(the names of credentials in other languages the keyword scans find), :mod:`.notebooks`
 (the strings of a Jupyter notebook, read unescaped) and :mod:`._common` (the
 line-preserving mask and the tests that tell a secret from a placeholder or a name). This
 module holds the public API.

@@ -48,6 +48,18 @@ def _mask(secret: str) -> str:
     return "".join(pieces)
 
 
+# Lower-cases ASCII only, so positions in the copy match positions in the original even
+# when the text holds characters whose lower case is longer ("İ" -> "i̇").
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _lower(text: str) -> str:
+    """``text`` lower-cased one character for one (a position in the copy is the same in
+    the text): only its ASCII letters when a character's lower case is longer."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
 def _line_start(text: str, at: int, floor: int = 0) -> int:
     """Where the line holding ``at`` starts (after a "\\n" or a "\\r"), looked for back to
     ``floor`` only: ``floor`` when the line starts before it."""

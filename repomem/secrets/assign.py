@@ -9,7 +9,10 @@ checked in Python: the keyword must stand as a word of the name, and an anchored
 reads the operator and value (:mod:`.tail`; :mod:`.values` reads and judges the value).  Full-width
 forms typed with a CJK input method (``password＝"..."``, ``ＰＡＳＳＷＯＲＤ：...``) are read
 as the ASCII characters they stand for, and names written in Chinese, Japanese or Korean
-(``密码=...``) are found too (see :mod:`.nonascii`).
+(``密码=...``) are found too (see :mod:`.nonascii`).  The names of a password, a secret, a
+token, a key or credentials in other languages (``contraseña``, ``senha``, ``пароль``,
+``api_schlüssel``, ``κωδικός``: :mod:`.foreign`) are found by branches of the same scans and
+read as the English word's.
 ``Authorization:`` headers ride on the ``auth`` hits, and so do secrets stated in a
 sentence ("the staging password is ...", "the password for staging: ...", "... was
 changed to ...", "connect with password ..."), environment variables set inside a command
@@ -56,20 +59,31 @@ from repomem.secrets._common import (
     _is_placeholder,
     _line_start,
     _looks_generated,
+    _lower,
     _typed,
 )
 from repomem.secrets.commands import (
     _AUTH_HEADER_TAIL,
     _C_WORDS,
+    _D_WORDS,
+    _G_WORDS,
+    _GIVEN,
     _P_FIRST,
     _P_WORDS,
+    _Q_WORDS,
     _U_WORDS,
     _WORD_KINDS,
-    _WORD_SCANS,
     _cookie_spans,
     _p_word,
     _word_kind,
     _word_spans,
+)
+from repomem.secrets.foreign import (
+    _OWN_SCANS,
+    _WIDE_LETTERS,
+    FOREIGN_MEANINGS,
+    _branches,
+    _foreign_name,
 )
 from repomem.secrets.literals import _parts_over_lines
 from repomem.secrets.nonascii import (
@@ -77,6 +91,7 @@ from repomem.secrets.nonascii import (
     _cjk_spans,
     _fold_confusables,
     _fold_full_width,
+    _held,
 )
 from repomem.secrets.tail import _tail
 from repomem.secrets.values import (
@@ -88,10 +103,6 @@ from repomem.secrets.values import (
     _tuple_value,
     _value_before_key,
 )
-
-# Lower-cases ASCII only, so positions in the copy match positions in the original even
-# when the text holds characters whose lower case is longer ("İ" -> "i̇").
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 # Keywords searched for in the lower-cased text.  "key" only counts after api / access /
 # private and the names of keys that sign or encrypt (api_key, accessKey, private-key,
@@ -145,25 +156,81 @@ _THEN_OPERATOR = (
 # literal, which the engine rejects at once at the other occurrences of the scan's letter
 # (a look-around first is evaluated there: the `?p=` branch so cost a third of the "p"
 # scan).
+_ASSIGNED_MEANINGS = FOREIGN_MEANINGS - {"cred"}
+
+
+def _foreign(letter: str) -> str:
+    """The branches (each then "|") of the scan of ``letter`` for the names in other
+    languages found at it (see :mod:`.foreign`): a password's, a secret's, a token's or a
+    key's looked ahead for an assignment as the English keywords are, credentials for a
+    user and a password given as the English ``creds`` are.  An empty group at the end of
+    each marks its hits (the scans have no other group)."""
+    assigned = _branches(letter, _ASSIGNED_MEANINGS)
+    creds = _branches(letter, frozenset({"cred"}))
+    return "".join(
+        f"{branch}(?P<f{n}>){_THEN_OPERATOR if n < len(assigned) else _GIVEN}|"
+        for n, branch in enumerate((*assigned, *creds))
+    )
+
+
+# Where a name in another language is found, an English keyword may start too (the "c"
+# of SecretArn, which the lower-cased copy reads as Spanish "secreta", is no word of that
+# name): each scan's English branches alone, read there (see _scan).
+_ENGLISH_ALONE: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def _scan_of(letter: str, english: str, after: str = "") -> re.Pattern[str]:
+    """The scan of ``letter``: the branches of the names in other languages found at it,
+    then ``english``, the branches of its English keywords and words (each group then
+    ``after``).  A branch starts with a literal, which the engine rejects at once."""
+    scan = re.compile(f"{letter}(?:{_foreign(letter)}{english}){after}")
+    _ENGLISH_ALONE[scan] = re.compile(f"{letter}(?:{english}){after}")
+    return scan
+
+
+# A URL's `?p=`: six characters, not a regular expression's `(?P=name)`.
+_SHORT_AHEAD = r"""(?=[^\s"'`;&#<>?=/()]{6})"""
 _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        f"p(?:{_P_FIRST}|(?:ass|wd?){_THEN_OPERATOR}"
-        r"""|(?:=(?<=[?&;]p=)(?<!\(\?p=)|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d))(?=[^\s"'`;&#<>?=/()]{6})"""
-        f"|{_P_WORDS})"
+    _scan_of(
+        "p",
+        f"{_P_FIRST}|ass{_THEN_OPERATOR}|wd?{_THEN_OPERATOR}"
+        rf"|=(?<=[?&;]p=)(?<!\(\?p=){_SHORT_AHEAD}|%3d(?<=[?&;]p%3d)(?<!\(\?p%3d){_SHORT_AHEAD}"
+        f"|{_P_WORDS}",
     ),
-    re.compile(
-        "k(?:en(?<=token)|ie(?<=cookie)|ey(?:"
+    _scan_of(
+        "k",
+        "en(?<=token)|ie(?<=cookie)|ey(?:"
         + _AFTER_KEY_NAME
-        + "|(?<=[?&]key)(?==)))"  # ?key=...: a URL's API key
-        + _THEN_OPERATOR
+        + "|(?<=[?&]key)(?==))",  # ?key=...: a URL's API key
+        _THEN_OPERATOR,
     ),
-    re.compile(f"c(?:ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS})"),
-    re.compile(f"u(?:th(?<=auth){_THEN_OPERATOR}|{_U_WORDS})"),
+    _scan_of("c", f"ret(?<=secret){_THEN_OPERATOR}|{_C_WORDS}"),
+    _scan_of("u", f"th(?<=auth){_THEN_OPERATOR}|{_U_WORDS}"),
 )
+# The scans of the words of :mod:`.commands` with a "d", a "g" and a "q", and the names in
+# other languages found at those letters.
+_WORD_SCANS = tuple(
+    _scan_of(letter, words) for letter, words in (("d", _D_WORDS), ("g", _G_WORDS), ("q", _Q_WORDS))
+)
+# The scans of the names with none of the scans' letters: Portuguese senha, Polish hasło,
+# Indonesian rahasia at an "h", Turkish sifre at an "f".  A scan costs a text a pass (the
+# two, 6% more instructions on the standard library's code), so they read config files,
+# prose and the texts that are not ASCII only: where a name in those languages is written
+# (a config's `senha: ...`, code with a comment or a string in Portuguese); not a file of
+# code all in ASCII (see :mod:`.foreign`).
+_OWN_LETTER_SCANS = tuple(
+    re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _OWN_SCANS
+)
+# The scans of the names written with no letter of those (in Cyrillic or Greek, Turkish
+# şifre, Vietnamese bí mật), each run on a text that holds its letter, in the lower-cased
+# copy of the text as it is (where the look-alikes of Latin letters are kept).
+_WIDE_SCANS = {
+    letter: re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _WIDE_LETTERS
+}
 # A keyword scan's match -> its keyword, and how far before the match the keyword starts
 # (token and cookie are found at their "k", secret at its "c", auth at its "u", ?p= with
 # its "="); a match not here is a word that introduces a credential (_P_WORDS, _C_WORDS,
-# _U_WORDS, _WORD_SCANS).
+# _U_WORDS, _D_WORDS, _G_WORDS, _Q_WORDS).
 _MATCHED_KEYWORDS = {
     "pass": ("pass", 0),
     "pwd": ("pwd", 0),
@@ -176,7 +243,7 @@ _MATCHED_KEYWORDS = {
     "cret": ("secret", 2),
     "uth": ("auth", 1),
 }
-# Every scan of the lowered text: the keywords' and the words' (eight, each a pass).
+# Every scan of the lowered text of code: the keywords' and the words' (seven, each a pass).
 _SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
@@ -187,10 +254,16 @@ _NAME_CHAR = re.compile(r"[\w.-]")
 _SETTING_PREFIX = re.compile(r"(?<![\w-])(?:on|skip|redact|allow|detect|scan|use|check)[_-]\Z")
 
 
-def _keyword_end(text: str, lowered: str, keyword: str, start: int, plural: bool = False) -> int:
-    """End of the keyword at ``start`` if it stands as a word of a name (with ``plural``,
-    followed by an "s" that ends the word: passwords, API_KEYS), else -1."""
-    end = start + len(keyword)
+def _keyword_end(
+    text: str, lowered: str, keyword: str, start: int, word_end: int, plural: bool = False
+) -> int:
+    """End of the keyword at ``start`` (its scan's match ending at ``word_end``) if it
+    stands as a word of a name (with ``plural``, followed by an "s" that ends the word:
+    passwords, API_KEYS), else -1.  A name in another language (see :mod:`.foreign`) is
+    the word its scan found, ``keyword`` what it names."""
+    # (the English keywords that are also what a name names, secret, token and key, end
+    # where their scan's match does)
+    end = word_end if keyword in FOREIGN_MEANINGS else start + len(keyword)
     if keyword == "pass":
         for suffix in _PASS_SUFFIXES:
             if lowered.startswith(suffix, end):
@@ -204,20 +277,21 @@ def _keyword_end(text: str, lowered: str, keyword: str, start: int, plural: bool
             if end < len(text) and (text[end].isalnum() or text[end] in "_.-") and not python_pass:
                 return -1
     elif (
-        keyword in ("pwd", "pw", "auth")
+        keyword in ("pwd", "pw", "auth", "password")
         and start
-        and "a" <= text[start - 1] <= "z"
+        and text[start - 1].islower()
         and not text.endswith(("BasicAuth", "DigestAuth"), 0, end)
     ):
-        return -1  # oauth, getpwd, setpw; not HTTPBasicAuth(user, password)
+        return -1  # oauth, getpwd, setpw, resenha; not HTTPBasicAuth(user, password)
     if plural:
         if not text.startswith("S" if "A" <= text[end - 1] <= "Z" else "s", end):
             return -1
         end += 1
     if end < len(text):
         nxt = text[end]
-        # tokenizer, author, secretary; TOKENIZER, AUTHOR.  Camel case (authToken) is fine.
-        if "a" <= nxt <= "z" or ("A" <= nxt <= "Z" and "A" <= text[end - 1] <= "Z"):
+        # tokenizer, author, secretary, parola, секретарь; TOKENIZER, AUTHOR.  Camel case
+        # (authToken) is fine.
+        if nxt.islower() or (nxt.isupper() and text[end - 1].isupper()):
             return -1
     return end
 
@@ -489,24 +563,45 @@ def _context(
     return ""
 
 
+def _scan(pattern: re.Pattern[str], lowered: str, hits: list[tuple[int, str, int]]) -> None:
+    """Add the hits of ``pattern`` in ``lowered`` to ``hits``: (where the name starts, its
+    keyword or kind of word, where its scan's match ends).  Where a name in another
+    language is found, an English keyword or word starting there is a hit too (which of the
+    two is a word of the name, :func:`_keyword_end` tells)."""
+    for hit in pattern.finditer(lowered):
+        if hit.lastgroup is not None:  # a name in another language
+            name = _foreign_name(lowered, hit.end())
+            if name is not None:
+                hits.append((name[0], name[1], hit.end()))
+            english = _ENGLISH_ALONE.get(pattern)
+            alone = english.match(lowered, hit.start()) if english is not None else None
+            if alone is None:
+                continue
+            hit = alone
+        matched = hit.group()
+        kind = _MATCHED_KEYWORDS.get(matched)
+        if kind is None:  # a word that introduces a credential
+            kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
+        hits.append((hit.start() - kind[1], kind[0], hit.end()))
+
+
 def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list[tuple[int, int]]:
     """Spans of secret values assigned to credential-named keys (or stated in a sentence:
     "the staging password is ..."), in text order."""
-    lowered = text.lower()
-    if len(lowered) != len(text):  # rare: "İ".lower() is two characters
-        lowered = text.translate(_ASCII_LOWER)
+    lowered = _lower(text)
+    plain = lowered
     if not text.isascii():  # pаssword with a Cyrillic "а": names read as they look
-        lowered = _fold_confusables(lowered) or lowered
+        lowered = _fold_confusables(text, lowered) or lowered
     # (start, keyword or kind of word, end of the scan's match)
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:
-        for hit in pattern.finditer(lowered):
-            matched = hit.group()
-            kind = _MATCHED_KEYWORDS.get(matched)
-            if kind is None:  # a word that introduces a credential
-                kind = _p_word(matched) if matched[0] == "p" else _word_kind(matched)
-            hits.append((hit.start() - kind[1], kind[0], hit.end()))
+        _scan(pattern, lowered, hits)
+    if config_like or prose or not text.isascii():
+        for pattern in _OWN_LETTER_SCANS:
+            _scan(pattern, lowered, hits)
     if not text.isascii():  # (_fold_full_width and _cjk_hits take only such a text)
+        for letter in _held(plain, _WIDE_LETTERS):  # (as written: пароль, not пapoль)
+            _scan(_WIDE_SCANS[letter], plain, hits)
         folded = _fold_full_width(text, lowered, hits)
         if folded is not None:
             return _assignment_spans(folded, config_like, prose)
@@ -539,12 +634,15 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 spans.extend(found)
                 done = found[-1][1]
             continue
-        end = _keyword_end(text, lowered, keyword, start)
+        end = _keyword_end(text, lowered, keyword, start, word_end)
         plural = end < 0
         if plural:  # passwords = [...]: a list, or nothing
-            end = _keyword_end(text, lowered, keyword, start, plural=True)
+            end = _keyword_end(text, lowered, keyword, start, word_end, plural=True)
             if end < 0 or not _LIST_AHEAD.match(text, end):
                 continue
+        # what the name is called: the keyword as written (password, passwd, secret), or
+        # what a name in another language names (contraseña: password)
+        name = keyword if keyword in FOREIGN_MEANINGS else lowered[start:end]
         line, prefix = _line_before(text, start)
         comment = not config_like and (prose or _is_comment(line))
         m = _tail(text, end, comment)
@@ -580,11 +678,11 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
                 done = found[-1][1]
             continue
         if m is None or context is None:
-            span = _spaced_value(text, lowered, start, end, line, config_like)
+            span = _spaced_value(text, name, start, end, line, config_like)
             if span is None:
-                span = _value_before_key(text, lowered, start, end, line, prefix)
+                span = _value_before_key(text, name, start, end, line, prefix)
             if span is None:
-                span = _stated_value(text, lowered, start, end)
+                span = _stated_value(text, lowered, name, end)
             if span is not None:
                 spans.append(span)
                 done = span[1]
@@ -600,9 +698,9 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
             else None
         )
         if targets is not None:  # user, password = "app", "..."
-            span = _tuple_value(text, m, lowered[start:end], targets.group(0).count(","))
+            span = _tuple_value(text, m, name, targets.group(0).count(","))
         else:
-            span = _secret_value(text, m, lowered[start:end], config_like or comment, context)
+            span = _secret_value(text, m, name, config_like or comment, context)
         if span is None or _is_namespaced(line, prefix):
             continue
         value = text[span[0] : span[1]]

@@ -89,7 +89,7 @@ _CURL_USER = re.compile(
 )
 
 # SQL: CREATE USER ... IDENTIFIED BY '...', GRANT ... IDENTIFIED BY [PASSWORD] '...', in
-# any case; found by a scan of the lower-cased text (see _WORD_SCANS), read in the text.
+# any case; found by a scan of the lower-cased text (see _D_WORDS), read in the text.
 # (`ALTER USER x WITH PASSWORD '...'` rides on the "pass" keyword, see _spaced_value).
 _SQL_IDENTIFIED = re.compile(
     r"(?i:identified[ \t]+by[ \t]+(?:password[ \t]+)?)"
@@ -270,35 +270,37 @@ _C_WORDS = (
 )
 # Each scan starts at a letter rarer than its words' first (a scan's cost grows with how
 # often its first character occurs) and each branch with a literal, which the engine
-# rejects at once at the other occurrences of the scan's letter.
-_WORD_SCANS = (
-    # the words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(, and the
-    # Oracle tools' userid=user/...@db (exp, imp, expdp, sqlldr)
-    re.compile(
-        r"d(?:entified(?<=identified)[ \t]+by[ \t]"
-        rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
-        rf"|=(?<=userid=){_ORACLE_AHEAD}"
-        # ... | sudo -S: read from the pipe (any blanks after it: the pipe checked in Python)
-        r"|o[ \t](?:(?<=\|[ \t]sudo[ \t]|[ \t]{2}sudo[ \t])|(?<=\|sudo[ \t]))"
-        r"[ \t]*(?=-s[ \t]))"
-    ),
-    # the words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found
-    # at "target" after a blank; rman before it, maybe after more blanks, checked in Python)
-    re.compile(
-        rf"g(?:et(?<=[ \t]target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}"
-        r"|(?<=log)[ _-]?(?:in|on)(?![a-z])" + _GIVEN + ")"
-    ),
-    # and the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
-    re.compile(
-        r"q(?:(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
-        rf"(?={_ARGUMENTS_TO_STRING})"
-        rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD})"
-    ),
+# rejects at once at the other occurrences of the scan's letter.  :mod:`.assign` compiles
+# them, with the names in other languages that ride on their letters.
+#
+# The words with a "d": SQL's IDENTIFIED BY, redis-py's Redis( and StrictRedis(, and the
+# Oracle tools' userid=user/...@db (exp, imp, expdp, sqlldr)
+_D_WORDS = (
+    r"entified(?<=identified)[ \t]+by[ \t]"
+    rf"|is\((?<=redis\()(?={_ARGUMENTS_TO_STRING})"
+    rf"|=(?<=userid=){_ORACLE_AHEAD}"
+    # ... | sudo -S: read from the pipe (any blanks after it: the pipe checked in Python)
+    r"|o[ \t](?:(?<=\|[ \t]sudo[ \t]|[ \t]{2}sudo[ \t])|(?<=\|sudo[ \t]))"
+    r"[ \t]*(?=-s[ \t])"
+)
+# The words with a "g": log in, login, logon, and RMAN's rman target sys/...@db (found at
+# "target" after a blank; rman before it, maybe after more blanks, checked in Python)
+# (each branch starts with a literal: a look-behind first was tried at every "g")
+_G_WORDS = rf"et(?<=[ \t]target)[ \t=]+(?:/[ \t]+)?{_ORACLE_AHEAD}" + "".join(
+    f"|{login}(?![a-z]){_GIVEN}"
+    for login in ("in(?<=login)", "on(?<=logon)", "[ _-](?:in|on)(?<=log[ _-]in|log[ _-]on)")
+)
+# And the words with a "q": new Sequelize(, new mysqli(, sqlplus, sqlldr
+_Q_WORDS = (
+    r"(?:uelize[ \t]*\((?<=sequelize\()|li[ \t]*\((?<=mysqli\())"
+    rf"(?={_ARGUMENTS_TO_STRING})"
+    rf"|lplus[ \t]+(?<=sqlplus[ \t]){_ORACLE_AHEAD}|lldr[ \t]+(?<=sqlldr[ \t]){_ORACLE_AHEAD}"
 )
 # The kind of word found, by its first two letters (see _word_kind), and where the word
 # starts before its scan's literal: the "d" of identified, redis and userid=, the "g" of
-# log... and of (rman) target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see _word_kind),
-# the "c" of jdbc, the "u" of net use (after one blank: see _net_password for more).
+# log... and of (rman) target, the "q" of sequelize, mysqli (sqlplus, sqlldr: see
+# _word_kind), the "c" of jdbc, the "u" of net use (after one blank: see _net_password for
+# more).
 _WORDS = {
     "de": ("identified", 1),
     "di": ("redis", 2),
@@ -364,8 +366,8 @@ def _p_word(word: str) -> tuple[str, int]:
 
 
 def _word_kind(word: str) -> tuple[str, int]:
-    """The kind of the word ``word`` a scan of _WORD_SCANS found, and how far before the
-    match the word starts."""
+    """The kind of the word ``word`` the scan of its letter found (_D_WORDS, _G_WORDS,
+    _Q_WORDS), and how far before the match the word starts."""
     head = word[:2]
     kind, back = _WORDS[head]
     if kind in ("connect", "call") and not word.endswith("("):
@@ -540,8 +542,8 @@ def _schtasks_password(text: str, lowered: str, start: int) -> tuple[int, int] |
 def _word_spans(
     text: str, lowered: str, start: int, kind: str, word_end: int
 ) -> list[tuple[int, int]]:
-    """Spans of the secrets introduced by the word of ``kind`` (see _WORD_SCANS, _C_WORDS
-    and _U_WORDS) at ``start``, its scan's match ending at ``word_end``."""
+    """Spans of the secrets introduced by the word of ``kind`` (see _D_WORDS, _G_WORDS,
+    _Q_WORDS, _C_WORDS and _U_WORDS) at ``start``, its scan's match ending at ``word_end``."""
     if kind == "net":
         net = _net_password(text, word_end)
         return [net] if net is not None else []

@@ -26,10 +26,12 @@
   "SHA256加密", "GB2312编码").
 
 * Cyrillic and Greek look-alikes of Latin letters inside a name (``pаssword`` with a
-  Cyrillic ``а``, ``API_TOKEΝ`` with a Greek ``Ν``) are read as the Latin letters in the
-  lower-cased copy the names are matched in (:func:`_fold_confusables`), where one stands
-  beside a Latin letter, a digit or "_"; values are read from the text as it is.  A name
-  written all in Greek or Cyrillic letters (``ΤΟΚΕΝ``) is not read so.
+  Cyrillic ``а``, ``API_TOKEΝ`` with a Greek ``Ν``, ``priνate_key`` with a small Greek
+  ``ν``, read as it looks: a "v") are read as the Latin letters in the lower-cased copy the
+  names are matched in (:func:`_fold_confusables`), where one stands beside a Latin letter,
+  a digit or "_", or starts a word of look-alikes alone assigned a quoted value (``ΤΟΚΕΝ =
+  "..."``, ``"РАЅЅ": "..."``); values are read from the text as it is.  A Greek or Russian
+  word in prose, or assigned anything else, keeps its letters.
 
 The finds that decide whether a text needs any of this cost nothing on ASCII and Latin-1
 texts: a character outside the text's range is not looked for.  Folding the look-alikes
@@ -42,7 +44,13 @@ from __future__ import annotations
 import functools
 import re
 
-from repomem.secrets._common import _has_digit_and_letter, _is_name_value, _plain_secret, _typed
+from repomem.secrets._common import (
+    _has_digit_and_letter,
+    _is_name_value,
+    _lower,
+    _plain_secret,
+    _typed,
+)
 
 # Full-width forms (U+FF01-U+FF5E) and the ideographic space, as ASCII.
 _FOLD_FULL_WIDTH = str.maketrans(
@@ -73,9 +81,9 @@ def _fold_full_width(text: str, lowered: str, hits: list[tuple[int, str, int]]) 
 
 # Cyrillic and Greek letters that look like the Latin letters of the keywords, as a text's
 # lower-cased copy holds them, and the Latin letter each is read as.  Where a capital looks
-# like another letter than its small one, the capital's look counts: Cyrillic Н, Т, М (small
-# н, т, м look like no Latin letter), Greek Ν, Υ, Η (API_TOKEΝ, API_KEΥ, AUTΗ; small ν, υ, η
-# pass for v, u, n only loosely).
+# like another letter than its small one, the capital's look counts here: Cyrillic Н, Т, М
+# (small н, т, м look like no Latin letter), Greek Ν, Υ, Η (API_TOKEΝ, API_KEΥ, AUTΗ); the
+# small Greek ν, υ, η are read as they look (_SMALL_LOOKS: priνate_key, aυth, tokeη).
 _CONFUSABLE_LATIN = {
     **dict.fromkeys("аα", "a"), "с": "c", "ԁ": "d", **dict.fromkeys("еε", "e"),
     **dict.fromkeys("нһη", "h"), **dict.fromkeys("іι", "i"), **dict.fromkeys("кκ", "k"),
@@ -84,6 +92,7 @@ _CONFUSABLE_LATIN = {
     **dict.fromkeys("уυ", "y"),
 }  # fmt: skip
 _CONFUSABLES = tuple(_CONFUSABLE_LATIN)
+_SMALL_LOOKS = {"ν": "v", "υ": "u", "η": "n"}
 
 
 # A text wider than ASCII is searched for single characters part by part, in its parts
@@ -120,20 +129,24 @@ def _held(text: str, characters: tuple[str, ...]) -> list[str]:
     return held
 
 
-def _fold_confusables(lowered: str) -> str | None:
-    """``lowered`` (the lower-cased copy of a text that is not ASCII) with the Cyrillic and
-    Greek look-alikes of Latin letters read as those, one character for one, or None when
-    no name mixes them with Latin letters.  Only names are matched in it: values are read
-    from the text itself.
+def _fold_confusables(text: str, lowered: str) -> str | None:
+    """``lowered`` (the lower-cased copy of ``text``, which is not ASCII) with the Cyrillic
+    and Greek look-alikes of Latin letters read as those, one character for one, or None
+    when no name is written with them.  Only names are matched in it: values are read from
+    the text itself.
 
-    A name spelt so (``pаssword`` with a Cyrillic ``а``) hides from every scan.  A word of
-    Cyrillic or Greek text (``пароль``, a Greek ``α`` in a formula) keeps its letters; a
-    text with many of them (a Russian one) is folded whole, each letter found in one pass,
-    and keeps letters that look like no Latin one (``пароль`` -> ``пapoль``), so no name is
-    made up out of its words."""
+    A name spelt so (``pаssword`` with a Cyrillic ``а``, ``ΤΟΚΕΝ`` all in Greek capitals)
+    hides from every scan.  A word of Cyrillic or Greek text (``пароль``, a Greek ``α`` in
+    a formula) keeps its letters; a text with many of them (a Russian one) is folded whole,
+    each letter found in one pass, and keeps letters that look like no Latin one
+    (``пароль`` -> ``пapoль``), so no name is made up out of its words."""
     held = _held(lowered, _CONFUSABLES)
-    if not held or not _beside_latin(lowered, held):
+    if not held or not _written_with_look_alikes(lowered, held):
         return None
+    if any(letter in _SMALL_LOOKS for letter in held):  # (ν as v where the text has it small)
+        for small, latin in _SMALL_LOOKS.items():
+            text = text.replace(small, latin)
+        lowered = _lower(text)
     for letter in held:
         lowered = lowered.replace(letter, _CONFUSABLE_LATIN[letter])
     return lowered
@@ -142,21 +155,35 @@ def _fold_confusables(lowered: str) -> str | None:
 # A name's characters in a lowered text; how many look-alikes are looked at one by one.
 _LATIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _FEW = 64
+# After a word of look-alikes alone (ΤΟΚΕΝ), an assignment of a quoted value to it: its
+# closing quote (a JSON key), an operator, an opening quote.
+_LOOK_ALIKES_ASSIGNED = re.compile(
+    f"[{''.join(_CONFUSABLES)}]*"
+    r"""(?!\w)["'`]?[ \t]*(?:=(?!=)|:=?|=>)[ \t]*[bBrRuUfF]{0,2}["'`]"""
+)
 
 
-def _beside_latin(lowered: str, letters: list[str]) -> bool:
+def _written_with_look_alikes(lowered: str, letters: list[str]) -> bool:
     """True when one of ``letters`` in ``lowered`` stands beside a Latin letter, a digit or
-    "_" (a name mixing scripts: ``pаssword``, ``API_ΤΟΚΕΝ``), or there are more than
-    ``_FEW`` of them (a Cyrillic or Greek text, read whole)."""
+    "_" (a name mixing scripts: ``pаssword``, ``API_ΤΟΚΕΝ``), starts a word of look-alikes
+    alone assigned a quoted value (``ΤΟΚΕΝ = "..."``: a Greek or Russian word is seldom
+    written so, and which becomes a credential's name is up to the scans: of the 3,053 such
+    words of the Debian system's Cyrillic and Greek message catalogs none reads as one), or
+    there are more than ``_FEW`` of them (a Cyrillic or Greek text, read whole)."""
     seen = 0
     for letter in letters:
         at = lowered.find(letter)
         while at >= 0:
             seen += 1
+            before = lowered[at - 1 : at]
             if (
                 seen > _FEW
-                or lowered[at - 1 : at] in _LATIN_WORD
+                or before in _LATIN_WORD
                 or lowered[at + 1 : at + 2] in _LATIN_WORD
+                or (
+                    not before.isalnum()
+                    and _LOOK_ALIKES_ASSIGNED.match(lowered, at + 1) is not None
+                )
             ):
                 return True
             at = lowered.find(letter, at + 1)

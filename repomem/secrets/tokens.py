@@ -74,13 +74,17 @@ def _pem(m: re.Match[str]) -> str | None:
 # upper-case letters/digits, with a secret access key passed right after one), Google API
 # keys (AIza + 35 characters) and PyPI API tokens (pypi- + a macaroon, which always starts
 # with "AgE"; the harmless "pypi-" stays).
+#
+# Each branch starts with a literal (or a class) and looks behind after it: the engine
+# rejects a branch at once where its first character is not there, and a look-behind first
+# was tried at every "A" of a text (and at every "g" below).
 _A_TOKENS = re.compile(
     r"A(?:"
-    r"(?<![A-Za-z0-9_]A)[KS]IA[A-Z0-9]{16}(?![A-Za-z0-9])"
+    r"[KS]IA(?<![A-Za-z0-9_]A[KS]IA)[A-Z0-9]{16}(?![A-Za-z0-9])"
     # the secret access key given right after it: Credentials("AKIA...", "<40>")
     r"""(?:(?P<between>["'`][ \t]*,[ \t]*["'`])(?P<aws_secret>[A-Za-z0-9/+]{40})(?![\w/+=]))?"""
-    r"|(?<![A-Za-z0-9_]A)Iza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
-    r"|(?<=pypi-A)gE[A-Za-z0-9_-]{50,}"
+    r"|Iza(?<![A-Za-z0-9_]AIza)[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"
+    r"|gE(?<=pypi-AgE)[A-Za-z0-9_-]{50,}"
     r")"
 )
 
@@ -96,10 +100,9 @@ _S_TOKENS = re.compile(
 # user-to-server, ghs_ server-to-server, ghr_ refresh), fine-grained github_pat_ tokens and
 # GitLab tokens (glpat- personal, glptt- pipeline trigger, gldt- deploy, glrt- runner, ...).
 _G_TOKENS = re.compile(
-    r"g(?<![A-Za-z0-9_]g)"
-    r"(?:h[pousr]_[A-Za-z0-9]{36,255}"
-    r"|ithub_pat_[A-Za-z0-9_]{22,255}"
-    r"|l(?:pat|ptt|dt|rt|soat|ft|imt|agent|cbt)-[A-Za-z0-9_-]{20,})"
+    r"g(?:h[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,255}"
+    r"|ithub_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}"
+    r"|l(?<![A-Za-z0-9_]gl)(?:pat|ptt|dt|rt|soat|ft|imt|agent|cbt)-[A-Za-z0-9_-]{20,})"
     r"(?![A-Za-z0-9_-])"
 )
 
@@ -107,7 +110,11 @@ _G_TOKENS = re.compile(
 # characters of key material) and Stripe secret and restricted keys (sk_live_, rk_live_,
 # sk_test_, rk_test_).  Key material must mix letters and digits, so kebab-case words
 # such as "sk-learn-..." are not keys.  Gated on the "k".
-_SK_GATE = re.compile(r"k(?:(?<=[^\w-][sr]k)|(?<=^[sr]k))(?:-|_(?:live|test)_)")
+_SK_GATE = re.compile(  # (its look-behinds after the literals: tried at every "k" first)
+    r"k(?:-(?:(?<=[^\w-][sr]k-)|(?<=^[sr]k-))"
+    r"|_(?:live|test)_(?:(?<=[^\w-][sr]k_live_)|(?<=[^\w-][sr]k_test_)"
+    r"|(?<=^[sr]k_live_)|(?<=^[sr]k_test_)))"
+)
 _SK_TOKENS = re.compile(
     r"(?<![\w-])"
     r"(?:sk(?P<openai>-[A-Za-z0-9_-]{20,})|[sr]k_(?:live|test)_(?P<stripe>[0-9A-Za-z]{16,}))"

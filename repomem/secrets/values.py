@@ -360,18 +360,19 @@ _USE_PASSWORD = tuple(f"{verb} {the}" for verb in ("use", "using", "with") for t
 
 
 def _spaced_value(
-    text: str, lowered: str, start: int, end: int, line: str, config_like: bool
+    text: str, keyword: str, start: int, end: int, line: str, config_like: bool
 ) -> tuple[int, int] | None:
     """The span of a secret given after the credential name and a space, in the four forms
     where that is a value: a Dockerfile's ``ENV NAME value``, a ``.properties`` line
     ``db.password value`` (a dotted name starting a config line, the value typed or
     generated), SQL's ``PASSWORD '...'`` (the keyword in capitals, or after
     ``WITH``/``LOGIN``) and "with/use [the] password ..." in a sentence (a word with a digit
-    or a symbol)."""
+    or a symbol).  ``keyword`` is the name's keyword at ``start:end`` as written in lower
+    case (password, passwd), or what a name in another language names."""
     m = _SPACED.match(text, end)
     if m is None:
         return None
-    keyword, value, q = lowered[start:end], m.group("value"), m.group("q")
+    value, q = m.group("value"), m.group("q")
     last = _LAST_WORD.search(m.group("rest"))
     if last is not None and last.group(0).lower() in _NAME_SUFFIXES:
         return None  # ENV DB_PASSWORD_FILE /run/secrets/db
@@ -405,15 +406,16 @@ _VALUE_BEFORE_KEY = re.compile(
 
 
 def _value_before_key(
-    text: str, lowered: str, start: int, end: int, line: str, prefix: str
+    text: str, keyword: str, start: int, end: int, line: str, prefix: str
 ) -> tuple[int, int] | None:
     """The span of the value of ``<add value="..." key="DbPassword" />``, the name ending in
-    the keyword at ``start:end`` and its closing quote."""
+    the keyword at ``start:end`` (``keyword`` as :func:`_spaced_value` takes it) and its
+    closing quote."""
     m = _VALUE_BEFORE_KEY.search(line)
     if m is None or text[end : end + 1] != line[-1]:
         return None
     value = m.group("value")
-    if not _plain_secret(value, lowered[start:end]):
+    if not _plain_secret(value, keyword):
         return None
     begin = start - len(prefix) - len(line) + m.start("value")
     return begin, begin + len(value)
@@ -432,10 +434,11 @@ _STATED_TAIL = re.compile(
 _CHOSEN_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pw"})
 
 
-def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, int] | None:
-    """The span of a secret stated after the credential word at ``start:end``: a word with
-    a digit or a symbol after a password (not "password is hashed", "is None", "is
-    self.x"), a long word mixing letters and digits after a token, secret or key."""
+def _stated_value(text: str, lowered: str, keyword: str, end: int) -> tuple[int, int] | None:
+    """The span of a secret stated after the credential word ending at ``end`` (``keyword``
+    as :func:`_spaced_value` takes it): a word with a digit or a symbol after a password
+    (not "password is hashed", "is None", "is self.x"), a long word mixing letters and
+    digits after a token, secret or key."""
     m = _STATED_TAIL.match(lowered, end)
     if m is None:
         return None
@@ -452,7 +455,7 @@ def _stated_value(text: str, lowered: str, start: int, end: int) -> tuple[int, i
         or _is_name_value(value)
     ):
         return None
-    if lowered[start:end] in _CHOSEN_WORDS:
+    if keyword in _CHOSEN_WORDS:
         if not _typed(value):
             return None
     elif len(value) < 12 or not _has_digit_and_letter(value):

@@ -10,6 +10,7 @@ import pytest
 
 from repomem import hooks
 from repomem.errors import HookError
+from repomem.hooks import scripts
 from repomem.index import query
 from tests.conftest import Repo, wait_until
 from tests.hooks.hookfiles import OLD_HOOK, TRUE, hook_dir, write_hook
@@ -109,7 +110,7 @@ def test_husky_hooks_get_a_marked_block_that_uninstall_removes(repo: Repo, exist
     assert {s.manager for s in states} == {"husky"}
     assert [s.state for s in states] == ["installed"] * 4
     text = user_hook.read_text()
-    assert text.startswith(existing) and hooks.BLOCK_END in text
+    assert text.startswith(hooks.BLOCK_START) and text.endswith(existing)  # runs first
     hooks.install(repo.config(), python=TRUE)  # an update replaces the block
     assert user_hook.read_text().count(hooks.BLOCK_END) == 1
     created = repo.root / ".husky" / "post-commit"
@@ -122,18 +123,69 @@ def test_husky_hooks_get_a_marked_block_that_uninstall_removes(repo: Repo, exist
 HUSKY_H = 'n=$(basename "$0"); s=$(dirname "$(dirname "$0")")/$n; [ -f "$s" ] || exit 0; sh -e "$s" "$@"\n'  # noqa: E501
 
 
-@pytest.mark.parametrize("ending", ["exit 0\n", "exit\n", "  exit $?"])
-def test_a_husky_hook_that_ends_with_exit_still_runs_the_block(repo: Repo, ending: str) -> None:
+EARLY_ENDS = {
+    "exit-at-end": "echo lint\nexit 0\n",
+    "bare-exit": "echo lint\nexit\n",
+    "exit-status": "echo lint\n  exit $?",
+    "exit-in-if": 'echo lint\nif [ -n "$HOME" ]; then\n    exit 0\nfi\necho more\n',
+    "comment-after-exit": "echo lint\nexit 0\n# keep going: nothing below runs\n",
+    "exec": "exec true\n",
+    "failing-under-sh-e": "false\necho never\n",
+    "shebang": "#!/usr/bin/env sh\necho lint\nexit 0\n",
+    "shebang-only": "#!/bin/sh",
+}
+
+
+@pytest.mark.parametrize("existing", EARLY_ENDS.values(), ids=EARLY_ENDS.keys())
+def test_a_husky_hook_that_ends_early_still_runs_the_block(repo: Repo, existing: str) -> None:
     repo.git("config", "core.hooksPath", ".husky/_")
     write_hook(repo.root / ".husky" / "_" / "h", HUSKY_H)
     write_hook(repo.root / ".husky" / "_" / "post-commit", '#!/bin/sh\n. "$(dirname "$0")/h"\n')
     user_hook = repo.root / ".husky" / "post-commit"
-    existing = f"echo lint\n{ending}"
     user_hook.write_text(existing, encoding="utf-8")
-    hooks.install(repo.config(), python=TRUE)
+    states = hooks.install(repo.config(), python=TRUE)
+    assert states[0].state == "installed", states[0]
     repo.commit("first")
     log = hooks.log_path(repo.config())
     assert log.exists() and "post-commit: repomem index" in log.read_text()
+    hooks.uninstall(repo.config())
+    assert user_hook.read_text() == existing
+
+
+HUSKY_SH = """if [ -z "$husky_skip_init" ]; then
+  readonly husky_skip_init=1
+  export husky_skip_init
+  sh -e "$0" "$@"
+  exit $?
+fi
+"""
+
+
+def test_a_husky_8_hook_runs_the_block_once_after_its_husky_line(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", ".husky")
+    write_hook(repo.root / ".husky" / "_" / "husky.sh", HUSKY_SH)
+    existing = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\necho lint\nexit 0\n'
+    user_hook = repo.root / ".husky" / "post-commit"
+    write_hook(user_hook, existing)
+    hooks.install(repo.config(), python=TRUE)
+    text = user_hook.read_text()
+    assert text.index(hooks.BLOCK_START) > text.index("husky.sh")
+    repo.commit("first")
+    log = hooks.log_path(repo.config()).read_text()
+    assert len([ln for ln in log.splitlines() if " post-commit: " in ln]) == 1, log
+    hooks.uninstall(repo.config())
+    assert user_hook.read_text() == existing
+
+
+def test_a_husky_block_an_earlier_repomem_put_at_the_end_is_outdated(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", ".husky/_")
+    user_hook = repo.root / ".husky" / "post-commit"
+    existing = "echo lint\nif true; then exit 0; fi\n"
+    write_hook(user_hook, existing + scripts._block("post-commit", TRUE, False))
+    state = hooks.status(repo.config())[0]
+    assert state.state == "outdated" and "reinstall" in state.detail, state
+    assert hooks.install(repo.config(), python=TRUE)[0].state == "installed"
+    assert user_hook.read_text().startswith(hooks.BLOCK_START)
     hooks.uninstall(repo.config())
     assert user_hook.read_text() == existing
 

@@ -107,6 +107,57 @@ def test_a_qualified_name_without_its_namespace_or_with_the_languages_separator_
         query.symbol(cfg, "Shop.Invoice.total")  # the parts must all match, in order
 
 
+GO_TREE = """package tree
+
+type Tree[T any] struct{ items []T }
+
+type Command struct{ Use string }
+
+func (t *Tree[T]) Delete(key string) bool {
+\treturn false
+}
+
+func (c Command) Execute() error {
+\treturn nil
+}
+"""
+
+
+def test_a_go_method_named_as_go_names_it_is_found(repo: Repo) -> None:
+    """Go's tools and panics name a method `(*Command).Execute`, with the package path in
+    front in a stack trace (`github.com/spf13/cobra.(*Command).Execute`); `symbol` and MCP
+    `get_symbol` said there was no such symbol."""
+    repo.write("tree/tree.go", GO_TREE)
+    cfg = repo.config()
+    indexer.run(cfg)
+    for asked in (
+        "(*Tree).Delete",
+        "(*Tree[...]).Delete",
+        "example.com/x/tree.(*Tree[...]).Delete",
+        "tree.(*Tree).Delete",
+    ):
+        (found,) = query.symbol(cfg, asked)
+        assert found["qualname"] == "Tree.Delete", asked
+    (found,) = query.symbol(cfg, "(Command).Execute")
+    assert found["qualname"] == "Command.Execute"
+    with pytest.raises(NotFoundError):
+        query.symbol(cfg, "(*Tree).Execute")
+
+
+def test_a_name_written_as_a_call_is_found_with_its_references(repo: Repo) -> None:
+    """`AddCommand()`, as docs and issues write a function: `symbol` said no such symbol and
+    MCP `find_references` "No references in the index" (cobra's has 135)."""
+    repo.write("cmd.py", "class Command:\n    def add_command(self):\n        pass\n")
+    repo.write("main.py", "from cmd import Command\n\nCommand().add_command()\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    for asked in ("add_command()", "Command.add_command()", "add_command(self)"):
+        (found,) = query.symbol(cfg, asked)
+        assert found["qualname"] == "Command.add_command", asked
+        assert [r["path"] for r in query.references(cfg, asked)] == ["main.py"], asked
+    assert query.identifier("()") == "()"  # nothing before the parentheses: left as written
+
+
 def test_an_interrupted_first_build_is_not_searched_as_if_it_were_an_index(repo: Repo) -> None:
     # Ctrl-C during the first `repomem init` of a large repository: `search` answered
     # "No matches." from the half-written tables (they have no full-text index yet)

@@ -72,7 +72,7 @@ def test_installed_frames_name_the_source_files_and_functions(
         for h in ranked[f"src/tool/{p}.py"].symbols.values()
     ]
     assert {h.name for h in hits} >= {"run", "dispatch", "convert"}
-    assert any(h.reason.startswith("in a stack frame quoted in the task (line 2)") for h in hits)
+    assert any(h.reason.startswith("is in a stack frame quoted in the task (line 2)") for h in hits)
 
 
 def test_the_innermost_frame_of_a_traceback_leads_when_outer_frames_weigh_less(
@@ -85,6 +85,40 @@ def test_the_innermost_frame_of_a_traceback_leads_when_outer_frames_weigh_less(
     assert ranked["src/tool/convert.py"].signals["mention"] == 1.0
     assert ranked["src/tool/main.py"].signals["mention"] == pytest.approx(0.6)
     assert order[0].path == "src/tool/convert.py"
+
+
+def test_a_go_panic_names_the_function_of_its_innermost_frame(repo: Repo) -> None:
+    funcs = "".join(f"func (c *Command) step{i}() {{\n\tc.n++\n}}\n\n" for i in range(5))
+    repo.write("command.go", f"package cobra\n\ntype Command struct{{ n int }}\n\n{funcs}")
+    repo.commit()
+    text = (
+        "panic: boom\n\ngoroutine 1 [running]:\n"
+        "github.com/spf13/cobra.(*Command).step3(0xc0000f2000)\n"
+        "\t/home/me/go/pkg/mod/github.com/spf13/cobra@v1.8.0/command.go:18 +0x1a5\n"
+    )
+    ranked = index_by_path(ranked_in(repo, text))
+    hits = ranked["command.go"].symbols.values()
+    framed = [h.name for h in hits if h.reason.startswith("is in a stack frame")]
+    assert framed == ["step3"]
+
+
+def test_a_frames_function_reads_as_a_sentence_in_its_reason(repo: Repo) -> None:
+    """Rendered after the symbol's kind: it read "method that in a stack frame ..."."""
+    filler = "".join(f"\n\ndef helper_{i}(a, b):\n    return a * {i} + b\n" for i in range(200))
+    code = "def outer():\n    return inner()\n\n\ndef inner():\n    1 / 0\n"
+    repo.write("tool.py", code + filler)  # too large to be packed whole
+    repo.commit()
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "tool.py", line 2, in outer\n'
+        '  File "tool.py", line 6, in inner\n'
+        "ZeroDivisionError: division by zero\n"
+    )
+    from repomem.pack import builder
+
+    items = builder.build(repo.config(), text, budget=1000).to_dict()["items"]
+    reasons = {i["symbol"]: i["reason"] for i in items if i["kind"] == "symbol"}
+    assert reasons["inner"] == "function that is in a stack frame quoted in the task (line 6)"
 
 
 def test_a_bare_config_file_name_can_leave_the_docs_penalty_on(

@@ -183,3 +183,36 @@ def test_absolute_paths_and_paths_with_any_extension_are_mentions(text: str, pat
 def test_a_url_is_not_a_path_mention() -> None:
     paths = analyse("see https://github.com/org/repo/blob/main/src/x.py for and/or more").paths
     assert not any("github.com" in p or p.endswith("x.py") for p in paths), paths
+
+
+GO_PANIC = """panic: runtime error: index out of range [0] with length 0
+
+goroutine 1 [running]:
+github.com/spf13/cobra.(*Command).getCompletions(0xc0000f2000, {0xc000010250, 0x1, 0x1})
+\t/home/me/go/pkg/mod/github.com/spf13/cobra@v1.8.0/completions.go:331 +0x1a5
+github.com/spf13/cobra.(*Command).initCompleteCmd.func1(0xc0000f2300?, {0xc000010250, 0x1})
+\t/home/me/go/pkg/mod/github.com/spf13/cobra@v1.8.0/completions.go:228 +0x45
+main.main()
+\t/home/me/app/main.go:12 +0x25
+
+goroutine 7 [chan receive]:
+github.com/gohugoio/hugo/hugolib/doctree.(*NodeShiftTree[...]).Delete(...)
+\t/src/hugo/hugolib/doctree/nodeshifttree.go:224
+"""
+
+
+def test_go_panic_frames_give_paths_lines_and_functions_innermost_first() -> None:
+    """A Go panic's goroutine traces (the function's line, then a tab and `file.go:line`)
+    were no frames: their functions and lines were never used."""
+    sig = analyse(GO_PANIC)
+    got = [(f.path.rsplit("/", 1)[-1], f.line, f.function, f.innermost_first) for f in sig.frames]
+    assert got == [
+        ("completions.go", 331, "getCompletions", True),
+        ("completions.go", 228, "initCompleteCmd", True),
+        ("main.go", 12, "main", True),
+        ("nodeshifttree.go", 224, "Delete", True),
+    ]
+    traces = [f.trace for f in sig.frames]
+    assert traces[0] == traces[1] == traces[2] != traces[3]  # one trace per goroutine
+    assert "getCompletions" in sig.identifiers
+    assert "/src/hugo/hugolib/doctree/nodeshifttree.go" in sig.paths

@@ -178,7 +178,23 @@ CONFUSABLE = {
     "greek_capital_rho": ("a.py", '\u03a1ASSWORD = "{p}"'),
     "greek_capital_nu_in_a_token": ("a.py", 'API_TOKE\u039d = "{t}"'),
     "greek_capital_upsilon_in_a_key": ("a.py", 'API_KE\u03a5 = "{t}"'),
-    "in_russian_text": ("NOTES.md", "Пароль для стенда: p\u0430ssword={p}"),
+    "in_russian_text": ("NOTES.md", "Настройки стенда: p\u0430ssword={p}"),
+    # a name written only in Cyrillic or Greek look-alikes, assigned a quoted
+    # value; or a small Greek letter read as it looks (ν as v, υ as u, η as n)
+    "greek_token": ("a.py", '\u03a4\u039f\u039a\u0395\u039d = "{t}"'),
+    "greek_token_json_key": ("a.json", '{{"\u03a4\u039f\u039a\u0395\u039d": "{t}"}}'),
+    "greek_token_in_yaml": ("a.yaml", '\u03a4\u039f\u039a\u0395\u039d: "{t}"'),
+    "greek_api_key_in_one_word": ("a.py", '\u0391\u03a1\u0399\u039a\u0395\u03a5 = "{t}"'),
+    "cyrillic_pass": ("a.py", '\u0420\u0410\u0405\u0405 = "{p}"'),
+    "cyrillic_pass_in_a_long_text": ("a.py", "x = 1\n" * 3000 + '\u0420\u0410\u0405\u0405 = "{p}"'),
+    "cyrillic_password_with_the_latin_r": (
+        "a.py",
+        '\u0420\u0410\u0405\u0405\u051c\u041eR\u0500 = "{p}"',
+    ),
+    "small_greek_nu_as_v": ("a.py", 'pri\u03bdate_key = "{t}"'),
+    "small_greek_upsilon_as_u": ("a.py", 'a\u03c5th = "{t}"'),
+    "small_greek_eta_as_n": ("a.py", 'toke\u03b7 = "{t}"'),
+    "capital_greek_nu_as_n": ("a.py", 'API_TOKE\u039d = "{t}"'),
 }
 
 
@@ -198,6 +214,18 @@ CONFUSABLE_KEPT = {
     "a_look_alike_in_another_word": 'r\u0435sult = "abc123def456"',
     "a_look_alike_in_code": "p\u0430ssword = get_password()",
     "a_look_alike_in_a_prompt": 'p\u0430ssword_prompt = "Enter it: "',
+    # real words made of look-alikes: not assigned a quoted value, or not a credential's name
+    "greek_capitals_in_prose": "\u03a4\u039f \u039a\u0391\u0399 \u0395\u039d\u0391: "
+    "\u03a4\u039f\u039a\u0395\u039d \u03b5\u03af\u03bd\u03b1\u03b9 abc123def456ghi",
+    "kazakh_word_that_reads_key": '\u043a\u0435\u0443 = "\u043c\u04d9\u043d12345"',
+    "kazakh_word_that_ends_in_key": '\u0442\u0456\u0440\u043a\u0435\u0443 = "Abc123def456"',
+    "ukrainian_word_that_reads_api": '\u0430\u0440\u0456 = "Abc123def456"',
+    "greek_word_and": '\u039a\u0391\u0399 = "Abc123def456"',
+    "russian_word_in_capitals": '\u0422\u041e\u0420\u0422 = "abc123def456ghi"',
+    "greek_token_not_quoted": "\u03a4\u039f\u039a\u0395\u039d = get_token()",
+    "greek_token_compared": 'if \u03a4\u039f\u039a\u0395\u039d == "abc123def456ghi":',
+    "small_greek_nu_in_a_formula": 'n = "\u03bd" + "abc123def456"',
+    "greek_word_with_small_letters": '\u03c4\u03bf\u03ba\u03b5\u03bd = "abc123def456ghi"',
 }
 
 

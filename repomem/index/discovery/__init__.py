@@ -15,7 +15,8 @@ Every file that is not indexed gets a counted reason, never a crash:
     too-large    over `index.max_file_size`
     binary       NUL bytes, or a known binary extension
     generated    lock files, minified bundles, files marked "@generated" / "DO NOT EDIT",
-                 context packs repomem wrote
+                 context packs repomem wrote, builds ending in a
+                 `sourceMappingURL` comment
     minified     very long lines
     unreadable   permission denied or an I/O error
     vanished     deleted between listing and reading
@@ -44,6 +45,7 @@ from repomem.index.discovery.reading import (
     GENERATED_BANNER,
     PACK_OUTPUT,
     SNIFF,
+    SOURCE_MAP_TAIL,
     FileData,
     Skip,
     content_hash,
@@ -71,6 +73,7 @@ __all__ = [
     "PACK_OUTPUT",
     "SKIP_REASONS",
     "SNIFF",
+    "SOURCE_MAP_TAIL",
     "FileData",
     "Filter",
     "Listing",

@@ -29,6 +29,9 @@ PACK_OUTPUT = re.compile(
     rb"\A(?:# Context pack: [^\n]*\r?\nRepository `|<context_pack repository=|"
     rb'\{"task":"(?:[^"\\]|\\.)*","budget":\d+,"tokens":\d+,)'
 )
+# The last line of a bundler's or compiler's output (rollup, webpack, tsc, sass): a build left
+# in the tree (`dist/axios.js`) copies the sources' functions, which it would outrank.
+SOURCE_MAP_TAIL = re.compile(rb"[ \t]*(?://|/\*)[ \t]*[#@][ \t]*sourceMappingURL=\S")
 
 
 @dataclass
@@ -142,7 +145,9 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
     if b"\0" in head:
         raise skip("binary")
     if cfg.index.skip_generated and (
-        GENERATED_BANNER.search(data, 0, 1024) or PACK_OUTPUT.match(data)
+        GENERATED_BANNER.search(data, 0, 1024)
+        or PACK_OUTPUT.match(data)
+        or _ends_in_source_map(data)
     ):
         raise skip("generated")
     if _minified(data, cfg.index.max_line_length, cfg.index.max_mean_line_length):
@@ -163,6 +168,13 @@ def read_file(cfg: Config, rel: str, st: os.stat_result | None = None) -> FileDa
 
 
 _LINE_END = re.compile(rb"\r(?!\n)|\n")  # a `\r\n` line keeps its `\r`, as when split at `\n`
+
+
+def _ends_in_source_map(data: bytes) -> bool:
+    """Whether the last non-blank line is a `//# sourceMappingURL=` comment."""
+    end = len(data.rstrip())
+    start = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+    return SOURCE_MAP_TAIL.match(data, start, end) is not None
 
 
 def _minified(data: bytes, max_line: int, max_mean: int) -> bool:

@@ -4,6 +4,7 @@ index yet."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ class Hit:
         }
 
 
+# A query that is one identifier (`iter_commits`, `mergeConfig()`) asks for that definition
+_ONE_NAME = re.compile(r"\s*([A-Za-z_$][\w$]*)(?:\(\))?\s*")
 _SYMBOL_COLUMNS = (
     "path", "name", "qualname", "kind", "signature", "doc", "start_line", "end_line",
 )  # fmt: skip
@@ -74,9 +77,14 @@ class _FullText(_Tables):
         exact definition name: alone, it lists the definitions so named (score 1, 0.5 in
         another case); beside other words, it lifts the hits that are its definitions above
         the rest, and adds none the other words do not match (`a` in "add a button" brings
-        in no definition of `a`)."""
+        in no definition of `a`). A query of one name of any length lifts its definitions
+        likewise: a longer symbol row (a doc comment, a long qualified name) would otherwise
+        score below short ones that share a word of the name (`Source` for `Sources`)."""
         q = tok.query(query)
         short = tok.unindexed(query) if kind != "file" else []
+        one = _ONE_NAME.fullmatch(query)
+        if one and not short and kind != "file":
+            short = [one.group(1)]
         if not q and not short:
             return []
         hits: list[Hit] = []

@@ -138,9 +138,39 @@ def _reread_lone_cr_files(store: Any) -> None:
     store.delete_paths(paths)
 
 
+def _reread_source_mapped_files(store: Any) -> None:
+    """16 -> 17: a build ending in a `sourceMappingURL` comment is generated. The rows of
+    files stored with the comment go: the next run reads them again and skips the builds."""
+    found = store.table("files").search().where(
+        f"skip = '' AND text LIKE {quote('%sourceMappingURL%')}"
+    ).select(["path"]).limit(None).to_arrow().to_pydict()  # fmt: skip
+    store.delete_paths(found["path"])
+
+
+def _reread_newly_secret_files(store: Any) -> None:
+    """17 -> 18: the secret filter reads credential names in more languages and in look-alike
+    letters. The rows of files whose stored text it now redacts go: the next run reads them
+    again, through the filter."""
+    from repomem import secrets
+
+    found = store.table("files").search().where("skip = ''").select(
+        ["path", "text"]
+    ).limit(None).to_arrow().to_pydict()  # fmt: skip
+    paths = [
+        p
+        for p, text in zip(found["path"], found["text"], strict=True)
+        if text and secrets.redact(text, config_like=secrets.is_config_like(p))[1]
+    ]
+    store.delete_paths(paths)
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
-MIGRATIONS: dict[int, Any] = {15: _reread_lone_cr_files}
+MIGRATIONS: dict[int, Any] = {
+    15: _reread_lone_cr_files,
+    16: _reread_source_mapped_files,
+    17: _reread_newly_secret_files,
+}
 
 
 def quote(value: str) -> str:

@@ -17,7 +17,8 @@ context. `repomem claude-hook` is such a command:
   next steps, the latest sessions and the compacted history, within `DIGEST_CHARS`
   characters; nothing when the memory is empty), so "go on where we stopped" works without a
   tool call; and the session counts as not packed, so its next task gets a pack again (a
-  compaction summarises the earlier one away).
+  compaction summarises the earlier one away). Two repomem hooks of one start (yours in
+  `settings.local.json`, the team's in `settings.json`, run at once) print it once.
 - `SessionEnd`, and the two above, with `record_sessions` (`--record-sessions`): each Claude Code
   session is recorded as a repomem session in the project memory (`claude_sessions`).
 
@@ -78,6 +79,7 @@ from repomem.server.claude_hooks.packed import (
     SESSIONS_FILE,
     SESSIONS_LOCK,
     SESSIONS_VERSION,
+    STARTED,
     Sessions,
 )
 from repomem.server.claude_hooks.settings import (
@@ -110,6 +112,7 @@ __all__ = [
     "SESSIONS_LOCK",
     "SESSIONS_VERSION",
     "SETTINGS_FILES",
+    "STARTED",
     "SUBCOMMAND",
     "TIMEOUT_SECONDS",
     "HookInput",

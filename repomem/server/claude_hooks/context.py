@@ -12,7 +12,7 @@ from pathlib import Path
 from repomem.config import Config
 from repomem.errors import HookError, InputError, RepomemError
 from repomem.server.claude_hooks.hookinput import HookInput
-from repomem.server.claude_hooks.packed import HINTED, PACKED, _forget, _remember
+from repomem.server.claude_hooks.packed import HINTED, PACKED, STARTED, _forget, _remember, _started
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,16 @@ def context_for(
     if hook.event == "SessionStart":
         if hook.source in KEPT_CONVERSATION:
             return ""
-        _forget(state_dir(cfg), hook.session)
-        return memory_digest(cfg)
+        state = state_dir(cfg)
+        # Claimed under the record's lock as a pack is: two repomem hooks of one start add
+        # one digest between them. A digest that fails gives the claim back.
+        if not _started(state, hook.session):
+            return ""
+        try:
+            return memory_digest(cfg)
+        except BaseException:
+            _forget(state, hook.session, (STARTED,))
+            raise
     if not reads_like_a_task(hook.prompt):
         return ""
     state = state_dir(cfg)

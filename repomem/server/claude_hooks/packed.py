@@ -13,14 +13,16 @@ from typing import Any
 
 from repomem.errors import RepomemError
 from repomem.fsutil import FileLock, atomic_write
+from repomem.server.claude_hooks.settings import TIMEOUT_SECONDS
 
 log = logging.getLogger(__name__)
 
 SESSIONS_FILE = "claude-sessions.json"
 # 2: the sessions told to run `repomem init` too (1: {session: when} of those packed)
 SESSIONS_VERSION = 2
-PACKED, HINTED = "packed", "hinted"
-KINDS = (PACKED, HINTED)
+# `STARTED`: sessions whose start printed the digest (a kind an older repomem reads past)
+PACKED, HINTED, STARTED = "packed", "hinted", "started"
+KINDS = (PACKED, HINTED, STARTED)
 SESSIONS_LOCK = "claude-sessions.lock"
 LOCK_SECONDS = 5.0
 KEEP_SECONDS = 7 * 24 * 3600
@@ -73,9 +75,29 @@ def _remember(state: Path, session: str, kind: str = PACKED) -> bool:
     return first
 
 
-def _forget(state: Path, session: str, kinds: Sequence[str] = KINDS) -> None:
-    """A session's conversation starts over: its next task gets a pack (or the hint) again
-    (`kinds`: what is forgotten, by default all)."""
+def _started(state: Path, session: str) -> bool:
+    """A session's conversation starts over: its next task gets a pack (or the hint) again;
+    whether this hook prints the digest (False when another hook of the same start claimed it:
+    Claude Code starts the hooks of one event together, and ends each after `TIMEOUT_SECONDS`,
+    so an older claim is an earlier start's, a compaction's say)."""
+    first = True
+
+    def start(sessions: Sessions) -> bool:
+        nonlocal first
+        now = time.time()
+        claimed = sessions[STARTED].get(session)
+        first = not session or claimed is None or not 0 <= now - claimed < TIMEOUT_SECONDS
+        dropped = [sessions[kind].pop(session, None) for kind in (PACKED, HINTED)]
+        if first and session:
+            sessions[STARTED][session] = now
+        return (first and bool(session)) or any(when is not None for when in dropped)
+
+    _update(state, start)
+    return first
+
+
+def _forget(state: Path, session: str, kinds: Sequence[str]) -> None:
+    """A claim given back: `kinds` of what happened to `session` are forgotten."""
 
     def drop(sessions: Sessions) -> bool:
         dropped = [sessions[kind].pop(session, None) for kind in kinds]

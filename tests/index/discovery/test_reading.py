@@ -38,6 +38,21 @@ def test_minified_and_generated_files_are_skipped(repo: Repo) -> None:
     assert "ok.js" not in str(result)
 
 
+def test_a_bundle_ending_in_a_source_map_comment_is_generated(repo: Repo) -> None:
+    """A build's output (axios's `dist/axios.js`, `dist/node/axios.cjs`): readable lines, no
+    banner, but its last line points at the source map a bundler wrote; indexed, its copies
+    of the library's functions outranked the sources in packs."""
+    body = "".join(f"function helper{i}(x) {{\n  return x + {i};\n}}\n" for i in range(50))
+    repo.write("dist/lib.js", body + "//# sourceMappingURL=lib.js.map\n")
+    repo.write("dist/lib.cjs", body + "module.exports = helper1;\n//# sourceMappingURL=lib.cjs.map")
+    repo.write("dist/site.css", "a { color: red; }\n/*# sourceMappingURL=site.css.map */\n")
+    repo.write("src/lib.js", body)
+    repo.write("src/maps.js", "// the comment `//# sourceMappingURL=x.map` ends a bundle\n" + body)
+    result = skipped(repo)
+    assert result["generated"] == ["dist/lib.cjs", "dist/lib.js", "dist/site.css"]
+    assert "src/" not in str(result)
+
+
 def test_a_file_with_old_mac_line_ends_is_read_as_lines_not_as_one_minified_line(
     repo: Repo,
 ) -> None:

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from repomem.errors import StoreError
-from repomem.index import indexer, query, schema, store
+from repomem.index import discovery, indexer, query, schema, store
 from repomem.index.indexer.apply import skip_row
 from tests.conftest import Repo
 
@@ -88,6 +88,57 @@ def test_files_with_old_mac_line_ends_are_read_again_after_the_upgrade_not_rebui
     (first,) = query.symbol(cfg, "first")
     assert (first["start_line"], first["end_line"]) == (3, 4)
     assert query.symbol(cfg, "fn_199")[0]["start_line"] == 598
+    assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
+
+
+def test_builds_stored_before_the_upgrade_are_read_again_and_skipped_as_generated(
+    repo: Repo,
+) -> None:
+    body = "function helper(x) {\n  return x + 1;\n}\n"
+    repo.write("dist/lib.js", body)
+    repo.write("src/lib.js", body)
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    # the store as schema 16 left it: the build indexed with its source-map comment
+    (old,) = s.rows_for_paths("files", ["dist/lib.js"])
+    built = (body + "//# sourceMappingURL=lib.js.map\n").encode()
+    st = os.stat(repo.write("dist/lib.js", built))
+    with s.writing():
+        s.delete_paths(["dist/lib.js"])
+        fresh = {"text": built.decode(), "hash": discovery.content_hash(built)}
+        s.add("files", [{**old, **fresh, "size": st.st_size, "mtime_ns": st.st_mtime_ns}])
+        s.set_meta({"schema_version": "16"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and sorted(report.skipped_paths["generated"]) == ["dist/lib.js"]
+    assert [h["path"] for h in query.symbol(cfg, "helper")] == ["src/lib.js"]
+    assert query.status(cfg)["skipped"] == {"generated": 1}
+
+
+def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgrade(
+    repo: Repo,
+) -> None:
+    leak = 'пароль = "Xk29sLq0pW"\n\ndef login():\n    return 1\n'
+    repo.write("auth.py", leak)
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    (old,) = s.rows_for_paths("files", ["auth.py"])
+    assert "Xk29sLq0pW" not in old["text"]
+    # the store as schema 17 left it: the Russian name was not read, its value stored
+    with s.writing():
+        s.delete_paths(["auth.py"])
+        s.add("files", [{**old, "text": leak}])
+        s.set_meta({"schema_version": "17"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and report.added == ["auth.py"]
+    (new,) = indexer.open_store(cfg).rows_for_paths("files", ["auth.py"])
+    assert "Xk29sLq0pW" not in new["text"] and "def login" in new["text"]
     assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
 
 

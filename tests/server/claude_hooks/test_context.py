@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from repomem.errors import InputError
+from repomem.index.state import state_dir
 from repomem.memory import ops
 from repomem.server import claude_hooks as hooks
-from repomem.server.claude_hooks import context
+from repomem.server.claude_hooks import context, packed
 from tests.conftest import Repo, wait_until
 from tests.server.claude_hooks.prompts import prompt
 
@@ -34,13 +35,11 @@ def test_the_first_task_of_a_session_gets_a_pack_and_the_next_prompts_do_not(cod
     assert "add" in again
 
 
-def test_two_repomem_hooks_of_one_session_add_one_pack_between_them(
-    code: Repo, tmp_path: Path
-) -> None:
-    # yours in settings.local.json and the team's in settings.json: Claude Code runs both, at once
+def hooks_at_once(code: Repo, tmp_path: Path, payload: dict[str, str]) -> list[str]:
+    """What two `repomem claude-hook` processes, started together on one input, print: yours in
+    settings.local.json and the team's in settings.json, which Claude Code runs at once."""
     ask = tmp_path / "input.json"
-    ask.write_text(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "both",
-                               "prompt": "Calculator.total adds one value too many"}))  # fmt: skip
+    ask.write_text(json.dumps(payload))
     with contextlib.ExitStack() as stack:
         runs = [
             stack.enter_context(
@@ -57,8 +56,34 @@ def test_two_repomem_hooks_of_one_session_add_one_pack_between_them(
         ]
         outs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outs
-    packs = [out for out, _ in outs if out]
+    return [out for out, _ in outs]
+
+
+def test_two_repomem_hooks_of_one_session_add_one_pack_between_them(
+    code: Repo, tmp_path: Path
+) -> None:
+    ask = {"hook_event_name": "UserPromptSubmit", "session_id": "both",
+           "prompt": "Calculator.total adds one value too many"}  # fmt: skip
+    packs = [out for out in hooks_at_once(code, tmp_path, ask) if out]
     assert len(packs) == 1 and packs[0].startswith(hooks.PREAMBLE)
+
+
+def test_two_repomem_hooks_of_one_session_start_print_the_digest_once(
+    code: Repo, tmp_path: Path
+) -> None:
+    cfg = code.config()
+    ops.remember(cfg, "Never print from library code.", kind="convention")
+    start = {"hook_event_name": "SessionStart", "session_id": "both", "source": "startup"}
+    digests = [out for out in hooks_at_once(code, tmp_path, start) if out]
+    assert len(digests) == 1 and "Never print from library code." in digests[0]
+    # a compaction later in the session (past a hook's time limit) gets it again
+    state = state_dir(cfg)
+    sessions = packed._read(state)
+    earlier = sessions[hooks.STARTED]
+    sessions[hooks.STARTED] = {k: v - hooks.TIMEOUT_SECONDS for k, v in earlier.items()}
+    packed._write(state, sessions)
+    compacted = hooks.HookInput("SessionStart", "both", source="compact")
+    assert "Never print from library code." in hooks.context_for(cfg, compacted)
 
 
 def test_a_pack_that_fails_leaves_the_session_to_be_packed_later(repo: Repo) -> None:
@@ -91,7 +116,8 @@ def test_a_session_starts_with_the_memory_digest(code: Repo) -> None:
     ops.remember(cfg, "Never print from library code.", kind="convention")
     ops.add_next_step(cfg, "Handle an empty list in Calculator.total")
     for source in ("startup", "clear", "compact", ""):
-        digest = hooks.context_for(cfg, hooks.HookInput("SessionStart", "s", source=source))
+        start = hooks.HookInput("SessionStart", f"s-{source}", source=source)
+        digest = hooks.context_for(cfg, start)
         assert digest.startswith("# Project memory (repomem, from `REPOMEM.md`)")
         assert "## Conventions\n- [" in digest and "Never print from library code." in digest
         assert "## Next steps\n- [ ] Handle an empty list in Calculator.total" in digest
