@@ -35,7 +35,7 @@ class GitInfo:
 
 # Where git finds a repository, when set in the environment. repomem works on the repository
 # it finds from `-C` or the current folder, as `git -C` in a fresh shell does (the hooks'
-# launcher, `hooks._launcher`, unsets most of them in shell before it starts repomem).
+# launcher, `hooks.scripts._launcher`, unsets most of them in shell before it starts repomem).
 LOCATION_VARS = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_INDEX_FILE",
     "GIT_OBJECT_DIRECTORY",
