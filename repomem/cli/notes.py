@@ -62,8 +62,10 @@ def notes(
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Write per-file notes (purpose, entry points, gotchas): by the model when a key is set,
-    cached by content hash so unchanged files are never sent again; offline otherwise.
+    """Write per-file notes (purpose, entry points, gotchas), by the model or offline.
+
+    With an API key the model writes them, cached by content hash so an unchanged file is never
+    sent again; without one they are written offline.
 
     People's notes (`repomem note PATH TEXT`) are never overwritten. `--show` lists notes,
     marking stale ones (their file changed since).
@@ -251,8 +253,10 @@ def note(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Write a note on a file (kept apart from generated notes, never overwritten by them),
-    or show a file's notes when no TEXT is given. Secrets in the text are redacted."""
+    """Write a note on a file or folder, or show its notes when no TEXT is given.
+
+    A person's note is kept apart from generated notes and never overwritten by them. Secrets
+    in the text are redacted."""
     from repomem.llm import notes as core
 
     try:

@@ -48,6 +48,15 @@ def test_every_command_has_help_text(name: str) -> None:
     assert cmd.callback is not None and cmd.callback.__doc__
 
 
+@pytest.mark.parametrize("name", sorted(all_commands()))
+def test_every_command_is_summed_up_in_one_line(name: str) -> None:
+    # The command list shows a docstring's first paragraph with its line breaks kept: a summary
+    # wrapped in the source wraps mid-sentence in `repomem --help`.
+    doc = all_commands()[name].callback.__doc__ or ""
+    summary = doc.strip().split("\n\n")[0]
+    assert "\n" not in summary, summary
+
+
 def test_command_groups_are_listed_with_their_sub_commands() -> None:
     assert {"hooks install", "hooks uninstall", "hooks status", "watch"} <= set(command_names())
 
