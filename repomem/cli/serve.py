@@ -77,7 +77,10 @@ def serve(
     except RepomemError as exc:
         raise fail(exc) from None
     except KeyboardInterrupt:
-        pass
+        # Over stdio, the SDK reads stdin in a worker thread that nothing can stop: a normal
+        # exit waits for it (for the client's next line) after the Ctrl-C that stopped the
+        # server. Its parse workers, if a refresh was under way, end with this process.
+        state.hard_exit = True
 
 
 @app.command("mcp-config")

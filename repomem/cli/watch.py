@@ -51,6 +51,16 @@ def _warm_packs(cfg: Any) -> Callable[[], None]:
     return on_idle
 
 
+# What a stop does to the batch in progress (`Watcher.begin_stop`), said before waiting for it.
+STOPPING = {
+    "cut": (
+        "Stopping: cutting the full build in progress short (a full build cannot be resumed)..."
+    ),
+    "finish": "Stopping: finishing the update in progress...",
+    "idle": "Stopping.",
+}
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -93,25 +103,31 @@ def watch(
         watcher.start()
     except RepomemError as exc:
         raise fail(exc) from None
-    # `kill`, a process supervisor or a closed terminal stop it as Ctrl-C does: the update in
-    # progress finishes (by default these signals end the process where it stands)
+    # `kill`, a process supervisor or a closed terminal stop it as Ctrl-C does (by default
+    # these signals end the process where it stands)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, _interrupt)
+    stop = "idle"
     try:
         if not quiet:
             typer.echo(f"Watching {cfg.root} (Ctrl-C to stop).")
         while not watcher.wait(0.5):
             pass
     except KeyboardInterrupt:
+        stop = watcher.begin_stop()  # said first: how long the stop takes depends on it
         if not quiet:
-            typer.echo("Stopping: finishing the update in progress...")
+            typer.echo(STOPPING[stop])
     finally:
-        watcher.stop()
+        # a second Ctrl-C while the stop waits ends the process at once (and with it the
+        # parse workers, which watch their parent)
         state.hard_exit = True
+        watcher.stop()
     # the catch-up run of a new or outdated index is a full build, which a stop cuts short
     lost = lost_build(cfg, "the next `repomem watch` or `repomem index`")
     if lost is not None:
         typer.echo(lost, err=True)
+    elif stop == "cut" and not quiet:
+        typer.echo("The full build had parsed every file: it was finished, not cut short.")
     if not quiet:
         typer.echo(f"Stopped after {watcher.batches} update(s).")

@@ -16,8 +16,10 @@ a submodule moves its HEAD, not this repository's; its files' edits are path upd
 other); events in the store's own folder, in vendored
 folders and for paths the discovery filter rejects are dropped too. An error in one batch
 (a locked store, an unreadable file) is reported through `on_error` and the batch is retried
-after a pause; it never stops the watcher. `stop()` lets the batch in progress finish (the
-store's writes are journaled anyway, so even a killed watcher leaves a recoverable store).
+after a pause; it never stops the watcher. `stop()` lets the path update or incremental run
+in progress finish, and cuts a full build in progress short (`begin_stop` says which; a full
+build is not resumed, so waiting minutes for one would only delay the stop). The store's writes
+are journaled anyway, so even a killed watcher leaves a recoverable store.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from watchdog.events import (
     DirCreatedEvent,
@@ -79,6 +81,13 @@ EVENTS: list[type[FileSystemEvent]] = [
     FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent, FileClosedEvent,
     FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
 ]  # fmt: skip
+
+
+Stop = Literal["cut", "finish", "idle"]
+
+
+class _Cut(Exception):
+    """A full build stopped by `Watcher.stop` (it is not resumed: the next run starts over)."""
 
 
 @dataclass
@@ -149,6 +158,9 @@ class Watcher:
         self._cond = threading.Condition()
         self._pending = _Pending()
         self._stopping = False
+        self._stop: Stop = "idle"  # what the stop does to the batch in progress
+        self._running: str = ""  # the batch in progress: "" (none), "paths" or "tree"
+        self._done = threading.Event()  # the worker thread has ended
         self._observer: Any = None
         self._thread: threading.Thread | None = None
         self._handler: _Handler | None = None
@@ -195,21 +207,43 @@ class Watcher:
             with self._cond:
                 self._pending.reconcile = "start"
                 self._pending.first = self._pending.last = time.monotonic() - self.debounce
+        self._done.clear()
         self._thread = threading.Thread(target=self._loop, name="repomem-watcher", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float | None = None) -> None:
-        """Stop watching; a batch being written is finished first, pending changes are left
-        for the next index run."""
+    def begin_stop(self) -> Stop:
+        """Ask the watcher to stop (`stop` waits for it), and say what that does to the batch
+        in progress, decided once: "cut" (a full build is cut short at the next file parsed;
+        its work is lost, as a full build is not resumed), "finish" (an update, or a
+        whole-tree incremental run, is finished: its batches are kept) or "idle" (none)."""
         with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
+            if self._stopping:
+                return self._stop
+            running = self._running
+        # a whole-tree run is a full build when its journal holds `*` (a new or outdated
+        # index); read outside the lock, which watchdog's thread takes for every event
+        cut = running == "tree" and indexer.rebuilding(self.cfg)
+        with self._cond:
+            if not self._stopping:
+                self._stopping = True
+                self._stop = "cut" if cut else "finish" if self._running else "idle"
+                self._cond.notify_all()
+            return self._stop
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop watching; pending changes are left for the next index run, the batch in
+        progress is finished or cut short (`begin_stop`).
+
+        Waits on an event, not `Thread.join`: a Ctrl-C that interrupts a join marks a thread
+        still running as ended (CPython gh-90882), and the process then exited under a build
+        whose parse workers it had just started.
+        """
+        self.begin_stop()
         observer, self._observer = self._observer, None
         if observer is not None:
             observer.stop()
             observer.join(timeout)
-        if self._thread is not None:
-            self._thread.join(timeout)
+        if self._thread is not None and self._done.wait(timeout):
             self._thread = None
 
     def __enter__(self) -> Watcher:
@@ -221,15 +255,11 @@ class Watcher:
 
     @property
     def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._thread is not None and not self._done.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the watcher stops (True) or `timeout` passes (False)."""
-        thread = self._thread
-        if thread is None:
-            return True
-        thread.join(timeout)
-        return not thread.is_alive()
+        return self._thread is None or self._done.wait(timeout)
 
     # ----------------------------------------------------------------- events
     def _watchable(self, path: Path) -> bool:
@@ -353,6 +383,12 @@ class Watcher:
 
     # ----------------------------------------------------------------- batches
     def _loop(self) -> None:
+        try:
+            self._batches()
+        finally:
+            self._done.set()
+
+    def _batches(self) -> None:
         failures = 0
         while True:
             taken = self._take()
@@ -364,10 +400,11 @@ class Watcher:
             assert isinstance(taken, _Pending)
             try:
                 self._process(taken)
-            except (RepomemError, OSError, BrokenExecutor) as exc:
-                # Ctrl-C in a terminal reaches the parse workers too (a broken pool): the
-                # store's journal covers the interrupted batch.
-                if isinstance(exc, BrokenExecutor) and self._stopping:
+            except (RepomemError, OSError, BrokenExecutor, _Cut) as exc:
+                # A stop cut a full build short, or a signal to the whole process group (a
+                # terminal's Ctrl-C, a supervisor's SIGTERM) ended a git command or the parse
+                # workers under the batch: the stop wins, the store's journal covers the batch.
+                if self._stopping:
                     log.info("batch interrupted while stopping: %s", exc)
                     return
                 failures += 1
@@ -428,6 +465,12 @@ class Watcher:
     def _git_busy(self) -> bool:
         return self.git_dir is not None and (self.git_dir / "index.lock").exists()
 
+    def _cut_point(self, phase: str, done: int, total: int) -> None:
+        """Called as each file of a whole-tree run is parsed: a stop cuts a full build short
+        here."""
+        if phase == "parse" and self._stop == "cut":
+            raise _Cut(f"a full build cut short after {done} of {total} files")
+
     def _requeue(self, p: _Pending) -> None:
         with self._cond:
             cur = self._pending
@@ -438,6 +481,13 @@ class Watcher:
             cur.head_check = cur.head_check or p.head_check
 
     def _process(self, p: _Pending) -> None:
+        try:
+            self._process_batch(p)
+        finally:
+            with self._cond:
+                self._running = ""
+
+    def _process_batch(self, p: _Pending) -> None:
         t0 = time.monotonic()
         reason = p.reconcile
         head = self.head
@@ -449,8 +499,12 @@ class Watcher:
             reason = "large"
         if reason == "ignore-rules":
             self._reload()
+        with self._cond:
+            if self._stopping:
+                return  # the stop came before the batch began: it is left for the next run
+            self._running = "tree" if reason else "paths"
         if reason:
-            report = indexer.run(self.cfg)
+            report = indexer.run(self.cfg, progress=self._cut_point)
         elif p.paths:
             # Compaction rewrites whole tables (seconds): it waits for an idle moment.
             report = indexer.update(self.cfg, sorted(p.paths), optimize=False)

@@ -367,7 +367,7 @@ def refresh(cfg: Config) -> Result:
     try:
         report = indexer.run(cfg)
     except BrokenExecutor as exc:
-        # the parse workers ended under it: a Ctrl-C in the server's terminal reaches them
+        # the parse workers ended under it (killed: they ignore a Ctrl-C to the group)
         lost = indexer.lost_build(cfg, "the next `refresh`")
         said = lost or "the batches it finished are kept; call `refresh` to go on"
         raise StoreError(f"The refresh was cut short: {said}.") from exc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -213,6 +214,42 @@ def test_a_stopped_http_server_answers_the_call_in_progress_then_exits_0(
     assert answer and not answer[0].is_error, "".join(err)
     assert [f.text for f in access.load(code.config()).facts()] == ["Written while stopping."]
     assert "Traceback" not in "".join(err)
+
+
+def test_a_stdio_server_stops_on_ctrl_c_while_its_client_keeps_stdin_open(code: Repo) -> None:
+    """The SDK reads stdin in a thread nothing stops: after the Ctrl-C that stopped the
+    server, the process waited for the client's next line (a second Ctrl-C left it waiting
+    at exit, a third killed it by the signal). Ctrl-C is sent until it exits: the first only
+    cancels the server's tasks, which wait for that read."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repomem", "-C", str(code.root), "serve"], env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {},
+             "clientInfo": {"name": "test", "version": "1"}}  # fmt: skip
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                 "params": hello}) + "\n")  # fmt: skip
+    proc.stdin.flush()
+    try:
+        assert '"id":1' in proc.stdout.readline()  # the server answers: it is serving
+        deadline = time.monotonic() + DEADLINE  # a guard against the hang, not a timing
+        while proc.poll() is None and time.monotonic() < deadline:
+            os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C, pressed again
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.5)
+        assert proc.poll() == 0, "the stdio server did not stop on Ctrl-C"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        proc.stderr.close()
+    assert "Traceback" not in err, err
 
 
 def _wait_closed(port: int) -> None:

@@ -286,6 +286,56 @@ def test_stop_finishes_cleanly_and_leaves_a_consistent_store(repo: Repo) -> None
     assert snapshot(indexer.open_store(repo.config())) == fresh_snapshot(repo)
 
 
+def test_a_stop_during_a_full_build_cuts_it_short_and_says_so_once(repo: Repo) -> None:
+    """A full build is not resumed: a stop does not wait minutes for one (it waited for the
+    whole first build, or the parse workers' death decided, depending on the signal)."""
+    from tests.conftest import wait_until
+    from tests.index.indexer.cases import rebuilding
+
+    populate(repo, 600)
+    repo.commit()
+    cfg = repo.config(**{"index.workers": 1})
+    rec = Recorder()
+    w = Watcher(cfg, on_batch=rec.on_batch, on_error=rec.on_error, debounce_ms=0)
+    w.start()
+    try:
+        wait_until(lambda: rebuilding(repo.root / ".git" / "repomem" / "journal.json"), "build")
+        assert w.begin_stop() == "cut"
+    finally:
+        w.stop(timeout=120)
+    assert not w.alive
+    assert w.begin_stop() == "cut"  # decided once
+    assert rec.batches == [] and rec.errors == []
+    assert indexer.lost_build(cfg, "the next run") is not None
+
+
+def test_a_stop_during_an_update_lets_it_finish_and_a_stop_when_idle_says_so(
+    repo: Repo,
+) -> None:
+    populate(repo, 3)
+    repo.commit()
+    indexer.run(repo.config())
+    in_batch, go_on = threading.Event(), threading.Event()
+
+    def on_batch(batch: Batch) -> None:
+        in_batch.set()
+        assert go_on.wait(TIMEOUT)
+
+    w = Watcher(repo.config(), on_batch=on_batch, debounce_ms=0)
+    w.start()  # its catch-up is an incremental run of the whole tree: the index exists
+    try:
+        assert in_batch.wait(TIMEOUT)
+        assert w.begin_stop() == "finish"
+    finally:
+        go_on.set()
+        w.stop(timeout=60)
+    assert not w.alive and w.batches == 1
+    idle = Watcher(repo.config(), debounce_ms=0)
+    idle.start(catch_up=False)
+    idle.stop(timeout=60)
+    assert idle.begin_stop() == "idle"
+
+
 # With optimize_every far off (the default), the rows the full-text index lacks make it due.
 @pytest.mark.parametrize("every", [1, 20])
 def test_compaction_waits_for_an_idle_moment(repo: Repo, every: int) -> None:

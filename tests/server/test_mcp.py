@@ -658,8 +658,8 @@ def test_file_overview_finds_a_file_named_in_the_other_unicode_form(repo: Repo) 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads workers from /proc")
 def test_a_refresh_whose_full_build_is_cut_short_says_its_work_is_lost(repo: Repo) -> None:
-    """The parse workers of a first build end (a Ctrl-C in the server's terminal reaches
-    them): the answer says what `repomem index` says, not a pool's traceback."""
+    """The parse workers of a first build end (killed: they ignore a terminal's Ctrl-C):
+    the answer says what `repomem index` says, not a pool's traceback."""
     import signal
 
     from tests.conftest import wait_until

@@ -81,6 +81,7 @@ __all__ = [
     "process_file",
     "reader",
     "really_changed",
+    "rebuilding",
     "run",
     "seed_from_sibling",
     "state_dir",
@@ -258,6 +259,14 @@ def run(
     _embed(cfg, store, report, progress)
     report.seconds = time.monotonic() - t0
     return report
+
+
+def rebuilding(cfg: Config) -> bool:
+    """Whether a full build is under way or was cut short (its journal holds `*`)."""
+    try:
+        return "*" in open_store(cfg).read_journal()
+    except StoreError:
+        return False
 
 
 def lost_build(cfg: Config, again: str) -> str | None:

@@ -8,6 +8,7 @@ top-level functions of this module.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import sys
@@ -71,10 +72,25 @@ _W_KNOWN: dict[str, str] = {}
 
 def _init_worker(cfg: Config, known: dict[str, str]) -> None:
     global _W_CFG, _W_KNOWN
-    # Ctrl-C reaches the whole process group: the main process stops the workers itself.
+    # Ctrl-C reaches the whole process group: the main process stops the workers itself. The
+    # worker was started with Ctrl-C blocked (`_ctrl_c_held`): ignored first, then unblocked,
+    # one that came meanwhile is dropped here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     _W_CFG = cfg
     _W_KNOWN = known
+
+
+def _exit_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """End this worker when the process that started it is gone, however it ended (SIGTERM,
+    SIGKILL, an `os._exit` while its pool was starting): an orphan would wait for tasks
+    forever, holding the output its parent shared (a reader of it never saw the end)."""
+    parent.join()  # returns when the parent's end of the pipe closes: when it exits
+    os._exit(1)
 
 
 def _work(task: tuple[str, str | None]) -> Parsed | Skipped:
@@ -194,7 +210,7 @@ def _run_tasks(
         workers, mp_context=ctx, initializer=_init_worker, initargs=(cfg, known)
     )
     try:
-        with _main_module_hidden(), _sigint_ignored():
+        with _main_module_hidden(), _ctrl_c_held():
             results = pool.map(_work, tasks, chunksize=chunk)  # starts the workers
         for i, result in enumerate(results, 1):
             yield result
@@ -207,17 +223,27 @@ def _run_tasks(
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Start workers with Ctrl-C ignored (they inherit it): one interrupted while importing
-    prints a traceback of its own. The main process takes Ctrl-C again right after."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread handles signals (a watcher's or server's thread)
+def _ctrl_c_held() -> Iterator[None]:
+    """Start workers with Ctrl-C blocked, in whichever thread starts them (a watcher's or a
+    server's thread too): a worker keeps the signal mask of the thread that started it, so
+    one interrupted while importing cannot print a traceback of its own or break the pool;
+    `_init_worker` then ignores Ctrl-C for good. This process takes a Ctrl-C that came
+    meanwhile right after (another thread takes it, or the unblocking delivers it)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: ignored meanwhile, as workers inherit
+        if threading.current_thread() is not threading.main_thread():
+            yield  # only the main thread may set a handler
+            return
+        ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, ignored)
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:

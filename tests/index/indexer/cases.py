@@ -3,6 +3,7 @@ runs in another process (killed mid-batch, or started for a signal)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -147,3 +148,22 @@ def runs_at_once(cfg: Config, n: int = 2) -> list[IndexReport]:
     assert not any(t.is_alive() for t in threads), "an index run hung"
     assert not errors, errors
     return reports
+
+
+def read_to_end(proc: subprocess.Popen[Any], stream: Any, what: str) -> str:
+    """Everything `proc` (started in a session of its own) and the processes it started
+    write to `stream`, read to its end: the end comes once no process holds the stream open.
+    A process left behind (a parse worker outliving the run) holds it open forever: after a
+    guard of minutes the group is killed and the test fails, naming `what`."""
+    chunks: list[str | bytes] = []
+    reader = threading.Thread(target=lambda: chunks.extend(stream), daemon=True)
+    reader.start()
+    reader.join(timeout=180)
+    if reader.is_alive():
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        reader.join(timeout=30)
+        pytest.fail(f"a process outlived {what}, holding its output open: {chunks!r}")
+    stream.close()
+    proc.wait(timeout=60)
+    return "".join(c if isinstance(c, str) else c.decode() for c in chunks)
