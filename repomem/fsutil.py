@@ -70,11 +70,17 @@ def text_lines(text: str) -> list[str]:
 _LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
 
 
+# The other control characters (C0 but tab, DEL, C1): a NUL makes git take the committed
+# memory file for binary, and an escape sequence rewrites the terminal that shows it.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+
+
 def one_line(text: str) -> str:
     """`text` on one line: each line break (any `str.splitlines` knows) and the blanks around
-    it become one space, and the ends are stripped. For text written where a line break would
-    start something else: an entry or field of the memory file, an error message."""
-    return _LINE_BREAK.sub(" ", text.strip())
+    it become one space, other control characters are dropped, and the ends are stripped. For
+    text written where a line break would start something else: an entry or field of the
+    memory file, an error message."""
+    return _LINE_BREAK.sub(" ", _CONTROL.sub("", text).strip())
 
 
 ECHO_CHARS = 200  # of a value someone gave, said back in a message

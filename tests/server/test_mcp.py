@@ -720,3 +720,27 @@ def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
 
     said = text(talk(code, body))
     assert "\n" not in said and len(said) < 600 and "…" in said, said[:300]
+
+
+def test_control_characters_sent_to_the_memory_never_reach_its_file(code: Repo) -> None:
+    # git takes a file holding a NUL byte for binary: the committed memory file would show
+    # in diffs as "Bin", and an escape sequence would rewrite the terminal of `memory show`
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("session_start", {"title": "fix\x00 the\x1b[2J build"}),
+            await c.call_tool("remember", {"fact": "add()\x00 adds\x07 two numbers."}),
+            await c.call_tool("remember", {"fact": "Totals use sum.", "topic": "ma\x00th"}),
+            await c.call_tool("session_end", {"summary": "did\x00 it", "next_steps": ["go\x08on"]}),
+        ]
+
+    results = talk(code, body)
+    assert not any(r.is_error for r in results), [text(r) for r in results]
+    data = (code.root / "REPOMEM.md").read_bytes()
+    controls = sorted(
+        {chr(b) for b in data if b < 0x20 and b not in b"\n\t"}
+        | ({"\x7f"} & {chr(b) for b in data})
+    )
+    assert not controls, controls
+    assert "add() adds two numbers." in data.decode("utf-8")
+    numstat = code.git("add", "-N", "REPOMEM.md") + code.git("diff", "--numstat", "REPOMEM.md")
+    assert not numstat.startswith("-\t-"), numstat
