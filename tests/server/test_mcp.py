@@ -744,3 +744,26 @@ def test_control_characters_sent_to_the_memory_never_reach_its_file(code: Repo) 
     assert "add() adds two numbers." in data.decode("utf-8")
     numstat = code.git("add", "-N", "REPOMEM.md") + code.git("diff", "--numstat", "REPOMEM.md")
     assert not numstat.startswith("-\t-"), numstat
+
+
+def test_a_repository_deleted_while_serving_is_said_to_be_gone_and_not_written_again(
+    code: Repo,
+) -> None:
+    import shutil
+
+    async def body(c: Client) -> list[Any]:
+        await c.call_tool("index_status", {})
+        shutil.rmtree(code.root)
+        return [
+            await c.call_tool("remember", {"fact": "Written after the checkout was deleted."}),
+            await c.call_tool("context_pack", {"task": "add two numbers"}),
+            await c.call_tool("refresh", {}),
+            await c.call_tool("recall", {"query": "add"}),
+            await c.call_tool("session_start", {"title": "t"}),
+        ]
+
+    for r in talk(code, body):
+        assert r.is_error, text(r)[:200]
+        assert "no longer exists" in text(r) and str(code.root) in text(r), text(r)
+    # nothing recreated the folder (a memory file, a lock, an index of an empty folder)
+    assert not code.root.exists()
