@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
+from repomem.fsutil import echo
 from repomem.memory import access
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
@@ -74,17 +75,17 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
         raise InputError(f"The command needs `{what}`, a path under {ROOT}.")
     path = raw.strip()
     if "\\" in path or "%2e" in path.lower() or "\x00" in path:
-        raise InputError(f"`{raw}` is not a plain {ROOT} path; use forward slashes only.")
+        raise InputError(f"`{echo(raw)}` is not a plain {ROOT} path; use forward slashes only.")
     if path != ROOT and not path.startswith(ROOT + "/"):
-        raise InputError(f"Path must start with {ROOT}, got: {raw}")
+        raise InputError(f"Path must start with {ROOT}, got: {echo(raw)}")
     rest = path[len(ROOT) :].strip("/")
     if not rest:
         return Target("root")
     if ".." in rest.split("/") or "." in rest.split("/"):
-        raise InputError(f"Path {raw} would escape {ROOT}; use /memories/<topic>.md.")
+        raise InputError(f"Path {echo(raw)} would escape {ROOT}; use /memories/<topic>.md.")
     if "/" in rest:
         raise InputError(
-            f"{ROOT} has no sub-directories here (got {raw}); use {ROOT}/<topic>.md or "
+            f"{ROOT} has no sub-directories here (got {echo(raw)}); use {ROOT}/<topic>.md or "
             f"{ROOT}/{file_name(cfg)}."
         )
     if rest == file_name(cfg):
@@ -92,8 +93,8 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     name = unicodedata.normalize("NFC", rest[:-3] if rest.endswith(".md") else rest)
     if slug(name) != name:
         raise InputError(
-            f"`{rest}` is not a usable topic file name; use letters, digits, spaces, `.`, `_` "
-            f"or `-`, like {ROOT}/testing.md."
+            f"`{echo(rest)}` is not a usable topic file name; use letters, digits, spaces, `.`, "
+            f"`_` or `-`, like {ROOT}/testing.md."
         )
     return Target("topic", name)
 
@@ -147,12 +148,13 @@ def _find_once(text: str, old: str, shown: str) -> int:
     starts = [m.start() for m in re.finditer(re.escape(old), text)]
     if not starts:
         raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
+            f"No replacement was performed, old_str `{echo(old)}` did not appear verbatim in "
+            f"{shown}."
         )
     if len(starts) > 1:
         lines = ", ".join(str(text.count("\n", 0, p) + 1) for p in starts)
         raise InputError(
-            f"No replacement was performed: old_str `{old}` appears {len(starts)} times in "
+            f"No replacement was performed: old_str `{echo(old)}` appears {len(starts)} times in "
             f"{shown} (lines {lines}); make it unique."
         )
     return starts[0]
@@ -207,7 +209,7 @@ def run(
         return _rename(cfg, parse_path(cfg, old_path, "old_path"), parse_path(cfg, new_path,
                        "new_path"), old_path or "", new_path or "")  # fmt: skip
     target = parse_path(cfg, path)
-    shown = path.strip() if path else ROOT
+    shown = echo(path.strip()) if path else ROOT
     if command == "view":
         return _view(cfg, target, shown, view_range)
     if target.kind == "root":
@@ -346,9 +348,9 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
         )
     topics = _topics(access.load(cfg))
     if not topics.get(old.name):
-        raise NotFoundError(f"The path {old_raw.strip()} does not exist")
+        raise NotFoundError(f"The path {echo(old_raw.strip())} does not exist")
     if topics.get(new.name) and new.name != old.name:
-        raise InputError(f"The destination {new_raw.strip()} already exists")
+        raise InputError(f"The destination {echo(new_raw.strip())} already exists")
     topic = ops.clean_text(cfg, new.name, "The topic")
     moved = []
     with access.editing(cfg) as doc:

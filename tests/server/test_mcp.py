@@ -710,6 +710,15 @@ HUGE = "parse_" + "x" * 5000 + "\nsecond line"
         ("recall", {"query": HUGE}),
         ("remember", {"fact": "add() adds.", "cites": ["calc.py:" + HUGE]}),
         ("file_overview", {"path": "/" + HUGE}),
+        ("forget", {"id": HUGE}),
+        ("confirm_fact", {"id": HUGE}),
+        ("supersede", {"id": HUGE, "fact": "add() adds.", "why": "w"}),
+        ("memory", {"command": "view", "path": "/memories/" + "x" * 5000 + ".md"}),
+        ("memory", {"command": "view", "path": "/memories/../" + HUGE}),
+        ("memory", {"command": "view", "path": "/memories/a/" + HUGE}),
+        ("memory", {"command": "view", "path": "/" + HUGE}),
+        ("memory", {"command": "view", "path": "/memories/" + HUGE + "\\"}),
+        ("memory", {"command": "view", "path": "/memories/" + HUGE + "!.md"}),
     ],
 )
 def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
