@@ -776,3 +776,30 @@ def test_a_repository_deleted_while_serving_is_said_to_be_gone_and_not_written_a
         assert "no longer exists" in text(r) and str(code.root) in text(r), text(r)
     # nothing recreated the folder (a memory file, a lock, an index of an empty folder)
     assert not code.root.exists()
+
+
+def test_a_lone_surrogate_in_text_sent_to_the_memory_or_a_note_is_written_as_a_replacement(
+    code: Repo,
+) -> None:
+    # JSON can carry half of a UTF-16 pair ("\ud800"), which no UTF-8 file or store holds:
+    # the tools failed with the SDK's "Error executing tool" and a traceback in the log
+    half = "\ud83d"
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("session_start", {"title": f"emoji {half} title"}),
+            await c.call_tool("remember", {"fact": f"add() {half} adds.", "topic": f"m{half}"}),
+            await c.call_tool("write_note", {"path": "calc.py", "note": f"Helpers {half}."}),
+            await c.call_tool("session_end", {"summary": f"done {half}"}),
+            await c.call_tool(
+                "memory",
+                {"command": "str_replace", "path": "/memories/REPOMEM.md",
+                 "old_str": "# Project memory", "new_str": f"# Project memory {half}"},
+            ),
+        ]  # fmt: skip
+
+    results = talk(code, body)
+    assert not any(r.is_error for r in results), [text(r) for r in results]
+    memory = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert "add() \ufffd adds." in memory and "done \ufffd" in memory
+    assert "# Project memory \ufffd" in memory
