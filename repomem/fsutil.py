@@ -83,6 +83,11 @@ def one_line(text: str) -> str:
     return _LINE_BREAK.sub(" ", _CONTROL.sub("", writable(text)).strip())
 
 
+def control_chars(text: str) -> set[str]:
+    """The control characters of `text` that `one_line` drops (not tabs nor line breaks)."""
+    return set(_CONTROL.findall(text))
+
+
 def writable(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD, as invalid UTF-8 in a file is read.
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
-from repomem.fsutil import echo, writable
+from repomem.fsutil import control_chars, echo, writable
 from repomem.memory import access
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
@@ -385,6 +385,13 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
         new_text, message = change(current)
         if new_text == current:
             return Result(message, {"path": shown, "changed": False})
+        added = control_chars(new_text) - control_chars(current)
+        if added:
+            # a NUL makes git take the committed file for binary; an escape rewrites a terminal
+            raise InputError(
+                f"Refusing the edit: it writes a control character (U+{ord(min(added)):04X}) "
+                f"into {shown}, which holds text only; remove it."
+            )
         new_doc = access.parse_text(new_text, path)
         # the same ids `editing` guards (history sessions too), so a lossy edit is the
         # agent's mistake named here, not reported by `editing` as a bug in repomem
