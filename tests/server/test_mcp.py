@@ -803,3 +803,19 @@ def test_a_lone_surrogate_in_text_sent_to_the_memory_or_a_note_is_written_as_a_r
     memory = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
     assert "add() \ufffd adds." in memory and "done \ufffd" in memory
     assert "# Project memory \ufffd" in memory
+
+
+def test_a_session_whose_record_holds_a_lone_surrogate_still_ends(code: Repo) -> None:
+    # an older repomem kept a title sent as half a UTF-16 pair in the session's record
+    import json
+
+    from repomem.memory import session_record
+
+    talk(code, lambda c: c.call_tool("session_start", {"title": "t"}))
+    record = session_record.record_path(code.config())
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["title"] = "half \ud83d title"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    r = talk(code, lambda c: c.call_tool("session_end", {"summary": "done"}))
+    assert not r.is_error, text(r)
+    assert "half \ufffd title" in (code.root / "REPOMEM.md").read_text(encoding="utf-8")
