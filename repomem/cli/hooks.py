@@ -44,7 +44,28 @@ def _print_states(states: list[Any], as_json: bool, cfg: Any) -> None:
     manager = states[0].manager if states else "git"
     if manager == "husky":
         typer.echo("Managed by husky: repomem's lines are a marked block in .husky/<hook>.")
+    typer.echo(_merge_driver_line(cfg))
     typer.echo(f"Log: {hooks.log_path(cfg)}")
+
+
+def _merge_driver_line(cfg: Any) -> str:
+    from repomem import hooks
+    from repomem.memory import access
+
+    state = hooks.merge_driver_state(cfg)
+    name = access.memory_path(cfg).name
+    if state["driver"] and state["gitattributes"]:
+        return f"Merge driver: registered for {name} (.git/config, .gitattributes)."
+    if state["driver"] or state["gitattributes"]:
+        where = ".git/config" if state["driver"] else ".gitattributes"
+        return (
+            f"Merge driver: only in {where}; run `repomem hooks install --merge-driver` to "
+            f"register it whole."
+        )
+    return (
+        f"Merge driver: not registered (`repomem hooks install --merge-driver` makes merges "
+        f"union both sides of {name})."
+    )
 
 
 @hooks_app.command("install")
