@@ -46,3 +46,16 @@ def test_the_text_output_says_whether_the_merge_driver_is_registered(repo: Repo)
     assert "Merge driver: registered for REPOMEM.md" in out, out
     out = runner.invoke(app, ["-C", r, "hooks", "uninstall"]).stdout
     assert "Merge driver: not registered" in out and "--merge-driver" in out, out
+
+
+def test_a_memory_file_outside_the_repository_is_one_line_not_a_traceback(repo: Repo) -> None:
+    repo.write(".repomem", '[memory]\nfile = "../outside.md"\n')
+    for extra in ([], ["--json"]):
+        result = runner.invoke(app, ["-C", str(repo.root), "hooks", "status", *extra])
+        assert (
+            result.exit_code == 1
+            and result.exception is None
+            or isinstance(result.exception, SystemExit)
+        ), result.exception
+        assert result.stderr.startswith("Error: `memory.file`"), result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
