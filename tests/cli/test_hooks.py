@@ -52,10 +52,6 @@ def test_a_memory_file_outside_the_repository_is_one_line_not_a_traceback(repo: 
     repo.write(".repomem", '[memory]\nfile = "../outside.md"\n')
     for extra in ([], ["--json"]):
         result = runner.invoke(app, ["-C", str(repo.root), "hooks", "status", *extra])
-        assert (
-            result.exit_code == 1
-            and result.exception is None
-            or isinstance(result.exception, SystemExit)
-        ), result.exception
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result
         assert result.stderr.startswith("Error: `memory.file`"), result.stderr
         assert result.stderr.count("\n") == 1, result.stderr
