@@ -70,11 +70,37 @@ def text_lines(text: str) -> list[str]:
 _LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029])\s*")
 
 
+# The other control characters (C0 but tab, DEL, C1): a NUL makes git take the committed
+# memory file for binary, and an escape sequence rewrites the terminal that shows it.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+
+
 def one_line(text: str) -> str:
     """`text` on one line: each line break (any `str.splitlines` knows) and the blanks around
-    it become one space, and the ends are stripped. For text written where a line break would
-    start something else: an entry or field of the memory file, an error message."""
-    return _LINE_BREAK.sub(" ", text.strip())
+    it become one space, other control characters are dropped, the ends are stripped, and it
+    is `writable`. For text written where a line break would start something else: an entry
+    or field of the memory file, an error message."""
+    return _LINE_BREAK.sub(" ", _CONTROL.sub("", writable(text)).strip())
+
+
+def control_chars(text: str) -> set[str]:
+    """The control characters of `text` that `one_line` drops (not tabs nor line breaks)."""
+    return set(_CONTROL.findall(text))
+
+
+def writable(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD, as invalid UTF-8 in a file is read.
+
+    Python keeps a command-line byte that is not UTF-8 as a surrogate (`\udcff`), and JSON can
+    carry half of a UTF-16 pair (`"\ud83d"`): neither can be written as UTF-8, to a file or
+    the store. Pairs written as two halves are joined."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
 
 
 ECHO_CHARS = 200  # of a value someone gave, said back in a message

@@ -132,8 +132,13 @@ def confine_glob(pattern: str) -> str:
     """A path glob that cannot name anything outside the repository.
 
     Raises:
-        InputError: for an absolute glob or one with `..`.
+        InputError: for an absolute glob, one with `..` or a NUL byte.
     """
+    if "\x00" in pattern:
+        raise InputError(
+            f"The path glob `{echo(repr(pattern))}` contains a NUL byte; give a plain glob like "
+            f"`src/**/*.py`."
+        )
     unified = pattern.strip().replace("\\", "/")
     if unified.startswith("/") or _DRIVE.match(unified) or ".." in unified.split("/"):
         raise InputError(

@@ -50,6 +50,12 @@ def test_one_line_joins_every_kind_of_line_break_with_one_space() -> None:
     assert one_line("x") == "x" and one_line("") == ""
 
 
+def test_one_line_drops_control_characters_but_keeps_tabs_and_letters() -> None:
+    from repomem.fsutil import one_line
+
+    assert one_line("a\x00b\x1b[2J\tc\x7fd\x9f é 中") == "ab[2J\tcd é 中"
+
+
 def test_a_full_disk_says_to_free_space_not_to_make_the_folder_writable(tmp_path: Path) -> None:
     import errno
 

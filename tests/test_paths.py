@@ -92,6 +92,12 @@ def test_globs_may_not_be_absolute_or_climb_out() -> None:
             confine_glob(bad)
 
 
+def test_a_glob_with_a_nul_byte_is_refused_like_a_path_with_one() -> None:
+    # it matched nothing, so search_code said "No results" where file_overview named the NUL
+    with pytest.raises(InputError, match="NUL byte"):
+        confine_glob("src/\x00*.py")
+
+
 @pytest.mark.parametrize(
     "glob", ["*.py", "src/[ab].py", "[!_]*", "[]]x", "[!]]x", "[[]literal", "a]b", "", "**/x"]
 )

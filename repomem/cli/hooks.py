@@ -27,13 +27,19 @@ STATE_WORDS = {
 
 def _print_states(states: list[Any], as_json: bool, cfg: Any) -> None:
     from repomem import hooks
+    from repomem.memory import access
 
+    try:  # a `memory.file` outside the repository is the user's to fix, in one line
+        driver = hooks.merge_driver_state(cfg)
+        name = access.memory_path(cfg).name
+    except RepomemError as exc:
+        raise fail(exc) from None
     if as_json:
         print_json(
             {
                 "hooks": [s.as_dict() for s in states],
                 "log": str(hooks.log_path(cfg)),
-                "merge_driver": hooks.merge_driver_state(cfg),
+                "merge_driver": driver,
             }
         )
         return
@@ -44,7 +50,23 @@ def _print_states(states: list[Any], as_json: bool, cfg: Any) -> None:
     manager = states[0].manager if states else "git"
     if manager == "husky":
         typer.echo("Managed by husky: repomem's lines are a marked block in .husky/<hook>.")
+    typer.echo(_merge_driver_line(driver, name))
     typer.echo(f"Log: {hooks.log_path(cfg)}")
+
+
+def _merge_driver_line(state: dict[str, object], name: str) -> str:
+    if state["driver"] and state["gitattributes"]:
+        return f"Merge driver: registered for {name} (.git/config, .gitattributes)."
+    if state["driver"] or state["gitattributes"]:
+        where = ".git/config" if state["driver"] else ".gitattributes"
+        return (
+            f"Merge driver: only in {where}; run `repomem hooks install --merge-driver` to "
+            f"register it whole."
+        )
+    return (
+        f"Merge driver: not registered (`repomem hooks install --merge-driver` makes merges "
+        f"union both sides of {name})."
+    )
 
 
 @hooks_app.command("install")

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from repomem import paths, secrets
+from repomem import fsutil, paths, secrets
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
 
@@ -198,7 +198,7 @@ def write_note(
 
     if source not in WRITTEN:
         raise InputError(f"Unknown note source `{source}`; use one of {', '.join(WRITTEN)}.")
-    body = text.strip()
+    body = fsutil.writable(text).strip()
     if not body:
         raise InputError("The note is empty; give its text.")
     if len(body) > MAX_NOTE_CHARS:

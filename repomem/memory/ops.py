@@ -158,7 +158,8 @@ def _get(doc: MemoryDoc, fact_id: str) -> Fact:
         known = [f.id for f in doc.facts() if f.status in ("valid", "stale")]  # the current
         hint = f" Current facts: {', '.join(known[-8:])}." if known else ""
         raise NotFoundError(
-            f"No fact `{fact_id}` in `{doc.path.name}`; see `repomem memory show`.{hint}"
+            f"No fact `{fsutil.echo(fact_id)}` in `{doc.path.name}`; see `repomem memory "
+            f"show`.{hint}"
         )
     return fact
 

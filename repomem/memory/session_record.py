@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from repomem import fsutil
 from repomem.config import Config
 from repomem.fsutil import ReentrantFileLock
 
@@ -61,4 +62,8 @@ def open_session(cfg: Config) -> dict[str, Any] | None:
             "dirty": {},
             "corrupt": True,
         }
+    for key in ("title", "agent"):
+        # an older repomem kept half a UTF-16 pair sent over MCP, which the file cannot hold
+        if isinstance(data.get(key), str):
+            data[key] = fsutil.writable(data[key])
     return data

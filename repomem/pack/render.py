@@ -15,6 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from repomem import fsutil
 from repomem.index import languages
 from repomem.pack.items import Item
 
@@ -123,7 +124,8 @@ def _fence(path: str) -> str:
 
 
 def _render_md(pack: Pack) -> str:
-    first = pack.task.splitlines()[0][:120]
+    # a terminal would run an escape sequence of the task, and a model gets a NUL for nothing
+    first = fsutil.one_line(pack.task.splitlines()[0])[:120]
     state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
     if pack.indexed_at is not None:
         from repomem.index import query

@@ -157,6 +157,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
 
     def call(fn: Callable[[], Result]) -> CallToolResult:
         try:
+            tools.check_root(cfg)
             return _ok(cfg, fn())
         except RepomemError as exc:
             # messages quote values, and a hand-edited memory file can put a credential in one
@@ -394,6 +395,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     async def start_session(task: str) -> str:
         def build() -> str:
             try:
+                tools.check_root(cfg)
                 text = tools.context_pack(cfg, task, None, last).text
             except RepomemError as exc:
                 text = f"(No context pack: {exc})"

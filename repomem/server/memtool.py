@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
+from repomem.fsutil import control_chars, echo, writable
 from repomem.memory import access
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
@@ -74,17 +75,17 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
         raise InputError(f"The command needs `{what}`, a path under {ROOT}.")
     path = raw.strip()
     if "\\" in path or "%2e" in path.lower() or "\x00" in path:
-        raise InputError(f"`{raw}` is not a plain {ROOT} path; use forward slashes only.")
+        raise InputError(f"`{echo(raw)}` is not a plain {ROOT} path; use forward slashes only.")
     if path != ROOT and not path.startswith(ROOT + "/"):
-        raise InputError(f"Path must start with {ROOT}, got: {raw}")
+        raise InputError(f"Path must start with {ROOT}, got: {echo(raw)}")
     rest = path[len(ROOT) :].strip("/")
     if not rest:
         return Target("root")
     if ".." in rest.split("/") or "." in rest.split("/"):
-        raise InputError(f"Path {raw} would escape {ROOT}; use /memories/<topic>.md.")
+        raise InputError(f"Path {echo(raw)} would escape {ROOT}; use /memories/<topic>.md.")
     if "/" in rest:
         raise InputError(
-            f"{ROOT} has no sub-directories here (got {raw}); use {ROOT}/<topic>.md or "
+            f"{ROOT} has no sub-directories here (got {echo(raw)}); use {ROOT}/<topic>.md or "
             f"{ROOT}/{file_name(cfg)}."
         )
     if rest == file_name(cfg):
@@ -92,8 +93,8 @@ def parse_path(cfg: Config, raw: str | None, what: str = "path") -> Target:
     name = unicodedata.normalize("NFC", rest[:-3] if rest.endswith(".md") else rest)
     if slug(name) != name:
         raise InputError(
-            f"`{rest}` is not a usable topic file name; use letters, digits, spaces, `.`, `_` "
-            f"or `-`, like {ROOT}/testing.md."
+            f"`{echo(rest)}` is not a usable topic file name; use letters, digits, spaces, `.`, "
+            f"`_` or `-`, like {ROOT}/testing.md."
         )
     return Target("topic", name)
 
@@ -147,12 +148,13 @@ def _find_once(text: str, old: str, shown: str) -> int:
     starts = [m.start() for m in re.finditer(re.escape(old), text)]
     if not starts:
         raise InputError(
-            f"No replacement was performed, old_str `{old}` did not appear verbatim in {shown}."
+            f"No replacement was performed, old_str `{echo(old)}` did not appear verbatim in "
+            f"{shown}."
         )
     if len(starts) > 1:
         lines = ", ".join(str(text.count("\n", 0, p) + 1) for p in starts)
         raise InputError(
-            f"No replacement was performed: old_str `{old}` appears {len(starts)} times in "
+            f"No replacement was performed: old_str `{echo(old)}` appears {len(starts)} times in "
             f"{shown} (lines {lines}); make it unique."
         )
     return starts[0]
@@ -198,6 +200,10 @@ def run(
     """
     if command not in COMMANDS:
         raise InputError(f"Unknown memory command `{command}`; use one of {', '.join(COMMANDS)}.")
+    # JSON can carry half of a UTF-16 pair, which the file cannot hold
+    file_text, old_str, new_str, insert_text = (
+        None if t is None else writable(t) for t in (file_text, old_str, new_str, insert_text)
+    )
     if read_only and command != "view":
         raise InputError(
             f"This server is read-only (`repomem serve --read-only`); `{command}` is refused, "
@@ -207,7 +213,7 @@ def run(
         return _rename(cfg, parse_path(cfg, old_path, "old_path"), parse_path(cfg, new_path,
                        "new_path"), old_path or "", new_path or "")  # fmt: skip
     target = parse_path(cfg, path)
-    shown = path.strip() if path else ROOT
+    shown = echo(path.strip()) if path else ROOT
     if command == "view":
         return _view(cfg, target, shown, view_range)
     if target.kind == "root":
@@ -346,9 +352,9 @@ def _rename(cfg: Config, old: Target, new: Target, old_raw: str, new_raw: str) -
         )
     topics = _topics(access.load(cfg))
     if not topics.get(old.name):
-        raise NotFoundError(f"The path {old_raw.strip()} does not exist")
+        raise NotFoundError(f"The path {echo(old_raw.strip())} does not exist")
     if topics.get(new.name) and new.name != old.name:
-        raise InputError(f"The destination {new_raw.strip()} already exists")
+        raise InputError(f"The destination {echo(new_raw.strip())} already exists")
     topic = ops.clean_text(cfg, new.name, "The topic")
     moved = []
     with access.editing(cfg) as doc:
@@ -379,6 +385,13 @@ def _edit_file(cfg: Config, shown: str, change: Callable[[str], tuple[str, str]]
         new_text, message = change(current)
         if new_text == current:
             return Result(message, {"path": shown, "changed": False})
+        added = control_chars(new_text) - control_chars(current)
+        if added:
+            # a NUL makes git take the committed file for binary; an escape rewrites a terminal
+            raise InputError(
+                f"Refusing the edit: it writes a control character (U+{ord(min(added)):04X}) "
+                f"into {shown}, which holds text only; remove it."
+            )
         new_doc = access.parse_text(new_text, path)
         # the same ids `editing` guards (history sessions too), so a lossy edit is the
         # agent's mistake named here, not reported by `editing` as a bug in repomem

@@ -19,7 +19,7 @@ from typing import Any
 
 from repomem import config, secrets
 from repomem.config import Config
-from repomem.errors import InputError, NotFoundError, StoreError
+from repomem.errors import InputError, NotARepoError, NotFoundError, StoreError
 from repomem.fsutil import echo, nfc
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact, HistoryEntry, Session
@@ -72,6 +72,22 @@ def for_tools(message: str) -> str:
     for pattern, replacement in _ADVICE:
         message = pattern.sub(replacement, message)
     return message
+
+
+def check_root(cfg: Config) -> None:
+    """Fail when the repository's folder is gone (deleted or moved while the server runs).
+
+    Without this a write would create the folder again to hold a memory file or a lock, and
+    a pack would index the empty folder and call it fresh.
+
+    Raises:
+        NotARepoError: when `cfg.root` is no longer a folder.
+    """
+    if not cfg.root.is_dir():
+        raise NotARepoError(
+            f"The repository `{cfg.root}` no longer exists (deleted or moved while the server "
+            f"ran); restart the server in the repository's new place."
+        )
 
 
 @dataclass

@@ -140,3 +140,16 @@ def test_session_end_after_an_end_that_died_says_the_session_was_recorded_alread
     code, out, _ = run("-C", r, "session", "list", "--json")
     data = json.loads(out)
     assert data["open"] is None and [s["summary"] for s in data["sessions"]] == ["First try."]
+
+
+def test_bytes_that_are_not_utf8_in_a_fact_step_or_note_are_written_as_replacements(
+    code: Repo,
+) -> None:
+    r = str(code.root)
+    # how Python passes a byte 0xff of the command line (a Latin-1 terminal's `ÿ`)
+    assert run("-C", r, "remember", "Adds \udcff numbers.", "--topic", "m\udcff")[0] == 0
+    assert run("-C", r, "memory", "next", "Check \udcff")[0] == 0
+    code_, _, err = run("-C", r, "note", "calc.py", "Helpers \udcff.")
+    assert code_ == 0, err
+    memory = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert "Adds \ufffd numbers." in memory and "Check \ufffd" in memory

@@ -92,6 +92,14 @@ def test_xml_packs_stay_well_formed_with_control_characters_in_task_and_code(
     assert any("def compute_total" in (e.text or "") for e in root.iter() if e.tag != "task")
 
 
+def test_the_markdown_header_says_the_task_without_its_control_characters(repo: Repo) -> None:
+    # `repomem pack` prints it to a terminal, which runs an escape sequence (`\x1b[2J` clears
+    # the screen), and the MCP tool hands a NUL to the model
+    make_project(repo)
+    md = builder.build(repo.config(), "\x1b[2Jfix\x00 the \x07tax", budget=800).render("md")
+    assert md.splitlines()[0] == "# Context pack: [2Jfix the tax"
+
+
 def test_markdown_fences_are_longer_than_any_fence_inside_the_code(repo: Repo) -> None:
     code = (
         '"""Turn titles into URL slugs.\n\nExample:\n\n```\n>>> make_slug("Hello World")\n'

@@ -710,6 +710,15 @@ HUGE = "parse_" + "x" * 5000 + "\nsecond line"
         ("recall", {"query": HUGE}),
         ("remember", {"fact": "add() adds.", "cites": ["calc.py:" + HUGE]}),
         ("file_overview", {"path": "/" + HUGE}),
+        ("forget", {"id": HUGE}),
+        ("confirm_fact", {"id": HUGE}),
+        ("supersede", {"id": HUGE, "fact": "add() adds.", "why": "w"}),
+        ("memory", {"command": "view", "path": "/memories/" + "x" * 5000 + ".md"}),
+        ("memory", {"command": "view", "path": "/memories/../" + HUGE}),
+        ("memory", {"command": "view", "path": "/memories/a/" + HUGE}),
+        ("memory", {"command": "view", "path": "/" + HUGE}),
+        ("memory", {"command": "view", "path": "/memories/" + HUGE + "\\"}),
+        ("memory", {"command": "view", "path": "/memories/" + HUGE + "!.md"}),
     ],
 )
 def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
@@ -720,3 +729,93 @@ def test_an_answer_says_a_huge_argument_back_cut_on_one_line(
 
     said = text(talk(code, body))
     assert "\n" not in said and len(said) < 600 and "…" in said, said[:300]
+
+
+def test_control_characters_sent_to_the_memory_never_reach_its_file(code: Repo) -> None:
+    # git takes a file holding a NUL byte for binary: the committed memory file would show
+    # in diffs as "Bin", and an escape sequence would rewrite the terminal of `memory show`
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("session_start", {"title": "fix\x00 the\x1b[2J build"}),
+            await c.call_tool("remember", {"fact": "add()\x00 adds\x07 two numbers."}),
+            await c.call_tool("remember", {"fact": "Totals use sum.", "topic": "ma\x00th"}),
+            await c.call_tool("session_end", {"summary": "did\x00 it", "next_steps": ["go\x08on"]}),
+        ]
+
+    results = talk(code, body)
+    assert not any(r.is_error for r in results), [text(r) for r in results]
+    data = (code.root / "REPOMEM.md").read_bytes()
+    controls = sorted(
+        {chr(b) for b in data if b < 0x20 and b not in b"\n\t"}
+        | ({"\x7f"} & {chr(b) for b in data})
+    )
+    assert not controls, controls
+    assert "add() adds two numbers." in data.decode("utf-8")
+    numstat = code.git("add", "-N", "REPOMEM.md") + code.git("diff", "--numstat", "REPOMEM.md")
+    assert not numstat.startswith("-\t-"), numstat
+
+
+def test_a_repository_deleted_while_serving_is_said_to_be_gone_and_not_written_again(
+    code: Repo,
+) -> None:
+    import shutil
+
+    async def body(c: Client) -> list[Any]:
+        await c.call_tool("index_status", {})
+        shutil.rmtree(code.root)
+        return [
+            await c.call_tool("remember", {"fact": "Written after the checkout was deleted."}),
+            await c.call_tool("context_pack", {"task": "add two numbers"}),
+            await c.call_tool("refresh", {}),
+            await c.call_tool("recall", {"query": "add"}),
+            await c.call_tool("session_start", {"title": "t"}),
+        ]
+
+    for r in talk(code, body):
+        assert r.is_error, text(r)[:200]
+        assert "no longer exists" in text(r) and str(code.root) in text(r), text(r)
+    # nothing recreated the folder (a memory file, a lock, an index of an empty folder)
+    assert not code.root.exists()
+
+
+def test_a_lone_surrogate_in_text_sent_to_the_memory_or_a_note_is_written_as_a_replacement(
+    code: Repo,
+) -> None:
+    # JSON can carry half of a UTF-16 pair ("\ud800"), which no UTF-8 file or store holds:
+    # the tools failed with the SDK's "Error executing tool" and a traceback in the log
+    half = "\ud83d"
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("session_start", {"title": f"emoji {half} title"}),
+            await c.call_tool("remember", {"fact": f"add() {half} adds.", "topic": f"m{half}"}),
+            await c.call_tool("write_note", {"path": "calc.py", "note": f"Helpers {half}."}),
+            await c.call_tool("session_end", {"summary": f"done {half}"}),
+            await c.call_tool(
+                "memory",
+                {"command": "str_replace", "path": "/memories/REPOMEM.md",
+                 "old_str": "# Project memory", "new_str": f"# Project memory {half}"},
+            ),
+        ]  # fmt: skip
+
+    results = talk(code, body)
+    assert not any(r.is_error for r in results), [text(r) for r in results]
+    memory = (code.root / "REPOMEM.md").read_text(encoding="utf-8")
+    assert "add() \ufffd adds." in memory and "done \ufffd" in memory
+    assert "# Project memory \ufffd" in memory
+
+
+def test_a_session_whose_record_holds_a_lone_surrogate_still_ends(code: Repo) -> None:
+    # an older repomem kept a title sent as half a UTF-16 pair in the session's record
+    import json
+
+    from repomem.memory import session_record
+
+    talk(code, lambda c: c.call_tool("session_start", {"title": "t"}))
+    record = session_record.record_path(code.config())
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["title"] = "half \ud83d title"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    r = talk(code, lambda c: c.call_tool("session_end", {"summary": "done"}))
+    assert not r.is_error, text(r)
+    assert "half \ufffd title" in (code.root / "REPOMEM.md").read_text(encoding="utf-8")

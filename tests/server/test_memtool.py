@@ -395,3 +395,32 @@ def test_status_changes_written_into_the_memory_file_are_refused_with_the_tool_t
     for r, w in zip(results, words, strict=True):
         assert r.is_error and w in text(r), (w, text(r))
     assert path.read_text(encoding="utf-8") == original
+
+
+def test_an_edit_that_writes_a_control_character_into_the_memory_file_is_refused(
+    code: Repo,
+) -> None:
+    # a NUL makes git take the committed file for binary (no diffs, no text merges)
+    cfg = code.config()
+    ops.remember(cfg, "Must survive.")
+    path = access.memory_path(cfg)
+    original = path.read_text(encoding="utf-8")
+    results = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Overview\n",
+         "new_str": "## Overview\n\nNul \x00 here.\n"},
+        {"command": "insert", "path": "/memories/REPOMEM.md", "insert_line": 2,
+         "insert_text": "Bell \x07 and \x1b[2J clear."},
+        {"command": "create", "path": "/memories/REPOMEM.md", "file_text": original + "\x00"},
+    )  # fmt: skip
+    for r in results:
+        assert r.is_error and "control character" in text(r), text(r)
+    assert path.read_text(encoding="utf-8") == original
+    # a tab is text, and a control character already in the file does not block other edits
+    path.write_text(original.replace("## Overview\n", "## Overview\n\nOld \x00 byte.\n"), "utf-8")
+    (ok,) = memory(
+        code,
+        {"command": "str_replace", "path": "/memories/REPOMEM.md", "old_str": "## Overview\n",
+         "new_str": "## Overview\n\nA\ttab.\n"},
+    )  # fmt: skip
+    assert not ok.is_error, text(ok)
