@@ -106,7 +106,9 @@ def mcp_config(
         if write:
             path, replaced = clients.write(cfg, client, command=cmd, read_only=read_only)
             verb = "Updated the repomem entry in" if replaced else "Added repomem to"
-            typer.echo(f"{verb} {path.relative_to(cfg.root)}; restart {client} to load it.")
+            typer.echo(
+                f"{verb} {path.relative_to(cfg.root)}; restart {clients.NAMES[client]} to load it."
+            )
             return
         data = clients.snippet(cfg, client, command=cmd, read_only=read_only)
     except RepomemError as exc:

@@ -34,6 +34,7 @@ FILES = {
     "vscode": ".vscode/mcp.json",
     "zed": ".zed/settings.json",
 }
+NAMES = {"claude-code": "Claude Code", "cursor": "Cursor", "vscode": "VS Code", "zed": "Zed"}
 KEYS = {"claude-code": "mcpServers", "cursor": "mcpServers", "vscode": "servers",
         "zed": "context_servers"}  # fmt: skip
 

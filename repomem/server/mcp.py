@@ -172,6 +172,7 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
             int | None,
             Field(
                 # stated for clients, checked by the tool: one message for every way in
+                strict=True,
                 json_schema_extra={"minimum": MIN_BUDGET},
                 description=f"Token budget of the pack (default {cfg.server.pack_budget}, at "
                 f"least {MIN_BUDGET}, at most {cfg.server.max_pack_tokens}).",
@@ -193,7 +194,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         path_glob: Annotated[
             str | None, Field(description="Only paths matching this glob, e.g. `src/*.py`.")
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
+        limit: Annotated[
+            int, Field(ge=1, le=100, strict=True, description="At most this many.")
+        ] = 10,
     ) -> CallToolResult:
         """Full-text (BM25) search over the index: symbols (name, signature, doc) and files.
         Returns path:lines, kind and signature per hit, best first."""
@@ -212,7 +215,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     @tool(READ)
     def find_references(
         name: Annotated[str, Field(description="The identifier (the last part of `A.b`, `A::b`).")],
-        limit: Annotated[int, Field(ge=1, le=500, description="At most this many.")] = 100,
+        limit: Annotated[
+            int, Field(ge=1, le=500, strict=True, description="At most this many.")
+        ] = 100,
     ) -> CallToolResult:
         """Where an identifier is used (calls, imports, type uses): file, line, enclosing
         definition. Name-based, so same-named symbols are mixed."""
@@ -244,7 +249,9 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
     @tool(READ)
     def recall(
         query: Annotated[str, Field(description="Words or identifiers.")],
-        limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
+        limit: Annotated[
+            int, Field(ge=1, le=100, strict=True, description="At most this many.")
+        ] = 10,
     ) -> CallToolResult:
         """Search the project memory (facts, conventions, decisions, sessions); stale facts
         (their cited code changed) are marked STALE."""
@@ -351,7 +358,8 @@ def build_server(cfg: Config, *, read_only: bool | None = None) -> MCPServer:
         old_str: Annotated[str | None, Field(description="str_replace: text to find.")] = None,
         new_str: Annotated[str | None, Field(description="str_replace: replacement.")] = None,
         insert_line: Annotated[
-            int | None, Field(description="insert: the line after which to insert (0: top).")
+            int | None,
+            Field(strict=True, description="insert: the line after which to insert (0: top)."),
         ] = None,
         insert_text: Annotated[str | None, Field(description="insert: the text.")] = None,
         old_path: Annotated[str | None, Field(description="rename: from.")] = None,

@@ -298,7 +298,9 @@ def test_mcp_config_prints_the_snippet_and_writes_the_project_file(repo: Repo) -
         "command": "repomem", "args": ["-C", "${workspaceFolder}", "serve"]}}}  # fmt: skip
     repo.write(".mcp.json", json.dumps({"mcpServers": {"db": {"command": "db-mcp"}}}))
     code_, out, _ = run("-C", r, "mcp-config", "--client", "claude-code", "--write")
-    assert code_ == 0 and "Added repomem to .mcp.json" in out
+    assert (
+        code_ == 0 and out.strip() == "Added repomem to .mcp.json; restart Claude Code to load it."
+    )
     data = json.loads((repo.root / ".mcp.json").read_text(encoding="utf-8"))
     assert set(data["mcpServers"]) == {"db", "repomem"}
     assert data["mcpServers"]["repomem"]["args"][-1] == "serve"

@@ -244,6 +244,33 @@ def test_rejected_argument_values_are_not_echoed(code: Repo) -> None:
     assert r.is_error and "limit" in text(r) and token not in text(r) and "ghp_" not in text(r)
 
 
+def test_a_number_argument_given_true_or_as_a_string_is_refused(code: Repo) -> None:
+    # JSON `true` is not 1 and `"5"` is not 5: a client sending them has a bug worth naming
+    # (a pack "within 1 token" or a search for one result would hide it).
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("context_pack", {"task": "add", "max_tokens": True}),
+            await c.call_tool("search_code", {"query": "add", "limit": True}),
+            await c.call_tool("search_code", {"query": "add", "limit": "5"}),
+            await c.call_tool(
+                "memory",
+                {
+                    "command": "insert",
+                    "path": "/memories/x.md",
+                    "insert_line": True,
+                    "insert_text": "y",
+                },
+            ),
+        ]
+
+    results = talk(code, body)
+    for r, name in zip(results, ["max_tokens", "limit", "limit", "insert_line"], strict=True):
+        assert r.is_error, name
+        message = text(r)
+        assert message.startswith("Error: ") and name in message, message
+        assert "is 1 tokens" not in message, message
+
+
 @pytest.mark.parametrize(
     ("tool", "args"),
     [
