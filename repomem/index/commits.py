@@ -98,8 +98,13 @@ def drop_newly_secret(store: Any) -> int:
     t0 = time.monotonic()
     stored = store.column("commits", ["sha", "subject", "text"])
     root = store.get_meta("root")
-    found = vcs.commits_named(Path(root), stored["sha"]) if root else []
-    messages = {c.sha: c.message[:MAX_MESSAGE_CHARS] for c in found}
+    messages: dict[str, str] = {}
+    if root:  # (HEAD's log first: one git call, where 500 named commits take one each)
+        found = vcs.commit_log(Path(root), limit=len(stored["sha"]), files=False)
+        messages = {c.sha: c.message[:MAX_MESSAGE_CHARS] for c in found}
+        others = [sha for sha in stored["sha"] if sha not in messages]
+        found = vcs.commits_named(Path(root), others, files=False) if others else []
+        messages.update((c.sha, c.message[:MAX_MESSAGE_CHARS]) for c in found)
     drop = []
     for sha, subject, text in zip(stored["sha"], stored["subject"], stored["text"], strict=True):
         message = messages.get(sha)
