@@ -141,8 +141,8 @@ _THEN_OPERATOR = (
     # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
     # var pw string = ... (Go), <password encrypted="false">
     r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
-    # the password for x is ..., the password for staging: ...
-    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
+    # the password for x is ..., the password for staging: ..., set the password to ...
+    r"|[a-z]{0,6}(?:(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)|[ \t]+to)[ \t\r\n]"
     r"|(?:(?<=(?:use|ith|ing) pass)|(?<=(?:use|ith|ing) the pass))word[ \t])"
     # connect with password ..., use the password ...
 )

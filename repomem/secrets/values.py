@@ -156,6 +156,18 @@ def _is_prose(value: str) -> bool:
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
 
 
+def _mixes_case_and_digits(word: str) -> bool:
+    """True for a word of eight characters or more with a digit, a small and a capital
+    letter: a password or a key (``Hq71mZpe4T``), not a word, a name in one case or an
+    algorithm (``sha256``, ``passwordHash``)."""
+    return (
+        len(word) >= 8
+        and any(map(str.isdigit, word))
+        and any(map(str.islower, word))
+        and any(map(str.isupper, word))
+    )
+
+
 def _is_sentence(value: str) -> bool:
     """True for a quoted config value that is a sentence (a capital, a comma, a full stop),
     not a passphrase ("correct horse battery staple")."""
@@ -316,7 +328,12 @@ def _secret_value(
                 bare = _INLINE_COMMENT.sub("", bare)
             value = bare.rstrip().rstrip(",")
             if m.group("op") == ":" and _is_prose(value):
-                return None  # "Password: must be 12 characters." (not "password = a b c")
+                # "Password: must be 12 characters." (not "password = a b c"); but a word
+                # typed like a password or generated, then words: "password: Hq71mZpe4T
+                # for the bot" (a fact remembered, a note, a commit message)
+                value = value.split(None, 1)[0].rstrip(",;.)")
+                if not _mixes_case_and_digits(value):
+                    return None
             cut = value.find(REDACTED)
             if cut > 0 or context == "comment" or keyword_name in _GENERATED_KEYWORDS:
                 # a token later on the line was redacted: this value is a word before it; in
@@ -422,12 +439,12 @@ def _value_before_key(
 
 
 # A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
-# was 3f9a...", "the password for staging: ...", "the password was changed to ...": the
-# credential word, up to eight words, "is"/"was"/"being" (maybe "changed to") or a colon,
-# one word, also on the next line.
+# was 3f9a...", "the password for staging: ...", "the password was changed to ...", "set the
+# password to ...": the credential word, up to eight words, "is"/"was"/"being" (maybe
+# "changed to") or a colon, or "to" right after the word; one word, also on the next line.
 _STATED_TAIL = re.compile(
-    r"s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
-    r"|(?<=[\w.-]):):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
+    r"(?:s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
+    r"|(?<=[\w.-]):)|[ \t]+to(?=[ \t])):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
     r"""(?P<q>[`"']?)(?P<value>[^\s`"']+)"""
 )
 # Words a person picks: "password is hunter2!"; the rest are machine-made.
