@@ -327,13 +327,16 @@ def _secret_value(
             if "#" in bare:
                 bare = _INLINE_COMMENT.sub("", bare)
             value = bare.rstrip().rstrip(",")
-            if m.group("op") == ":" and _is_prose(value):
-                # "Password: must be 12 characters." (not "password = a b c"); but a word
-                # typed like a password or generated, then words: "password: Hq71mZpe4T
-                # for the bot" (a fact remembered, a note, a commit message)
-                value = value.split(None, 1)[0].rstrip(",;.)")
-                if not _mixes_case_and_digits(value):
-                    return None
+            prose = m.group("op") == ":" and _is_prose(value)
+            if prose or (m.group("op") == ":" and _CODE_VALUE.match(value)):
+                # words, or a call in docs; but a word typed like a password or generated,
+                # then words or an aside, is a secret: "password: Hq71mZpe4T for the bot",
+                # "password: Hq71mZpe4T (rotated)" (a fact remembered, a note, a commit message)
+                first = value.split(None, 1)[0].rstrip(",;.)")
+                if _mixes_case_and_digits(first) and _CODE_VALUE.match(first) is None:
+                    value = first
+                elif prose:
+                    return None  # "Password: must be 12 characters." (not "password = a b c")
             cut = value.find(REDACTED)
             if cut > 0 or context == "comment" or keyword_name in _GENERATED_KEYWORDS:
                 # a token later on the line was redacted: this value is a word before it; in

@@ -207,6 +207,7 @@ PROSE_GOING_ON = {
     "comma_then_words": ("password: Hq71mZpe4T, user admin", "Hq71mZpe4T"),
     "in_another_language": ("senha: Hq71mZpe4T para o banco", "Hq71mZpe4T"),
     "a_token": ("api token: 7fQ2mZk91Lx0Pp for the deploy bot", "7fQ2mZk91Lx0Pp"),
+    "an_aside": ("The staging password: Hq71mZpe4T (rotated)", "Hq71mZpe4T"),
     "set_to": ("Set the staging password to Hq71!mzpe4t", "Hq71!mzpe4t"),
     "changed_to": ("Changed the DB password to hunter2hunter", "hunter2hunter"),
     "rotated_to": ("rotated the deploy token to 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"),
@@ -229,6 +230,8 @@ PROSE_KEPT = {
     "to_words": "Add a password to the account settings",
     "to_an_identifier": "Copy the token to the_env_var",
     "to_then_is": "the password to the staging db is unknown",
+    "a_call_in_docs": "password: request.form['password']",
+    "a_call_with_an_aside": "token: get_token() (cached)",
 }
 
 
