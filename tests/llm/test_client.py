@@ -266,6 +266,18 @@ def test_personal_data_and_command_line_passwords_are_not_sent(fake_api: FakeAnt
     assert "[EMAIL]" in sent and "Jane Roe" in sent
 
 
+def test_credentials_written_in_prose_are_not_sent(fake_api: FakeAnthropic) -> None:
+    prompt = (
+        "Task: the deploy fails since DB_PASSWORD=Hq71mZpe4T went in prod\n"
+        "Notes: the staging password: hunter2hunter (rotated)\n"
+        "def deploy():\n    return connect()\n"
+    )
+    make(fake_api).complete("s", prompt, max_tokens=5)
+    sent = fake_api.posts()[0].raw.decode()
+    assert "Hq71mZpe4T" not in sent and "hunter2hunter" not in sent
+    assert "def deploy():" in sent and "the deploy fails" in sent
+
+
 def test_extra_patterns_are_redacted_too(fake_api: FakeAnthropic) -> None:
     make(fake_api, extra_patterns=[r"internal-[0-9]{6}"]).complete(
         "s", "host internal-123456 is ours", max_tokens=5
