@@ -98,6 +98,8 @@ _NAME_SUFFIXES = frozenset(
 
 # Bare values that are YAML/TOML structure or references rather than scalars.
 _BARE_NOT_VALUE = "{[&*!|>#"
+# A word in Markdown's bold or italics: **hunter2hunter**, *abc123* (not a mask: ****).
+_EMPHASIS = re.compile(r"(?P<mark>\*\*?)(?P<word>[^\s*`]{1,200}?)(?P=mark)(?![*\w])")
 
 # The groups of the assignment tail's quoted values (its other values: bare, eol).
 _QUOTED_GROUPS = frozenset({"quoted", "equoted", "lua", "curly"})
@@ -311,6 +313,13 @@ def _secret_value(
             value = nxt.group(2).rstrip()
             start = nxt.start(2)
             if len(value) < 6 or _is_prose(value):
+                return None
+        elif bare[0] == "*" and (emphasis := _EMPHASIS.match(bare)) is not None:
+            # password: **hunter2hunter** (Markdown: a note, a fact, a README), typed or
+            # generated (not **required**)
+            value = emphasis.group("word")
+            start += emphasis.start("word")
+            if len(value) < 6 or not (_typed(value) or _looks_generated(value)):
                 return None
         elif bare[0] in _BARE_NOT_VALUE:
             return None

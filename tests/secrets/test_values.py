@@ -208,6 +208,8 @@ PROSE_GOING_ON = {
     "in_another_language": ("senha: Hq71mZpe4T para o banco", "Hq71mZpe4T"),
     "a_token": ("api token: 7fQ2mZk91Lx0Pp for the deploy bot", "7fQ2mZk91Lx0Pp"),
     "an_aside": ("The staging password: Hq71mZpe4T (rotated)", "Hq71mZpe4T"),
+    "markdown_bold": ("The staging password: **hunter2hunter**", "hunter2hunter"),
+    "markdown_italic_token": ("token: *ghx7Yk29sLq0pW12ab* for the bot", "ghx7Yk29sLq0pW12ab"),
     "set_to": ("Set the staging password to Hq71!mzpe4t", "Hq71!mzpe4t"),
     "changed_to": ("Changed the DB password to hunter2hunter", "hunter2hunter"),
     "rotated_to": ("rotated the deploy token to 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"),
@@ -231,6 +233,9 @@ PROSE_KEPT = {
     "to_an_identifier": "Copy the token to the_env_var",
     "to_then_is": "the password to the staging db is unknown",
     "a_call_in_docs": "password: request.form['password']",
+    "a_mask_in_markdown": "password: ****",
+    "a_word_in_bold": "password: **required**",
+    "an_emphasised_sentence": "token: *see the vault entry*",
     "a_call_with_an_aside": "token: get_token() (cached)",
 }
 
