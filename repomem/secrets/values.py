@@ -337,7 +337,11 @@ def _secret_value(
                 bare = _INLINE_COMMENT.sub("", bare)
             value = bare.rstrip().rstrip(",")
             prose = m.group("op") == ":" and _is_prose(value)
-            if prose or (m.group("op") == ":" and _CODE_VALUE.match(value)):
+            if prose or (
+                m.group("op") == ":"
+                and not _OPENING_BRACKETS.isdisjoint(value)  # (a cheap test first)
+                and _CODE_VALUE.match(value)
+            ):
                 # words, or a call in docs; but a word typed like a password or generated,
                 # then words or an aside, is a secret: "password: Hq71mZpe4T for the bot",
                 # "password: Hq71mZpe4T (rotated)" (a fact remembered, a note, a commit message)
