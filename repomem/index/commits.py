@@ -79,6 +79,54 @@ def sync(
     return {META_HEAD: want, META_LIMIT: str(limit), META_FORMAT: FORMAT}
 
 
+# What `META_HEAD` holds after `drop_newly_secret` dropped rows: no commit's id, so the next
+# `sync` compares the stored commits with HEAD's and reads the missing ones again.
+RECHECK = "recheck"
+
+
+def drop_newly_secret(store: Any) -> int:
+    """Drop the stored commits whose message holds a credential the secret filter now finds
+    (its rules changed since they were stored); returns how many. Their messages are read
+    from the repository the store was built from (its `root` meta) and redacted again: a row
+    goes when its subject, or a search token of its message, is one the filter now takes out
+    (tokens that only the configured extra patterns took out are missing from the stored row
+    already). The next `sync` reads the dropped commits again, through the filter and the
+    extra patterns (`RECHECK`). A store whose repository cannot be read loses all its rows
+    (to be read again once it can). Must hold the store's write lock."""
+    if not store.count_commits():
+        return 0
+    t0 = time.monotonic()
+    stored = store.column("commits", ["sha", "subject", "text"])
+    root = store.get_meta("root")
+    messages: dict[str, str] = {}
+    if root:  # (HEAD's log first: one git call, where 500 named commits take one each)
+        found = vcs.commit_log(Path(root), limit=len(stored["sha"]), files=False)
+        messages = {c.sha: c.message[:MAX_MESSAGE_CHARS] for c in found}
+        others = [sha for sha in stored["sha"] if sha not in messages]
+        found = vcs.commits_named(Path(root), others, files=False) if others else []
+        messages.update((c.sha, c.message[:MAX_MESSAGE_CHARS]) for c in found)
+    drop = []
+    for sha, subject, text in zip(stored["sha"], stored["subject"], stored["text"], strict=True):
+        message = messages.get(sha)
+        if message is None or secrets.redact(subject or "", prose=True)[1]:
+            drop.append(sha)
+            continue
+        redacted, count = secrets.redact(message, prose=True)
+        if not count:
+            continue  # (nothing to take out: the stored row holds nothing the filter finds)
+        now = {*tok.document(redacted).split(), *tok.references(redacted)}
+        if not now.issuperset((text or "").split()):
+            drop.append(sha)
+    if drop:
+        store.write_commits([], append=True, drop=drop)
+        store.set_meta({META_HEAD: RECHECK})
+    log.info(
+        "commit messages: %d of %d dropped for secrets in %.2fs",
+        len(drop), len(stored["sha"]), time.monotonic() - t0,
+    )  # fmt: skip
+    return len(drop)
+
+
 def _switch(
     store: Any, root: Path, want: str, limit: int, extra_patterns: Sequence[str]
 ) -> bool:  # fmt: skip

@@ -8,8 +8,9 @@ A small, typed surface over the SDK for the rest of repomem:
 
 What it guarantees:
 
-* Nothing leaves unredacted. Every outgoing text goes through `repomem.secrets.redact` (with the
-  user's extra patterns) and `redact_personal` (e-mail addresses, phone numbers), and a final
+* Nothing leaves unredacted. Every outgoing text goes through `repomem.secrets.redact` (read as
+  prose, which may quote code: a task's `DB_PASSWORD=x in prod` counts; with the user's extra
+  patterns) and `redact_personal` (e-mail addresses, phone numbers), and a final
   `contains_secret` check refuses to send what is left.
 * The key comes from `ANTHROPIC_API_KEY` only (never from `.repomem`) and never appears in a log
   line or an error message.
@@ -264,7 +265,9 @@ class LLMClient:
         Raises:
             LLMError: if a credential survives redaction (nothing is sent).
         """
-        cleaned, found = secrets.redact(text, extra_patterns=self._extra)
+        # prose: a prompt is code and what people wrote (a task, notes, facts), where a bare
+        # `DB_PASSWORD=x ...` or "the password: x (rotated)" is a credential too
+        cleaned, found = secrets.redact(text, prose=True, extra_patterns=self._extra)
         if found:
             log.info("redacted %d secret(s) before sending to the model", found)
         # Personal data is not the model's business either (a file header's author e-mail).

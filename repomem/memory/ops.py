@@ -38,9 +38,7 @@ def clean_text(cfg: Config, text: str, what: str = "The fact") -> str:
     Raises:
         InputError: when it does and `memory.on_secret` is "refuse" (the default).
     """
-    extra = cfg.secrets.extra_patterns
-    # config_like: `password: x` in prose counts too
-    redacted, count = secrets.redact(text, config_like=True, extra_patterns=extra)
+    redacted, count = _redact_written(cfg, text)
     redacted, personal = secrets.redact_personal(redacted)
     if not count and not personal:
         return text
@@ -58,9 +56,18 @@ def redacted(cfg: Config, text: str, *, prose: bool = False) -> str:
     `memory.on_secret` says: for what the memory records from elsewhere (commit subjects, a
     Claude session's prompt and last message), which nobody can take back and write again.
     `prose`: text that may quote code, a command or a configuration (a prompt, a message)."""
+    return secrets.redact_personal(_redact_written(cfg, text, prose=prose)[0])[0]
+
+
+def _redact_written(cfg: Config, text: str, *, prose: bool = False) -> tuple[str, int]:
+    """`text` with its credentials redacted, and how many, read as config (`password: x` in
+    prose counts too) and then as prose, which reads a typed value followed by words ("the
+    staging password: hunter2hunter (rotated)") that a config's value, the rest of its line,
+    is not."""
     extra = cfg.secrets.extra_patterns
-    text = secrets.redact(text, config_like=True, prose=prose, extra_patterns=extra)[0]
-    return secrets.redact_personal(text)[0]
+    text, count = secrets.redact(text, config_like=True, prose=prose, extra_patterns=extra)
+    text, more = secrets.redact(text, prose=True)
+    return text, count + more
 
 
 def redacted_line(cfg: Config, text: str) -> str:

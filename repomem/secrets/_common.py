@@ -48,16 +48,13 @@ def _mask(secret: str) -> str:
     return "".join(pieces)
 
 
-# Lower-cases ASCII only, so positions in the copy match positions in the original even
-# when the text holds characters whose lower case is longer ("İ" -> "i̇").
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
 def _lower(text: str) -> str:
     """``text`` lower-cased one character for one (a position in the copy is the same in
-    the text): only its ASCII letters when a character's lower case is longer."""
+    the text).  The one character whose lower case is longer, the Turkish dotted capital
+    "İ" (``"İ".lower()`` is "i" and a combining dot), is read as "i", as Turkish writes it
+    in lower case: ``ŞİFRE`` is ``şifre``."""
     lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+    return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
 
 
 def _line_start(text: str, at: int, floor: int = 0) -> int:

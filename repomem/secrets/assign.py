@@ -141,8 +141,8 @@ _THEN_OPERATOR = (
     # PASSWORD '...' (SQL), ENV DB_PASSWORD ... (one word to the end of the line),
     # var pw string = ... (Go), <password encrypted="false">
     r"|[ \t]+(?:['\"`]|[^\s]{1,200}[ \t]*(?:\r?\n|\Z)|[a-z_][\w.:*\[\]]{0,40}[ \t]*=(?!=)))"
-    # the password for x is ..., the password for staging: ...
-    r"|[a-z]{0,6}(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)[ \t\r\n]"
+    # the password for x is ..., the password for staging: ..., set the password to ...
+    r"|[a-z]{0,6}(?:(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being):?|:)|[ \t]+to)[ \t\r\n]"
     r"|(?:(?<=(?:use|ith|ing) pass)|(?<=(?:use|ith|ing) the pass))word[ \t])"
     # connect with password ..., use the password ...
 )
@@ -212,12 +212,11 @@ _KEYWORD_SCANS: tuple[re.Pattern[str], ...] = (
 _WORD_SCANS = tuple(
     _scan_of(letter, words) for letter, words in (("d", _D_WORDS), ("g", _G_WORDS), ("q", _Q_WORDS))
 )
-# The scans of the names with none of the scans' letters: Portuguese senha, Polish hasło,
-# Indonesian rahasia at an "h", Turkish sifre at an "f".  A scan costs a text a pass (the
-# two, 6% more instructions on the standard library's code), so they read config files,
-# prose and the texts that are not ASCII only: where a name in those languages is written
-# (a config's `senha: ...`, code with a comment or a string in Portuguese); not a file of
-# code all in ASCII (see :mod:`.foreign`).
+# The scans of the names with none of the scans' letters: Portuguese senha, Polish haslo,
+# Indonesian rahasia at an "h", Turkish sifre at an "f", French jeton at a "j", Finnish
+# salasana at an "l".  A scan costs a text a pass, and every text pays it: code written
+# all in ASCII names its passwords so too (``senha = "..."``, ``DB_SIFRE``), with no
+# accented comment or config file to tell its language (see :mod:`.foreign`).
 _OWN_LETTER_SCANS = tuple(
     re.compile(f"{letter}(?:{_foreign(letter)[:-1]})") for letter in _OWN_SCANS
 )
@@ -243,8 +242,9 @@ _MATCHED_KEYWORDS = {
     "cret": ("secret", 2),
     "uth": ("auth", 1),
 }
-# Every scan of the lowered text of code: the keywords' and the words' (seven, each a pass).
-_SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS)
+# Every scan of the lowered text: the keywords', the words' and the names' in other
+# languages with a letter of their own (eleven, each a pass).
+_SCANS = (*_KEYWORD_SCANS, *_WORD_SCANS, *_OWN_LETTER_SCANS)
 
 # A character of a name (after Python's `pass_`, see _keyword_end).
 _NAME_CHAR = re.compile(r"[\w.-]")
@@ -596,9 +596,6 @@ def _assignment_spans(text: str, config_like: bool, prose: bool = False) -> list
     hits: list[tuple[int, str, int]] = []
     for pattern in _SCANS:
         _scan(pattern, lowered, hits)
-    if config_like or prose or not text.isascii():
-        for pattern in _OWN_LETTER_SCANS:
-            _scan(pattern, lowered, hits)
     if not text.isascii():  # (_fold_full_width and _cjk_hits take only such a text)
         for letter in _held(plain, _WIDE_LETTERS):  # (as written: пароль, not пapoль)
             _scan(_WIDE_SCANS[letter], plain, hits)

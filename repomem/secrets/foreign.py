@@ -45,6 +45,13 @@ _FOREIGN_WORDS: dict[str, tuple[str, ...]] = {
         *("συνθηματικό", "συνθηματικο"),
         *("mật_khẩu", "mat_khau"),  # Vietnamese
         "kata_sandi",  # Indonesian
+        "heslo",  # Czech and Slovak
+        *("jelszó", "jelszo"),  # Hungarian
+        "salasana",  # Finnish
+        *("lösenord", "losenord"),  # Swedish
+        "passord",  # Norwegian
+        "adgangskode",  # Danish
+        "lozinka",  # Croatian, Serbian, Bosnian
     ),
     "secret": (
         *("secreto", "secreta", "clave_secreta", "llave_secreta"),  # Spanish
@@ -60,7 +67,7 @@ _FOREIGN_WORDS: dict[str, tuple[str, ...]] = {
         *("bí_mật", "khóa_bí_mật", "khoa_bi_mat"),  # Vietnamese
         *("rahasia", "kunci_rahasia"),  # Indonesian
     ),
-    "token": ("токен", "διακριτικό", "διακριτικο"),  # Russian and Ukrainian, Greek
+    "token": ("токен", "διακριτικό", "διακριτικο", "jeton"),  # Russian, Ukrainian, Greek; French
     "key": (
         *("clave_api", "clave_privada", "llave_api", "llave_privada"),  # Spanish
         *("chave_api", "chave_privada"),  # Portuguese
@@ -71,6 +78,7 @@ _FOREIGN_WORDS: dict[str, tuple[str, ...]] = {
         *("api_sleutel", "prive_sleutel", "privé_sleutel"),  # Dutch
         *("klucz_api", "api_klucz", "klucz_prywatny", "prywatny_klucz"),  # Polish
         *("api_anahtarı", "api_anahtari", "api_anahtar"),  # Turkish
+        *("özel_anahtarı", "özel_anahtari", "ozel_anahtari", "özel_anahtar", "ozel_anahtar"),
         *("ключ_api", "api_ключ", "приватный_ключ", "закрытый_ключ"),  # Russian
         *("приватний_ключ", "закритий_ключ"),  # Ukrainian
         *("κλειδί_api", "κλειδι_api", "api_κλειδί", "api_κλειδι"),  # Greek
@@ -90,12 +98,14 @@ _FOREIGN_WORDS: dict[str, tuple[str, ...]] = {
 }
 FOREIGN_MEANINGS = frozenset(_FOREIGN_WORDS)
 
-# The letters of the scans of :mod:`.assign` (their lower-cased copy of a text).  "h" and
-# "f" are scans of their own, for the words with none of the others (senha, hasło,
-# rahasia; sifre).  The scans of the letters outside Latin-1 run only on the texts that
-# hold the letter (a find of it in the parts of a text that are not ASCII).
-_ASCII_LETTERS = tuple("kgufhpdc")
-_OWN_SCANS = ("h", "f")
+# The letters of the scans of :mod:`.assign` (their lower-cased copy of a text).  "h",
+# "f", "j" and "l" are scans of their own, for the words with none of the others (senha,
+# haslo, rahasia; sifre; jeton, jelszo; salasana, losenord): each costs every text a pass,
+# which code written in those languages all in ASCII needs (``senha = "..."`` in a
+# Brazilian code base).  The scans of the letters outside Latin-1 run only on the texts
+# that hold the letter (a find of it in the parts of a text that are not ASCII).
+_ASCII_LETTERS = tuple("kgufhpdcjl")
+_OWN_SCANS = ("h", "f", "j", "l")
 _WIDE_LETTERS = tuple("чпкκşậ")
 # A branch costs where its first two letters are in a text (the scan's letter and the
 # literal the engine tests first): the pairs of those letters at least 0.3 per mille of the

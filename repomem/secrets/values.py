@@ -98,6 +98,8 @@ _NAME_SUFFIXES = frozenset(
 
 # Bare values that are YAML/TOML structure or references rather than scalars.
 _BARE_NOT_VALUE = "{[&*!|>#"
+# A word in Markdown's bold or italics: **hunter2hunter**, *abc123* (not a mask: ****).
+_EMPHASIS = re.compile(r"(?P<mark>\*\*?)(?P<word>[^\s*`]{1,200}?)(?P=mark)(?![*\w])")
 
 # The groups of the assignment tail's quoted values (its other values: bare, eol).
 _QUOTED_GROUPS = frozenset({"quoted", "equoted", "lua", "curly"})
@@ -154,6 +156,18 @@ def _is_prose(value: str) -> bool:
     if len(words) >= 3:
         return not any(len(w) >= 12 and _has_digit_and_letter(w) for w in words)
     return len(words) == 2 and all(w.strip(".,;:!?()\"'").isalpha() for w in words)
+
+
+def _mixes_case_and_digits(word: str) -> bool:
+    """True for a word of eight characters or more with a digit, a small and a capital
+    letter: a password or a key (``Hq71mZpe4T``), not a word, a name in one case or an
+    algorithm (``sha256``, ``passwordHash``)."""
+    return (
+        len(word) >= 8
+        and any(map(str.isdigit, word))
+        and any(map(str.islower, word))
+        and any(map(str.isupper, word))
+    )
 
 
 def _is_sentence(value: str) -> bool:
@@ -300,6 +314,13 @@ def _secret_value(
             start = nxt.start(2)
             if len(value) < 6 or _is_prose(value):
                 return None
+        elif bare[0] == "*" and (emphasis := _EMPHASIS.match(bare)) is not None:
+            # password: **hunter2hunter** (Markdown: a note, a fact, a README), typed or
+            # generated (not **required**)
+            value = emphasis.group("word")
+            start += emphasis.start("word")
+            if len(value) < 6 or not (_typed(value) or _looks_generated(value)):
+                return None
         elif bare[0] in _BARE_NOT_VALUE:
             return None
         else:
@@ -315,8 +336,20 @@ def _secret_value(
             if "#" in bare:
                 bare = _INLINE_COMMENT.sub("", bare)
             value = bare.rstrip().rstrip(",")
-            if m.group("op") == ":" and _is_prose(value):
-                return None  # "Password: must be 12 characters." (not "password = a b c")
+            prose = m.group("op") == ":" and _is_prose(value)
+            if prose or (
+                m.group("op") == ":"
+                and not _OPENING_BRACKETS.isdisjoint(value)  # (a cheap test first)
+                and _CODE_VALUE.match(value)
+            ):
+                # words, or a call in docs; but a word typed like a password or generated,
+                # then words or an aside, is a secret: "password: Hq71mZpe4T for the bot",
+                # "password: Hq71mZpe4T (rotated)" (a fact remembered, a note, a commit message)
+                first = value.split(None, 1)[0].rstrip(",;.)")
+                if _mixes_case_and_digits(first) and _CODE_VALUE.match(first) is None:
+                    value = first
+                elif prose:
+                    return None  # "Password: must be 12 characters." (not "password = a b c")
             cut = value.find(REDACTED)
             if cut > 0 or context == "comment" or keyword_name in _GENERATED_KEYWORDS:
                 # a token later on the line was redacted: this value is a word before it; in
@@ -422,12 +455,12 @@ def _value_before_key(
 
 
 # A secret stated in a sentence: "the staging password is Tr0ub4dor&3", "the API key for CI
-# was 3f9a...", "the password for staging: ...", "the password was changed to ...": the
-# credential word, up to eight words, "is"/"was"/"being" (maybe "changed to") or a colon,
-# one word, also on the next line.
+# was 3f9a...", "the password for staging: ...", "the password was changed to ...", "set the
+# password to ...": the credential word, up to eight words, "is"/"was"/"being" (maybe
+# "changed to") or a colon, or "to" right after the word; one word, also on the next line.
 _STATED_TAIL = re.compile(
-    r"s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
-    r"|(?<=[\w.-]):):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
+    r"(?:s?(?:[ \t]+[\w.-]+){0,8}?(?:[ \t]+(?:is|was|being)(?:[ \t]+(?:changed|set|reset)[ \t]+to)?"
+    r"|(?<=[\w.-]):)|[ \t]+to(?=[ \t])):?(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:now[ \t]+|still[ \t]+)?"
     r"""(?P<q>[`"']?)(?P<value>[^\s`"']+)"""
 )
 # Words a person picks: "password is hunter2!"; the rest are machine-made.

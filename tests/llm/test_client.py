@@ -253,17 +253,34 @@ def test_secrets_are_redacted_before_anything_is_sent(fake_api: FakeAnthropic) -
     assert "print(1)" in sent
 
 
-def test_personal_data_and_command_line_passwords_are_not_sent(fake_api: FakeAnthropic) -> None:
-    prompt = (
-        '__author__ = "Jane Roe <jane.roe@corp.example>"\n'
-        'subprocess.run("PGPASSWORD=pgS3cret99 psql -h db", shell=True)\n'
-        "# the staging password is Tr0ub4dor&3\n"
-    )
+@pytest.mark.parametrize(
+    ("prompt", "leaked", "kept"),
+    [
+        pytest.param(
+            '__author__ = "Jane Roe <jane.roe@corp.example>"\n'
+            'subprocess.run("PGPASSWORD=pgS3cret99 psql -h db", shell=True)\n'
+            "# the staging password is Tr0ub4dor&3\n",
+            ("jane.roe@corp.example", "pgS3cret99", "Tr0ub4dor&3"),
+            ("[EMAIL]", "Jane Roe"),
+            id="personal_data_and_command_line_passwords",
+        ),
+        pytest.param(
+            "Task: the deploy fails since DB_PASSWORD=Hq71mZpe4T went in prod\n"
+            "Notes: the staging password: hunter2hunter (rotated)\n"
+            "def deploy():\n    return connect()\n",
+            ("Hq71mZpe4T", "hunter2hunter"),
+            ("def deploy():", "the deploy fails"),
+            id="credentials_written_in_prose",
+        ),
+    ],
+)
+def test_personal_data_and_credentials_in_code_or_prose_are_not_sent(
+    fake_api: FakeAnthropic, prompt: str, leaked: tuple[str, ...], kept: tuple[str, ...]
+) -> None:
     make(fake_api).complete("s", prompt, max_tokens=5)
     sent = fake_api.posts()[0].raw.decode()
-    for leaked in ("jane.roe@corp.example", "pgS3cret99", "Tr0ub4dor&3"):
-        assert leaked not in sent
-    assert "[EMAIL]" in sent and "Jane Roe" in sent
+    assert not [x for x in leaked if x in sent]
+    assert all(x in sent for x in kept)
 
 
 def test_extra_patterns_are_redacted_too(fake_api: FakeAnthropic) -> None:

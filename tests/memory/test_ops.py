@@ -105,6 +105,11 @@ def test_a_similar_fact_that_says_otherwise_is_kept_not_merged_away(
         "The deploy key is AKIAIOSFODNN7EXAMPLE in CI.",
         "Use token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 for the bot.",
         "Ask jane.doe@corp.example.com before releasing.",
+        "The staging password: Hq71mZpe4T (rotated monthly).",
+        "The staging password: Hq71mZpe4T (rotated).",
+        "senha do banco: Hq71mZpe4T para o deploy",
+        "Set the staging password to hunter2hunter before the demo.",
+        "The staging password: hunter2hunter (rotated).",
     ],
 )
 def test_a_fact_with_a_secret_or_personal_data_is_refused_and_nothing_is_written(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from repomem.secrets import REDACTED, is_config_like, redact
-from repomem.secrets.foreign import _FOREIGN_WORDS, _OWN_SCANS, _scan_letter
+from repomem.secrets.foreign import _FOREIGN_WORDS
 from tests.secrets.cases import ALNUM, assert_kept, fake, named
 
 PW = "Qz" + fake(ALNUM, 10, 80)  # typed like a password: a digit, both cases
@@ -31,9 +31,6 @@ EVERY_WORD = [
     for spelling in spellings
     for name in _forms(spelling)
 ]
-# The words found by a scan of their own letter (senha, haslo, sifre, rahasia), which reads
-# config files, prose and texts that are not ASCII only.
-OWN_SCAN_WORDS = {w for ws in _FOREIGN_WORDS.values() for w in ws if _scan_letter(w) in _OWN_SCANS}
 
 
 @pytest.mark.parametrize(("meaning", "name"), EVERY_WORD)
@@ -49,8 +46,6 @@ def test_every_name_in_another_language_has_its_value_redacted_in_code(
     meaning: str, name: str
 ) -> None:
     text = f'{name} = "{_value(meaning)}"\n'
-    if name.lower() in OWN_SCAN_WORDS and text.isascii():
-        text = "# configuração\n" + text  # (a comment in Portuguese: the text is not ASCII)
     assert redact(text) == (text.replace(_value(meaning), REDACTED), 1)
 
 
@@ -58,10 +53,6 @@ def test_every_name_in_another_language_has_its_value_redacted_in_code(
 def test_every_word_for_credentials_has_the_password_given_with_it_redacted(name: str) -> None:
     text = f'{name} = ("admin", "{PW}")\n'
     assert redact(text) == (f'{name} = ("admin", "{REDACTED}")\n', 1)
-
-
-def test_only_the_words_with_no_letter_of_the_shared_scans_need_a_scan_of_their_own() -> None:
-    assert {"senha", "haslo", "hasło", "sifre", "rahasia"} == OWN_SCAN_WORDS
 
 
 FOREIGN = {
@@ -83,6 +74,9 @@ FOREIGN = {
     "spanish_api_key": ("a.py", 'claveApi = "{t}"', TOKEN),
     "spanish_secret": ("a.yaml", "secreto: {p}", PW),
     "portuguese_in_code_with_a_comment": ("a.py", '# conexão\nsenha = "{p}"', PW),
+    "portuguese_in_ascii_code": ("a.py", 'senha = "{p}"', PW),
+    "portuguese_upper_in_ascii_code": ("a.js", 'const DB_SENHA = "{p}";', PW),
+    "portuguese_camel_case_in_ascii_code": ("A.java", 'String senhaBanco = "{p}";', PW),
     "portuguese_in_yaml": ("a.yaml", "senha: {p}", PW),
     "portuguese_in_env": (".env", "SENHA_BANCO={p}", PW),
     "portuguese_european": ("a.py", 'palavra_passe = "{p}"', PW),
@@ -105,10 +99,28 @@ FOREIGN = {
     "dutch_api_key": ("a.py", 'api_sleutel = "{t}"', TOKEN),
     "polish": ("a.py", 'hasło = "{p}"', PW),
     "polish_without_the_stroke": ("app.ini", "HASLO = {p}", PW),
+    "polish_without_the_stroke_in_ascii_code": ("a.py", 'haslo = "{p}"', PW),
+    "czech": ("a.py", 'heslo = "{p}"', PW),
+    "hungarian": ("a.py", 'jelszó = "{p}"', PW),
+    "hungarian_without_the_accent": ("a.js", 'const jelszo = "{p}";', PW),
+    "finnish": ("a.py", 'salasana = "{p}"', PW),
+    "swedish": ("a.py", 'lösenord = "{p}"', PW),
+    "swedish_without_the_umlaut": ("a.yaml", "losenord: {p}", PW),
+    "norwegian": ("a.py", 'passord = "{p}"', PW),
+    "danish": ("a.py", 'adgangskode = "{p}"', PW),
+    "croatian": ("a.py", 'lozinka = "{p}"', PW),
+    "french_token": ("a.py", 'jeton = "{t}"', TOKEN),
+    "french_api_token": ("a.js", 'const jetonApi = "{t}";', TOKEN),
     "polish_api_key": ("a.py", 'klucz_api = "{t}"', TOKEN),
     "polish_secret": ("a.py", 'sekret = "{p}"', PW),
     "turkish": ("a.py", 'şifre = "{p}"', PW),
     "turkish_without_the_cedilla": ("a.json", '{{"kullanici_sifre": "{p}"}}', PW),
+    "turkish_without_the_cedilla_in_ascii_code": ("a.py", 'sifre = "{p}"', PW),
+    "turkish_upper_case_dotted_capital_i": ("a.py", 'ŞİFRE = "{p}"', PW),
+    "turkish_upper_case_dotted_capital_i_in_env": (".env", "DB_ŞİFRE={p}", PW),
+    "turkish_private_key": ("a.py", 'özel_anahtar = "{t}"', TOKEN),
+    "turkish_private_key_without_marks": ("a.py", 'ozel_anahtar = "{t}"', TOKEN),
+    "turkish_private_key_possessive": ("a.py", 'OZEL_ANAHTARI = "{t}"', TOKEN),
     "turkish_api_key": ("a.py", 'api_anahtarı = "{t}"', TOKEN),
     "greek": ("a.py", 'κωδικός = "{p}"', PW),
     "greek_upper_case": ("a.py", 'ΚΩΔΙΚΟΣ = "{p}"', PW),
@@ -120,6 +132,7 @@ FOREIGN = {
     "vietnamese_api_key": ("a.py", 'khoa_api = "{t}"', TOKEN),
     "indonesian": ("a.py", 'kata_sandi = "{p}"', PW),
     "indonesian_secret": ("a.yaml", "rahasia: {p}", PW),
+    "indonesian_secret_in_ascii_code": ("a.go", 'rahasia := "{p}"', PW),
     "indonesian_api_key": ("a.py", 'kunci_api = "{t}"', TOKEN),
     # English names whose lower-cased copy starts a word of another language (secreta,
     # secreto): the English keyword is read there
@@ -183,6 +196,16 @@ FOREIGN_KEPT = {
     "greek_token_word": ("a.py", 'διακριτικό = "μπλε"'),
     "vietnamese_secret_label": ("a.py", 'bí_mật = "Bí mật"'),
     "indonesian_secret_code": ("a.py", 'rahasia = "{}".format(x)'),
+    "french_token_word": ("a.py", 'jeton = "rouge"'),
+    "french_token_code": ("a.py", "jeton = lire_jeton()"),
+    "french_jetons_counted": ("a.py", "jetons_restants = 42"),
+    "norwegian_label": ("a.py", 'passord_label = "Passord1"'),
+    "finnish_code": ("a.py", "salasana = lue_salasana()"),
+    "hungarian_prompt": ("a.py", 'jelszo = input("Jelszó: ")'),
+    "english_passport": ("a.py", 'passport = "X1234567"'),
+    "english_ordinal_after_pass": ("a.py", 'pass_ordinal = "second1"'),
+    "portuguese_review_ascii": ("a.py", 'resenha = "Otimo123"'),
+    "turkish_encryption_ascii_code": ("a.py", 'sifreleme = "aes256cbc"'),
     "russian_prose": ("NOTES.md", "Пароль должен содержать не менее 8 символов."),
     "spanish_prose": ("NOTES.md", "La contraseña es obligatoria."),
 }

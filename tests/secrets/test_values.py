@@ -195,3 +195,52 @@ def test_a_config_value_before_a_redacted_token_on_its_line_is_redacted_too() ->
     token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
     out, n = redact(f"prod db password=hunter2xyz, CI token {token}", config_like=True)
     assert "hunter2xyz" not in out and token not in out and n == 2
+
+
+# ---------------------------------------------------------------------------------------
+# Prose that goes on after the value: a fact remembered, a note, a commit message
+# ---------------------------------------------------------------------------------------
+
+PROSE_GOING_ON = {
+    # (text, secret): a generated-looking word, then words
+    "words_after": ("The staging password: Hq71mZpe4T for the bot", "Hq71mZpe4T"),
+    "comma_then_words": ("password: Hq71mZpe4T, user admin", "Hq71mZpe4T"),
+    "in_another_language": ("senha: Hq71mZpe4T para o banco", "Hq71mZpe4T"),
+    "a_token": ("api token: 7fQ2mZk91Lx0Pp for the deploy bot", "7fQ2mZk91Lx0Pp"),
+    "an_aside": ("The staging password: Hq71mZpe4T (rotated)", "Hq71mZpe4T"),
+    "markdown_bold": ("The staging password: **hunter2hunter**", "hunter2hunter"),
+    "markdown_italic_token": ("token: *ghx7Yk29sLq0pW12ab* for the bot", "ghx7Yk29sLq0pW12ab"),
+    "set_to": ("Set the staging password to Hq71!mzpe4t", "Hq71!mzpe4t"),
+    "changed_to": ("Changed the DB password to hunter2hunter", "hunter2hunter"),
+    "rotated_to": ("rotated the deploy token to 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"),
+}
+
+
+@named(("text", "secret"), PROSE_GOING_ON)
+def test_a_secret_followed_by_words_in_prose_is_redacted(text: str, secret: str) -> None:
+    for mode in ({"config_like": True}, {"prose": True}):
+        assert redact(text, **mode) == (text.replace(secret, REDACTED), 1), mode
+
+
+PROSE_KEPT = {
+    "words": "password: must be twelve characters or more",
+    "a_type": "token: string, the bearer token of the bot",
+    "an_algorithm": "password: sha256 of the salted input",
+    "lower_word_and_digits": "api key: v2 endpoint only",
+    "a_camel_name": "password: passwordHash for the stored form",
+    "to_a_name": "Pass the password to get_credentials() first",
+    "to_words": "Add a password to the account settings",
+    "to_an_identifier": "Copy the token to the_env_var",
+    "to_then_is": "the password to the staging db is unknown",
+    "a_call_in_docs": "password: request.form['password']",
+    "a_mask_in_markdown": "password: ****",
+    "a_word_in_bold": "password: **required**",
+    "an_emphasised_sentence": "token: *see the vault entry*",
+    "a_call_with_an_aside": "token: get_token() (cached)",
+}
+
+
+@named("text", PROSE_KEPT)
+def test_words_and_names_after_a_credential_word_in_prose_are_kept(text: str) -> None:
+    assert redact(text, config_like=True) == (text, 0)
+    assert redact(text, prose=True) == (text, 0)

@@ -164,12 +164,24 @@ def _reread_newly_secret_files(store: Any) -> None:
     store.delete_paths(paths)
 
 
+def _redo_newly_secret_files_and_commits(store: Any) -> None:
+    """18 -> 19: the secret filter reads credential names in more languages, in code written
+    all in ASCII too (`senha = "..."`), and the Turkish dotted capital I (`ŞİFRE`). The files
+    whose stored text it now redacts are read again, and the commits whose stored message it
+    does are dropped and read again (the commit messages were never checked before)."""
+    from repomem.index import commits
+
+    _reread_newly_secret_files(store)
+    commits.drop_newly_secret(store)
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
 MIGRATIONS: dict[int, Any] = {
     15: _reread_lone_cr_files,
     16: _reread_source_mapped_files,
     17: _reread_newly_secret_files,
+    18: _redo_newly_secret_files_and_commits,
 }
 
 

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from repomem.errors import StoreError
-from repomem.index import discovery, indexer, query, schema, store
+from repomem.index import discovery, indexer, query, schema, store, tokens
 from repomem.index.indexer.apply import skip_row
 from tests.conftest import Repo
 
@@ -140,6 +140,42 @@ def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgr
     (new,) = indexer.open_store(cfg).rows_for_paths("files", ["auth.py"])
     assert "Xk29sLq0pW" not in new["text"] and "def login" in new["text"]
     assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
+
+
+def test_commit_messages_holding_a_secret_the_new_rules_find_are_redacted_after_the_upgrade(
+    repo: Repo,
+) -> None:
+    repo.write("a.py", "a = 1\n")
+    clean = repo.commit("Add a")
+    repo.write("b.py", "b = 2\n")
+    in_body = repo.commit("Point b at staging on corp-7731\n\nsenha: Xk29sLq0pW")
+    repo.write("c.py", "c = 3\n")
+    in_subject = repo.commit("Set c up, sifre: Hq71mZpe4T")
+    cfg = repo.config(**{"secrets.extra_patterns": [r"corp-\d+"]})
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    rows = {r["sha"]: r for r in s.table("commits").to_arrow().to_pylist()}
+    assert "xk29slq0pw" not in repr(rows).lower() and "7731" not in repr(rows)
+    # the store as schema 18 left them: the names were not read, their values stored (the
+    # extra pattern was applied then too)
+    stale = []
+    for sha, message in ((in_body, "Point b at staging on [REDACTED]\n\nsenha: Xk29sLq0pW"),
+                         (in_subject, "Set c up, sifre: Hq71mZpe4T")):  # fmt: skip
+        text = " ".join([tokens.document(message), *tokens.references(message)])
+        stale.append({**rows[sha], "subject": message.split("\n")[0], "text": text})
+    with s.writing():
+        s.write_commits(stale, append=True)
+        s.set_meta({"schema_version": "18"})
+    assert "xk29slq0pw" in repr(s.table("commits").to_arrow().to_pylist()).lower()
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full
+    rows = {r["sha"]: r for r in indexer.open_store(cfg).table("commits").to_arrow().to_pylist()}
+    dump = repr(rows).lower()
+    assert "xk29slq0pw" not in dump and "hq71mzpe4t" not in dump and "7731" not in dump
+    assert set(rows) == {clean, in_body, in_subject}  # read again, not lost
+    assert rows[in_subject]["subject"] == "Set c up, sifre: [REDACTED]"
+    assert [r["sha"] for r, _ in indexer.open_store(cfg).search_commits("staging", 5)] == [in_body]
 
 
 def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
