@@ -306,6 +306,11 @@ def _end_line(node: Node, end: int, source: bytes) -> int:
 def _signature(node: Node, source: bytes) -> str:
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
+    if end is None and _is_callable(node):
+        # A bodyless callable (a prototype, an overload, an interface or abstract method) is
+        # all signature, however many lines its parameters take; its `;` is not.
+        kept = [c for c in node.children if c.is_named or c.type not in _CLOSERS]
+        end = kept[-1].end_byte if kept else node.end_byte
     if end is None:
         line_end = source.find(b"\n", node.start_byte)
         end = node.end_byte if line_end == -1 else min(line_end, node.end_byte)
@@ -324,6 +329,20 @@ def _signature(node: Node, source: bytes) -> str:
     if len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 3].rstrip() + "..."
     return text
+
+
+_CLOSERS = frozenset({";", ",", "end"})
+
+
+def _is_callable(node: Node) -> bool:
+    """Whether `node` declares something called with parameters: its own `parameters` (most
+    grammars), or a function declarator under its pointer declarators (C and C++)."""
+    if node.child_by_field_name("parameters") is not None:
+        return True
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator is not None
 
 
 def _python_docstring(node: Node) -> str:

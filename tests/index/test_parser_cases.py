@@ -63,6 +63,36 @@ def test_a_symbol_starts_at_its_doc_comment_and_decorators_but_not_at_code() -> 
     assert _starts(separated, "javascript") == {"h": 3}
 
 
+def _signatures(text: str, language: str) -> dict[str, str]:
+    return {s.qualname: s.signature for s in parse(text, language).symbols}
+
+
+def test_a_bodyless_declaration_has_its_whole_signature_without_the_semicolon() -> None:
+    ts = (
+        "declare function f(a: string,\n  b: number): void;\n"
+        "export function g(a: string,\n  b: number): string;\n"
+        "export function g(a: string, b: number): string {\n  return a;\n}\n"
+        "interface I {\n  m(a: string,\n    b: number): void;\n  n(): void\n}\n"
+        "abstract class A {\n  abstract run(a: string,\n    b: number): void;\n}\n"
+    )
+    assert _signatures(ts, "typescript") == {
+        "f": "function f(a: string, b: number): void",
+        "g": "function g(a: string, b: number): string",
+        "I": "interface I",
+        "I.m": "m(a: string, b: number): void",
+        "I.n": "n(): void",
+        "A": "abstract class A",
+        "A.run": "abstract run(a: string, b: number): void",
+    }
+    java = "interface Shape {\n  double area(int a,\n      int b) throws Bad;\n}\n"
+    assert _signatures(java, "java")["Shape.area"] == "double area(int a, int b) throws Bad"
+    c = "int add(int a,\n        int b);\n"
+    assert _signatures(c, "c") == {"add": "int add(int a, int b)"}
+    # A bodyless declaration that is not callable keeps its first line (a long initializer).
+    py = "TABLE = dict(\n    a=1,\n)\n"
+    assert _signatures(py, "python") == {"TABLE": "TABLE = dict("}
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
