@@ -11,6 +11,8 @@ Tag queries (`queries/<language>.scm`) follow one capture convention:
 - `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
   `@scope.<kind>` gives the scope's kind (default `impl`, which is class-like).
 - `@reference.<kind>` on a use, with `@name` on the identifier used (call, type, class, ...).
+  `member` (a property or field read or set: `order.Total`) is the fallback kind: a name that
+  another reference pattern captures too (`order.Pay()` is a call) keeps the other kind only.
 - `@import` on an import statement, with `@name` on the imported module or path.
 
 The qualified name of a definition joins the names of the definitions (and scopes) that contain it
@@ -148,6 +150,8 @@ def parse(text: str, language: str) -> ParseResult:
         )
         def_name_bytes.add(name_node.start_byte)
 
+    if any(kind == "member" for _, _, kind in raw_refs):
+        raw_refs = _members_once(raw_refs)
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
     _qualify(ordered, CLASS_LIKE | frozenset(spec.class_like))
     symbols = tuple(_symbol(d, source, spec.doc_style) for d in ordered if not d.is_scope)
@@ -156,6 +160,20 @@ def parse(text: str, language: str) -> ParseResult:
 
 
 _PATTERN_TAGS: dict[str, dict[int, str]] = {}
+
+
+def _members_once(raw: list[tuple[int, Node, str]]) -> list[tuple[int, Node, str]]:
+    """The references with each `member` use counted once, and not at all where another kind
+    captures the same name (`order.Pay()` is a call, not also a member)."""
+    taken = {byte for byte, _, kind in raw if kind != "member"}
+    out = []
+    for ref in raw:
+        if ref[2] == "member":
+            if ref[0] in taken:
+                continue
+            taken.add(ref[0])
+        out.append(ref)
+    return out
 
 
 def _tag_of(caps: dict[str, list[Node]]) -> str:

@@ -93,6 +93,33 @@ def test_a_bodyless_declaration_has_its_whole_signature_without_the_semicolon() 
     assert _signatures(py, "python") == {"TABLE": "TABLE = dict("}
 
 
+CSHARP_MEMBERS = """\
+class Checkout {
+  void Pay(Order order) {
+    this.Name = order.Total.ToString();
+    var rate = Config.Instance.Rate + order?.Customer.Discount;
+    Log.Write(Items.Count());
+    var copy = new Order { Total = 5 };
+  }
+  Checkout() { Owner = null; }
+}
+"""
+
+
+def test_csharp_member_accesses_are_references_and_a_call_stays_a_call() -> None:
+    refs = {(r.kind, r.name) for r in parse(CSHARP_MEMBERS, "csharp").references}
+    members = {name for kind, name in refs if kind == "member"}
+    assert members == {
+        "Name", "Total", "Config", "Instance", "Rate", "Customer", "Discount", "Log", "Items",
+        "Owner",
+    }  # fmt: skip
+    uses = {r.name: r.uses for r in parse(CSHARP_MEMBERS, "csharp").references}
+    assert uses["Total"] == 2  # read once, set once in the initializer (counted once there)
+    # a called member is a call only; a local (`order`) is not a member of anything
+    assert {("call", "ToString"), ("call", "Write"), ("call", "Count")} <= refs
+    assert not {("member", "ToString"), ("member", "order"), ("member", "rate")} & refs
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
