@@ -90,10 +90,7 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
     if why is not None:
         meaning = discovery.SKIP_REASONS.get(why)
         return f"skipped as `{why}`" + (f" ({meaning})" if meaning else "")
-    if vcs.open_repo(cfg.root) is not None and not vcs.list_files(
-        cfg.root, untracked=cfg.index.include_untracked, paths=[rel],
-        submodules=cfg.index.submodules,
-    ):  # fmt: skip
+    if vcs.open_repo(cfg.root) is not None and not discovery.git_files(cfg, [rel]):
         return "not listed by git: ignored, or untracked while `index.include_untracked` is off"
     return NEW
 

@@ -69,10 +69,7 @@ def make_plan(
         # git lists the tree while this thread takes the known files' lstat (each is about
         # half of a plan: 0.2 s apiece for 12,000 files)
         with ThreadPoolExecutor(max_workers=1) as pool:
-            listed = pool.submit(
-                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only,
-                submodules=cfg.index.submodules,
-            )  # fmt: skip
+            listed = pool.submit(discovery.git_files, cfg, only)
             known = _lstat_all(cfg.root, states)
             git_files = listed.result()
     if only is not None:
