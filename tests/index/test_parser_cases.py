@@ -120,6 +120,30 @@ def test_csharp_member_accesses_are_references_and_a_call_stays_a_call() -> None
     assert not {("member", "ToString"), ("member", "order"), ("member", "rate")} & refs
 
 
+REEXPORTS = """\
+export { isRef, ref as makeRef } from './ref'
+export type { Ref } from './ref'
+import { ShapeFlags } from './flags'
+export function mount(vnode: VNode) {
+  if (vnode.shapeFlag & ShapeFlags.ELEMENT) return Renderer.current.mount(vnode)
+}
+"""
+
+
+def test_a_reexported_name_and_a_static_member_are_references_in_typescript() -> None:
+    """vue's package index files re-export every API (`export { isRef } from './ref'`), and
+    its code tests `ShapeFlags.ELEMENT`: neither was a reference of `isRef` or `ShapeFlags`."""
+    for language in ("typescript", "javascript"):
+        refs = {(r.kind, r.name, r.line) for r in parse(REEXPORTS, language).references}
+        assert {("imported", "isRef", 1), ("imported", "ref", 1)} <= refs, language
+        assert {("member", "ShapeFlags", 5), ("member", "ELEMENT", 5)} <= refs, language
+        assert {("member", "Renderer", 5), ("member", "current", 5), ("call", "mount", 5)} <= refs
+        # a local object's property is not a static member; an alias is not a name used
+        assert not {r for r in refs if r[1] in ("vnode", "shapeFlag", "makeRef")}
+    refs = {(r.kind, r.name) for r in parse(REEXPORTS, "typescript").references}
+    assert ("imported", "Ref") in refs
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
