@@ -144,6 +144,32 @@ def test_a_reexported_name_and_a_static_member_are_references_in_typescript() ->
     assert ("imported", "Ref") in refs
 
 
+CSHARP_TYPE_USES = """\
+class Store<T> where T : IEntity {
+  void Check(object o) {
+    var t = typeof(ApplicationParameters);
+    var c = (Order)o;
+    var a = o as Customer;
+    if (o is Invoice invoice) {}
+    var d = default(Money?);
+    try {} catch (PackageException e) {}
+    foreach (Line line in lines) {}
+    var all = new Sku[3];
+  }
+}
+"""
+
+
+def test_csharp_types_named_in_expressions_are_type_references() -> None:
+    """`typeof(ApplicationParameters)` was no reference of the class (chocolatey's specs use
+    it), nor were casts, `as`, `is`, `default`, `catch`, `foreach`, arrays and constraints."""
+    refs = {(r.kind, r.name) for r in parse(CSHARP_TYPE_USES, "csharp").references}
+    names = ("IEntity", "ApplicationParameters", "Order", "Customer", "Invoice", "Money",
+             "PackageException", "Line", "Sku")  # fmt: skip
+    assert {("type", n) for n in names} <= refs
+    assert not {r for r in refs if r[1] in ("o", "invoice", "e", "line", "lines")}
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:

@@ -155,6 +155,77 @@
     (array_type type: [(identifier) @name (generic_name (identifier) @name)])
   ]) @reference.type
 
+; types named in expressions and statements: typeof(T), (T)x, x as T, x is T t, default(T),
+; catch (T e), foreach (T x in xs), new T[n], where U : T
+[
+  (typeof_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (cast_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (as_expression
+    right: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (declaration_pattern
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (default_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (catch_declaration
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (foreach_statement
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (type_parameter_constraint
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (array_creation_expression
+    type: (array_type type: [(identifier) @name (generic_name (identifier) @name)]))
+] @reference.type
+
 ; type arguments: List<Widget>, Dictionary<string, Widget>
 (type_argument_list
   [
