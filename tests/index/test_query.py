@@ -252,3 +252,15 @@ def test_a_csharp_property_is_found_where_it_is_read_set_and_initialized(repo: R
     indexer.run(cfg)
     found = [(r["path"], r["line"], r["count"]) for r in query.references(cfg, "Order.Total")]
     assert found == [("Cart.cs", 3, 2), ("Cart.cs", 6, 1)]
+
+
+def test_a_namespace_is_found_where_it_is_imported_by_its_whole_name(repo: Repo) -> None:
+    """`using chocolatey.infrastructure.app.services;` is stored under the namespace's whole
+    name: asked for by that name, find_references looked up `services` and found nothing."""
+    repo.write("Svc.cs", "namespace Shop.App.Services {\n  class Svc {}\n}\n")
+    repo.write("Use.cs", "using Shop.App.Services;\n\nclass Use {\n  Svc s;\n}\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    found = [(r["path"], r["kind"]) for r in query.references(cfg, "Shop.App.Services")]
+    assert found == [("Use.cs", "import")]
+    assert [r["path"] for r in query.references(cfg, "Svc")] == ["Use.cs"]
