@@ -49,9 +49,9 @@ from __future__ import annotations
 # names written wholly in Cyrillic/Greek look-alikes (`ΤΟΚΕΝ = "..."`) and the small Greek
 # ν, υ, η inside a name (`priνate_key`) redacted: the files whose stored text the filter now
 # redacts are read again (a migration); 19: a bodyless callable's whole signature (overloads,
-# prototypes, interface and abstract methods), C# member accesses and JavaScript/TypeScript
-# re-exports and static members as references: the files of parsed languages are read again
-# (a migration)
+# prototypes, interface and abstract methods); C# member accesses and types in expressions,
+# JavaScript/TypeScript re-exports, static members and the namespaces of qualified types as
+# references: the files of parsed languages but Python are read again (a migration)
 SCHEMA_VERSION = 19
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).

@@ -170,6 +170,15 @@ def test_csharp_types_named_in_expressions_are_type_references() -> None:
     assert not {r for r in refs if r[1] in ("o", "invoice", "e", "line", "lines")}
 
 
+def test_the_namespace_of_a_qualified_typescript_type_is_a_reference() -> None:
+    """`expectType<JSX.Element>(...)`: vue's JSX namespace had no reference at all."""
+    ts = "let a: JSX.Element\nlet b: Outer.Inner.Leaf<T>\nnamespace Own.Name {}\n"
+    refs = {(r.kind, r.name) for r in parse(ts, "typescript").references}
+    assert {("type", "JSX"), ("type", "Element"), ("type", "Outer"), ("type", "Inner")} <= refs
+    assert ("type", "Leaf") in refs
+    assert not {r for r in refs if r[1] in ("Own", "Name")}  # a declared name is no use
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
