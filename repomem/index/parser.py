@@ -330,7 +330,9 @@ def _signature(node: Node, source: bytes) -> str:
         kept = [c for c in node.children if c.is_named or c.type not in _CLOSERS]
         end = kept[-1].end_byte if kept else node.end_byte
     if end is None:
-        line_end = source.find(b"\n", node.start_byte)
+        # the line that declares it, after any attributes above it (`[XmlArray("x")]`)
+        head = next((c for c in node.children if c.type not in _ATTRIBUTE_TYPES), node)
+        line_end = source.find(b"\n", head.start_byte)
         end = node.end_byte if line_end == -1 else min(line_end, node.end_byte)
     # Comments between the header and the body are not part of the signature.
     pieces: list[bytes] = []

@@ -179,6 +179,18 @@ def test_the_namespace_of_a_qualified_typescript_type_is_a_reference() -> None:
     assert not {r for r in refs if r[1] in ("Own", "Name")}  # a declared name is no use
 
 
+def test_a_bodyless_declaration_under_attributes_has_its_own_line_in_its_signature() -> None:
+    """chocolatey's `[XmlArray("sources")]` over a property was its whole signature."""
+    cs = (
+        'class Settings {\n  [XmlArray("sources")]\n  [XmlArrayItem("source")]\n'
+        "  public HashSet<Source> Sources { get; set; }\n}\n"
+    )
+    assert _signatures(cs, "csharp")["Settings.Sources"] == (
+        '[XmlArray("sources")] [XmlArrayItem("source")] '
+        "public HashSet<Source> Sources { get; set; }"
+    )
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
