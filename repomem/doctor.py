@@ -207,11 +207,7 @@ def _exclude_check(cfg: Config) -> Check:
     from repomem.index import discovery
 
     try:
-        listed = (
-            vcs.list_files(cfg.root, untracked=cfg.index.include_untracked,
-                           submodules=cfg.index.submodules)
-            if vcs.open_repo(cfg.root) is not None else None
-        )  # fmt: skip
+        listed = discovery.git_files(cfg) if vcs.open_repo(cfg.root) is not None else None
         idle = discovery.unmatched_excludes(cfg, listed)
     except (RepomemError, OSError) as exc:
         return Check("exclude", "problem", f"Cannot list the repository's files ({_short(exc)}).")

@@ -11,6 +11,8 @@ Tag queries (`queries/<language>.scm`) follow one capture convention:
 - `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
   `@scope.<kind>` gives the scope's kind (default `impl`, which is class-like).
 - `@reference.<kind>` on a use, with `@name` on the identifier used (call, type, class, ...).
+  `member` (a property or field read or set: `order.Total`) is the fallback kind: a name that
+  another reference pattern captures too (`order.Pay()` is a call) keeps the other kind only.
 - `@import` on an import statement, with `@name` on the imported module or path.
 
 The qualified name of a definition joins the names of the definitions (and scopes) that contain it
@@ -148,6 +150,8 @@ def parse(text: str, language: str) -> ParseResult:
         )
         def_name_bytes.add(name_node.start_byte)
 
+    if any(kind == "member" for _, _, kind in raw_refs):
+        raw_refs = _members_once(raw_refs)
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
     _qualify(ordered, CLASS_LIKE | frozenset(spec.class_like))
     symbols = tuple(_symbol(d, source, spec.doc_style) for d in ordered if not d.is_scope)
@@ -156,6 +160,20 @@ def parse(text: str, language: str) -> ParseResult:
 
 
 _PATTERN_TAGS: dict[str, dict[int, str]] = {}
+
+
+def _members_once(raw: list[tuple[int, Node, str]]) -> list[tuple[int, Node, str]]:
+    """The references with each `member` use counted once, and not at all where another kind
+    captures the same name (`order.Pay()` is a call, not also a member)."""
+    taken = {byte for byte, _, kind in raw if kind != "member"}
+    out = []
+    for ref in raw:
+        if ref[2] == "member":
+            if ref[0] in taken:
+                continue
+            taken.add(ref[0])
+        out.append(ref)
+    return out
 
 
 def _tag_of(caps: dict[str, list[Node]]) -> str:
@@ -306,8 +324,15 @@ def _end_line(node: Node, end: int, source: bytes) -> int:
 def _signature(node: Node, source: bytes) -> str:
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
+    if end is None and _is_callable(node):
+        # A bodyless callable (a prototype, an overload, an interface or abstract method) is
+        # all signature, however many lines its parameters take; its `;` is not.
+        kept = [c for c in node.children if c.is_named or c.type not in _CLOSERS]
+        end = kept[-1].end_byte if kept else node.end_byte
     if end is None:
-        line_end = source.find(b"\n", node.start_byte)
+        # the line that declares it, after any attributes above it (`[XmlArray("x")]`)
+        head = next((c for c in node.children if c.type not in _ATTRIBUTE_TYPES), node)
+        line_end = source.find(b"\n", head.start_byte)
         end = node.end_byte if line_end == -1 else min(line_end, node.end_byte)
     # Comments between the header and the body are not part of the signature.
     pieces: list[bytes] = []
@@ -324,6 +349,20 @@ def _signature(node: Node, source: bytes) -> str:
     if len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 3].rstrip() + "..."
     return text
+
+
+_CLOSERS = frozenset({";", ",", "end"})
+
+
+def _is_callable(node: Node) -> bool:
+    """Whether `node` declares something called with parameters: its own `parameters` (most
+    grammars), or a function declarator under its pointer declarators (C and C++)."""
+    if node.child_by_field_name("parameters") is not None:
+        return True
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator is not None
 
 
 def _python_docstring(node: Node) -> str:

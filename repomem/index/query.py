@@ -90,10 +90,7 @@ def why_not_indexed(cfg: Config, store: Any, rel: str) -> str | None:
     if why is not None:
         meaning = discovery.SKIP_REASONS.get(why)
         return f"skipped as `{why}`" + (f" ({meaning})" if meaning else "")
-    if vcs.open_repo(cfg.root) is not None and not vcs.list_files(
-        cfg.root, untracked=cfg.index.include_untracked, paths=[rel],
-        submodules=cfg.index.submodules,
-    ):  # fmt: skip
+    if vcs.open_repo(cfg.root) is not None and not discovery.git_files(cfg, [rel]):
         return "not listed by git: ignored, or untracked while `index.include_untracked` is off"
     return NEW
 
@@ -210,7 +207,7 @@ def symbol(
             "or run "
             "`repomem index` first if it was written since the last update."
         )
-    references = _references(store, defs[0]["name"], max_refs)
+    references = _references(store, defs[0]["qualname"], max_refs)
     texts: dict[str, list[str]] = {}
     out = []
     for d in sorted(defs, key=lambda r: (r["path"], r["start_line"])):
@@ -260,7 +257,8 @@ def _named_by_parts(store: Any, name: str) -> list[dict[str, Any]]:
 
 
 def references(cfg: Config, name: str, *, limit: int = 200) -> list[dict[str, Any]]:
-    """Where the identifier `name` (its `identifier`: the last part) is used, by path and line.
+    """Where the identifier `name` (its `identifier`: the last part) is used, by path and line,
+    and where a qualified `name` is imported by that whole name (`using Shop.App.Services;`).
 
     Raises:
         StoreError: if there is no index yet.
@@ -276,7 +274,12 @@ def identifier(name: str) -> str:
 
 
 def _references(store: Any, name: str, limit: int) -> list[dict[str, Any]]:
-    rows = store.references_to(identifier(name), limit=limit)
+    last = identifier(name)
+    rows = store.references_to(last, limit=limit)
+    whole = name.strip()
+    if whole != last:
+        # an import is stored under the whole name it imports (`using Shop.App.Services;`)
+        rows += [r for r in store.references_to(whole, limit=limit) if r["kind"] == "import"]
     return [
         {k: r[k] for k in ("path", "line", "kind", "scope", "count")}
         for r in sorted(rows, key=lambda r: (r["path"], r["line"]))

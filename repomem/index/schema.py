@@ -52,8 +52,12 @@ from __future__ import annotations
 # (`senha = "..."`), eight more languages' (`salasana`, `jeton`, `özel_anahtar`, ...) and the
 # Turkish dotted capital I (`ŞİFRE`), a password typed then words in prose (`password:
 # Hq71mZpe4T for the bot`) and `set the password to ...`: the files and the commit messages
-# whose stored text the filter now redacts are read again (a migration)
-SCHEMA_VERSION = 19
+# whose stored text the filter now redacts are read again (a migration); 20: a bodyless
+# callable's whole signature (overloads, prototypes, interface and abstract methods); C#
+# member accesses and types in expressions, JavaScript/TypeScript re-exports, static members
+# and the namespaces of qualified types as references: the files of parsed languages but
+# Python are read again (a migration)
+SCHEMA_VERSION = 20
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

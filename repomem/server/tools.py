@@ -210,7 +210,8 @@ def find_references(cfg: Config, name: str, limit: int) -> Result:
     bare = q.identifier(name)
     if not bare:
         raise InputError("The name is empty; give an identifier like `parse`.")
-    refs = q.references(cfg, bare, limit=max(1, min(limit, REFS_MAX)))
+    # the whole name: an import is stored under it (`using Shop.App.Services;`)
+    refs = q.references(cfg, name.strip(), limit=max(1, min(limit, REFS_MAX)))
     return Result(_refs_text(refs), {"name": bare, "references": refs})
 
 

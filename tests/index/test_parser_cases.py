@@ -63,6 +63,134 @@ def test_a_symbol_starts_at_its_doc_comment_and_decorators_but_not_at_code() -> 
     assert _starts(separated, "javascript") == {"h": 3}
 
 
+def _signatures(text: str, language: str) -> dict[str, str]:
+    return {s.qualname: s.signature for s in parse(text, language).symbols}
+
+
+def test_a_bodyless_declaration_has_its_whole_signature_without_the_semicolon() -> None:
+    ts = (
+        "declare function f(a: string,\n  b: number): void;\n"
+        "export function g(a: string,\n  b: number): string;\n"
+        "export function g(a: string, b: number): string {\n  return a;\n}\n"
+        "interface I {\n  m(a: string,\n    b: number): void;\n  n(): void\n}\n"
+        "abstract class A {\n  abstract run(a: string,\n    b: number): void;\n}\n"
+    )
+    assert _signatures(ts, "typescript") == {
+        "f": "function f(a: string, b: number): void",
+        "g": "function g(a: string, b: number): string",
+        "I": "interface I",
+        "I.m": "m(a: string, b: number): void",
+        "I.n": "n(): void",
+        "A": "abstract class A",
+        "A.run": "abstract run(a: string, b: number): void",
+    }
+    java = "interface Shape {\n  double area(int a,\n      int b) throws Bad;\n}\n"
+    assert _signatures(java, "java")["Shape.area"] == "double area(int a, int b) throws Bad"
+    c = "int add(int a,\n        int b);\n"
+    assert _signatures(c, "c") == {"add": "int add(int a, int b)"}
+    # A bodyless declaration that is not callable keeps its first line (a long initializer).
+    py = "TABLE = dict(\n    a=1,\n)\n"
+    assert _signatures(py, "python") == {"TABLE": "TABLE = dict("}
+
+
+CSHARP_MEMBERS = """\
+class Checkout {
+  void Pay(Order order) {
+    this.Name = order.Total.ToString();
+    var rate = Config.Instance.Rate + order?.Customer.Discount;
+    Log.Write(Items.Count());
+    var copy = new Order { Total = 5 };
+  }
+  Checkout() { Owner = null; }
+}
+"""
+
+
+def test_csharp_member_accesses_are_references_and_a_call_stays_a_call() -> None:
+    refs = {(r.kind, r.name) for r in parse(CSHARP_MEMBERS, "csharp").references}
+    members = {name for kind, name in refs if kind == "member"}
+    assert members == {
+        "Name", "Total", "Config", "Instance", "Rate", "Customer", "Discount", "Log", "Items",
+        "Owner",
+    }  # fmt: skip
+    uses = {r.name: r.uses for r in parse(CSHARP_MEMBERS, "csharp").references}
+    assert uses["Total"] == 2  # read once, set once in the initializer (counted once there)
+    # a called member is a call only; a local (`order`) is not a member of anything
+    assert {("call", "ToString"), ("call", "Write"), ("call", "Count")} <= refs
+    assert not {("member", "ToString"), ("member", "order"), ("member", "rate")} & refs
+
+
+REEXPORTS = """\
+export { isRef, ref as makeRef } from './ref'
+export type { Ref } from './ref'
+import { ShapeFlags } from './flags'
+export function mount(vnode: VNode) {
+  if (vnode.shapeFlag & ShapeFlags.ELEMENT) return Renderer.current.mount(vnode)
+}
+"""
+
+
+def test_a_reexported_name_and_a_static_member_are_references_in_typescript() -> None:
+    """vue's package index files re-export every API (`export { isRef } from './ref'`), and
+    its code tests `ShapeFlags.ELEMENT`: neither was a reference of `isRef` or `ShapeFlags`."""
+    for language in ("typescript", "javascript"):
+        refs = {(r.kind, r.name, r.line) for r in parse(REEXPORTS, language).references}
+        assert {("imported", "isRef", 1), ("imported", "ref", 1)} <= refs, language
+        assert {("member", "ShapeFlags", 5), ("member", "ELEMENT", 5)} <= refs, language
+        assert {("member", "Renderer", 5), ("member", "current", 5), ("call", "mount", 5)} <= refs
+        # a local object's property is not a static member; an alias is not a name used
+        assert not {r for r in refs if r[1] in ("vnode", "shapeFlag", "makeRef")}
+    refs = {(r.kind, r.name) for r in parse(REEXPORTS, "typescript").references}
+    assert ("imported", "Ref") in refs
+
+
+CSHARP_TYPE_USES = """\
+class Store<T> where T : IEntity {
+  void Check(object o) {
+    var t = typeof(ApplicationParameters);
+    var c = (Order)o;
+    var a = o as Customer;
+    if (o is Invoice invoice) {}
+    var d = default(Money?);
+    try {} catch (PackageException e) {}
+    foreach (Line line in lines) {}
+    var all = new Sku[3];
+  }
+}
+"""
+
+
+def test_csharp_types_named_in_expressions_are_type_references() -> None:
+    """`typeof(ApplicationParameters)` was no reference of the class (chocolatey's specs use
+    it), nor were casts, `as`, `is`, `default`, `catch`, `foreach`, arrays and constraints."""
+    refs = {(r.kind, r.name) for r in parse(CSHARP_TYPE_USES, "csharp").references}
+    names = ("IEntity", "ApplicationParameters", "Order", "Customer", "Invoice", "Money",
+             "PackageException", "Line", "Sku")  # fmt: skip
+    assert {("type", n) for n in names} <= refs
+    assert not {r for r in refs if r[1] in ("o", "invoice", "e", "line", "lines")}
+
+
+def test_the_namespace_of_a_qualified_typescript_type_is_a_reference() -> None:
+    """`expectType<JSX.Element>(...)`: vue's JSX namespace had no reference at all."""
+    ts = "let a: JSX.Element\nlet b: Outer.Inner.Leaf<T>\nnamespace Own.Name {}\n"
+    refs = {(r.kind, r.name) for r in parse(ts, "typescript").references}
+    assert {("type", "JSX"), ("type", "Element"), ("type", "Outer"), ("type", "Inner")} <= refs
+    assert ("type", "Leaf") in refs
+    assert not {r for r in refs if r[1] in ("Own", "Name")}  # a declared name is no use
+
+
+def test_a_bodyless_declaration_under_attributes_has_its_own_line_in_its_signature() -> None:
+    """chocolatey's `[XmlArray("sources")]` over a property was its whole signature."""
+    cs = (
+        'class Settings {\n  [XmlArray("sources")]\n  [XmlArrayItem("source")]\n'
+        "  public HashSet<Source> Sources { get; set; }\n}\n"
+    )
+    assert _signatures(cs, "csharp")["Settings.Sources"] == (
+        '[XmlArray("sources")] [XmlArrayItem("source")] '
+        "public HashSet<Source> Sources { get; set; }"
+    )
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:

@@ -239,3 +239,28 @@ def test_a_skipped_file_deleted_is_no_pending_change(repo: Repo) -> None:
     assert st["fresh"] and st["skipped"] == {}
     (repo.root / "a.py").unlink()
     assert query.status(cfg)["pending"] == {"changed": 0, "deleted": 1}
+
+
+def test_a_csharp_property_is_found_where_it_is_read_set_and_initialized(repo: Repo) -> None:
+    repo.write("Order.cs", "class Order {\n  public decimal Total { get; set; }\n}\n")
+    repo.write(
+        "Cart.cs",
+        "class Cart {\n  decimal Sum(Order o) {\n    o.Total = 1;\n    return o.Total;\n  }\n"
+        "  Order Make() => new Order { Total = 2 };\n}\n",
+    )
+    cfg = repo.config()
+    indexer.run(cfg)
+    found = [(r["path"], r["line"], r["count"]) for r in query.references(cfg, "Order.Total")]
+    assert found == [("Cart.cs", 3, 2), ("Cart.cs", 6, 1)]
+
+
+def test_a_namespace_is_found_where_it_is_imported_by_its_whole_name(repo: Repo) -> None:
+    """`using chocolatey.infrastructure.app.services;` is stored under the namespace's whole
+    name: asked for by that name, find_references looked up `services` and found nothing."""
+    repo.write("Svc.cs", "namespace Shop.App.Services {\n  class Svc {}\n}\n")
+    repo.write("Use.cs", "using Shop.App.Services;\n\nclass Use {\n  Svc s;\n}\n")
+    cfg = repo.config()
+    indexer.run(cfg)
+    found = [(r["path"], r["kind"]) for r in query.references(cfg, "Shop.App.Services")]
+    assert found == [("Use.cs", "import")]
+    assert [r["path"] for r in query.references(cfg, "Svc")] == ["Use.cs"]

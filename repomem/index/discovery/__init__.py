@@ -38,6 +38,7 @@ from __future__ import annotations
 from repomem.index.discovery.listing import (
     ALWAYS_PRUNED,
     Listing,
+    git_files,
     list_candidates,
     unmatched_excludes,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "Skip",
     "content_hash",
     "file_hash",
+    "git_files",
     "list_candidates",
     "read_file",
     "stat_file",

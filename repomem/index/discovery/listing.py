@@ -4,11 +4,13 @@ honours its `.gitignore` files; each path judged by the `rules` filter."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
 
+from repomem import vcs
 from repomem.config import Config
 from repomem.index.discovery.rules import Filter
 
@@ -22,6 +24,22 @@ class Listing:
     paths: list[str]
     skipped: dict[str, list[str]]
     git: bool
+
+
+def git_files(cfg: Config, paths: Sequence[str] | None = None) -> list[str]:
+    """The files git lists for this configuration's index (of `paths` only, files or folders,
+    when given): tracked ones, untracked ones git does not ignore while
+    `index.include_untracked` is on, and the files of checked-out submodules while
+    `index.submodules` is. Empty outside a git work tree. The one place that turns the
+    settings into git's listing: a run's plan, `why_not_indexed` and `doctor` agree on it.
+
+    Raises:
+        GitError: if git cannot list the files.
+    """
+    return vcs.list_files(
+        cfg.root, untracked=cfg.index.include_untracked, paths=paths,
+        submodules=cfg.index.submodules,
+    )  # fmt: skip
 
 
 def list_candidates(cfg: Config, git_files: list[str] | None, memo: Path | None = None) -> Listing:

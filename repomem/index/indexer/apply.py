@@ -20,7 +20,7 @@ from repomem.index.indexer.parse import (
     Skipped,
     _run_tasks,
 )
-from repomem.index.indexer.plan import UNREADABLE, Plan, _indexed
+from repomem.index.indexer.plan import TEXT_DISABLED, UNREADABLE, Plan, _indexed
 from repomem.types import IndexReport
 
 log = logging.getLogger(__name__)
@@ -149,6 +149,8 @@ def _apply(
             if result.content is not None:  # the row says what was read
                 size, mtime = result.content[0], result.content[1]
                 skip_facts[rel] = [result.content]
+            elif reason == "text-disabled":  # a verdict that stands for any content
+                skip_facts[rel] = [(size, mtime, TEXT_DISABLED)]
             batch.files.append(skip_row(rel, reason, size, mtime))
             continue
         if result.status == "same":

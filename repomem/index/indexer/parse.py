@@ -25,6 +25,7 @@ from repomem.config import Config
 from repomem.index import chunks, discovery, languages
 from repomem.index import tokens as tok
 from repomem.index.discovery import Skip
+from repomem.index.indexer.plan import TEXT_DISABLED, UNREADABLE
 
 Progress = Callable[[str, int, int], None]
 PARALLEL_MIN_FILES = 64
@@ -98,6 +99,16 @@ def _work(task: tuple[str, str | None]) -> Parsed | Skipped:
     return process_file(_W_CFG, task[0], task[1], _W_KNOWN)
 
 
+def _verdict_stands(cfg: Config, rel: str, held: str) -> Parsed | Skipped:
+    """A skip row whose verdict no content changes (`held`: `TEXT_DISABLED`, `UNREADABLE`)
+    found again: "same", with the file's stat for the stat cache, so its row stays."""
+    try:
+        st = discovery.stat_file(cfg, rel)
+    except Skip as skip:
+        return Skipped(rel, skip.reason)
+    return Parsed(rel, "same", held, st.st_size, st.st_mtime_ns)
+
+
 def process_file(
     cfg: Config, rel: str, old_hash: str | None, known: dict[str, str]
 ) -> Parsed | Skipped:
@@ -111,6 +122,8 @@ def process_file(
 
     language = languages.detect(rel)
     if not cfg.index.index_text_files and not parser.supports(language):
+        if old_hash == TEXT_DISABLED:
+            return _verdict_stands(cfg, rel, old_hash)
         return Skipped(rel, "text-disabled")
     try:
         fd = discovery.read_file(cfg, rel)
@@ -118,6 +131,8 @@ def process_file(
         if skip.content is not None and skip.content[2] == old_hash:
             size, mtime_ns, content = skip.content
             return Parsed(rel, "same", content, size, mtime_ns)
+        if skip.reason == "unreadable" and old_hash == UNREADABLE:
+            return _verdict_stands(cfg, rel, old_hash)
         return Skipped(rel, skip.reason, skip.content)
     if fd.hash == old_hash:
         return Parsed(rel, "same", fd.hash, fd.size, fd.mtime_ns)

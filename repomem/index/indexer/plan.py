@@ -69,10 +69,7 @@ def make_plan(
         # git lists the tree while this thread takes the known files' lstat (each is about
         # half of a plan: 0.2 s apiece for 12,000 files)
         with ThreadPoolExecutor(max_workers=1) as pool:
-            listed = pool.submit(
-                vcs.list_files, cfg.root, untracked=cfg.index.include_untracked, paths=only,
-                submodules=cfg.index.submodules,
-            )  # fmt: skip
+            listed = pool.submit(discovery.git_files, cfg, only)
             known = _lstat_all(cfg.root, states)
             git_files = listed.result()
     if only is not None:
@@ -136,11 +133,17 @@ def really_changed(
     for rel in plan.changed:
         old = states.get(rel)
         st = plan.current.get(rel)
-        held = None if old is None else old[2] if _indexed(old[2]) else (contents or {}).get(rel)
+        held = None
+        if old is not None:
+            held = old[2] if old[2] == UNREADABLE or _indexed(old[2]) else (contents or {}).get(rel)
+        if held == TEXT_DISABLED:
+            continue  # the path's verdict, whatever the file holds
         if old is None or st is None or old[0] != st.st_size or held is None:
             out.append(rel)
-            continue
-        if discovery.file_hash(cfg, rel, old[0]) != held:
+        elif held == UNREADABLE:
+            if os.access(os.path.join(cfg.root, rel), os.R_OK):
+                out.append(rel)
+        elif discovery.file_hash(cfg, rel, old[0]) != held:
             out.append(rel)
     return out
 
@@ -158,8 +161,13 @@ def pending_changes(
     return changed, deleted
 
 
-# The hash of a file skipped as unreadable: looked at again once it can be read.
+# The hash of a file skipped as unreadable: looked at again once it can be read, kept (its new
+# stat in the stat cache) while it cannot.
 UNREADABLE = "!unreadable"
+# What a `text-disabled` skip row holds for the stat cache (`Store.skip_contents`): its verdict
+# is its path's (no parser, text files off), true of any content, so a file only touched or
+# rewritten keeps its row.
+TEXT_DISABLED = "!text-disabled"
 
 
 def _indexed(stored_hash: str) -> bool:

@@ -78,6 +78,30 @@
       (member_binding_expression name: [(identifier) @name (generic_name (identifier) @name)]))
   ]) @reference.call
 
+; A member read or set: order.Total, this.Name = x, Foo.Instance.Bar, order?.Customer. C# code is
+; mostly properties, which no other pattern sees. A member that is called is a call: the parser
+; keeps the other kind of a name captured twice (see `member` in repomem/index/parser.py).
+[
+  (member_access_expression name: [(identifier) @name (generic_name (identifier) @name)])
+  (member_binding_expression name: [(identifier) @name (generic_name (identifier) @name)])
+] @reference.member
+
+; what a chain starts from when it is a type or a member (Config.Instance, Handler?.Invoke()),
+; not a local or a parameter, which C# spells in lower case
+((member_access_expression expression: (identifier) @name) @reference.member
+  (#match? @name "^[A-Z]"))
+
+((conditional_access_expression condition: (identifier) @name) @reference.member
+  (#match? @name "^[A-Z]"))
+
+; properties set in an object initializer (new Order { Total = 5 }) or, in upper case, by their
+; own class (Total = 5; in a constructor)
+(initializer_expression
+  (assignment_expression left: (identifier) @name)) @reference.member
+
+((assignment_expression left: (identifier) @name) @reference.member
+  (#match? @name "^[A-Z]"))
+
 ; `new Foo(...)`, `new Foo<T>(...)`, `new Ns.Foo(...)`
 (object_creation_expression
   type: [
@@ -130,6 +154,77 @@
     (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
     (array_type type: [(identifier) @name (generic_name (identifier) @name)])
   ]) @reference.type
+
+; types named in expressions and statements: typeof(T), (T)x, x as T, x is T t, default(T),
+; catch (T e), foreach (T x in xs), new T[n], where U : T
+[
+  (typeof_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (cast_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (as_expression
+    right: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (declaration_pattern
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (default_expression
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (catch_declaration
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (foreach_statement
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (type_parameter_constraint
+    type: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+      (qualified_name name: [(identifier) @name (generic_name (identifier) @name)])
+      (nullable_type type: [(identifier) @name (generic_name (identifier) @name)])
+      (array_type type: [(identifier) @name (generic_name (identifier) @name)])
+    ])
+  (array_creation_expression
+    type: (array_type type: [(identifier) @name (generic_name (identifier) @name)]))
+] @reference.type
 
 ; type arguments: List<Widget>, Dictionary<string, Widget>
 (type_argument_list

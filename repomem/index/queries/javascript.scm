@@ -320,6 +320,24 @@
 (import_specifier
   name: (identifier) @name) @reference.imported
 
+; re-exported bindings: export { name, name as alias } from "x" (a package's index file)
+(export_statement
+  (export_clause
+    (export_specifier name: (identifier) @name))
+  source: (_)) @reference.imported
+
+; static members: ShapeFlags.ELEMENT, Config.instance. A capitalized object is a class, an enum
+; or a namespace, and its member is that definition's; a lower-case one is a value whose type
+; a tag query cannot know. A member that is called is a call (see `member` in parser.py).
+((member_expression
+   object: (identifier) @name) @reference.member
+  (#match? @name "^[A-Z]"))
+
+((member_expression
+   object: (identifier) @_object
+   property: [(property_identifier) (private_property_identifier)] @name) @reference.member
+  (#match? @_object "^[A-Z]"))
+
 ; ---------------------------------------------------------------------------------------------
 ; Imports
 

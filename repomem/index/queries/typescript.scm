@@ -373,6 +373,19 @@
     ])
 ] @reference.type
 
+; the namespaces a qualified type is read from: JSX in JSX.Element, Outer and Inner in
+; Outer.Inner.Leaf (the type itself is a use above)
+(nested_type_identifier
+  module: (identifier) @name) @reference.type
+
+(nested_type_identifier
+  module: (nested_identifier
+    object: (identifier) @name)) @reference.type
+
+(nested_type_identifier
+  module: (nested_identifier
+    property: (property_identifier) @name)) @reference.type
+
 ; ---------------------------------------------------------------------------------------------
 ; Imports
 

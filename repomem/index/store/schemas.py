@@ -175,6 +175,24 @@ def _redo_newly_secret_files_and_commits(store: Any) -> None:
     commits.drop_newly_secret(store)
 
 
+def _reread_parsed_files(store: Any) -> None:
+    """19 -> 20: a bodyless callable's signature is whole, and member accesses, re-exports and
+    static members are references. The rows of files parsed for symbols go, but Python's,
+    whose parse is unchanged (text files and skipped files stay): the next run parses them
+    again."""
+    from repomem.index import parser
+
+    found = store.table("files").search().where("skip = ''").select(
+        ["path", "language"]
+    ).limit(None).to_arrow().to_pydict()  # fmt: skip
+    paths = [
+        p
+        for p, language in zip(found["path"], found["language"], strict=True)
+        if language and language != "python" and parser.supports(language)
+    ]
+    store.delete_paths(paths)
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
 MIGRATIONS: dict[int, Any] = {
@@ -182,6 +200,7 @@ MIGRATIONS: dict[int, Any] = {
     16: _reread_source_mapped_files,
     17: _reread_newly_secret_files,
     18: _redo_newly_secret_files_and_commits,
+    19: _reread_parsed_files,
 }
 
 

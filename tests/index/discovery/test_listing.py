@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from repomem.index import indexer
+from repomem.index import discovery, indexer
 from tests.conftest import Repo
 
 
@@ -23,3 +23,17 @@ def test_untracked_files_can_be_left_out(repo: Repo) -> None:
     assert report.added == ["tracked.py"]
     report = indexer.run(repo.config())
     assert report.added == ["scratch.py"]
+
+
+def test_the_files_git_lists_for_a_config_follow_its_untracked_setting(repo: Repo) -> None:
+    repo.write("tracked.py", "def tracked():\n    pass\n")
+    repo.write(".gitignore", "*.log\n")
+    repo.commit()
+    repo.write("scratch.py", "def scratch():\n    pass\n")
+    repo.write("run.log", "ignored\n")
+    cfg = repo.config()
+    assert sorted(discovery.git_files(cfg)) == [".gitignore", "scratch.py", "tracked.py"]
+    assert discovery.git_files(cfg, ["scratch.py", "run.log"]) == ["scratch.py"]
+    tracked_only = repo.config(**{"index.include_untracked": False})
+    assert sorted(discovery.git_files(tracked_only)) == [".gitignore", "tracked.py"]
+    assert discovery.git_files(tracked_only, ["scratch.py"]) == []

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -67,10 +68,11 @@ def test_a_plain_folder_is_indexed_with_git_features_off(folder: Repo) -> None:
     assert query.symbol(folder.config(), "in_folder")
 
 
-def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo) -> None:
+def _unprivileged_cli(repo: Repo) -> Callable[..., str]:
+    """`repomem -C repo ...` in a child process for which file permissions bite (as root,
+    with the capabilities that override them dropped); skips the test where that cannot be."""
     import shutil
 
-    # As root, permissions do not bite unless the capabilities that override them are dropped.
     drop: list[str] = []
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:
@@ -84,6 +86,11 @@ def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo)
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
         return done.stdout
 
+    return cli
+
+
+def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo) -> None:
+    cli = _unprivileged_cli(repo)
     repo.write("ok.py", "def ok():\n    return 1\n")
     repo.commit()
     late = repo.write("late.py", "def late_fn():\n    return 2\n")
@@ -95,6 +102,26 @@ def test_a_file_skipped_as_unreadable_is_indexed_once_it_can_be_read(repo: Repo)
     assert '"fresh": false' in cli("status", "--json")
     cli("index")
     assert "late.py" in cli("search", "late_fn")
+
+
+def test_an_unreadable_file_only_touched_keeps_its_row(repo: Repo) -> None:
+    cli = _unprivileged_cli(repo)
+    repo.write("ok.py", "def ok():\n    return 1\n")
+    locked = repo.write("locked.py", "def secret_fn():\n    return 2\n")
+    repo.commit()
+    locked.chmod(0)
+    try:
+        assert "1 unreadable" in cli("index")
+        versions = indexer.open_store(repo.config()).current_versions()
+        st = locked.stat()
+        os.utime(locked, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        assert '"fresh": true' in cli("status", "--json")
+        assert "1 unreadable" in cli("index")
+        assert indexer.open_store(repo.config()).current_versions() == versions
+    finally:
+        locked.chmod(0o644)
+    cli("index")  # readable again: indexed, though its size and recorded mtime are as they were
+    assert "locked.py" in cli("search", "secret_fn")
 
 
 def test_status_is_fresh_after_a_file_is_only_touched(repo: Repo) -> None:

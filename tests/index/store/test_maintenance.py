@@ -252,3 +252,22 @@ def test_the_size_of_a_store_given_as_a_file_uri_is_measured(repo: Repo) -> None
     assert size
     assert store.Store("file://" + uri, indexer.state_dir(cfg)).size_bytes() == size
     assert store.Store("memory://x", indexer.state_dir(cfg)).size_bytes() is None
+
+
+def test_files_of_languages_parsed_anew_are_read_again_after_the_upgrade(repo: Repo) -> None:
+    repo.write(
+        "api.d.ts", "export declare function mount(el: Element,\n  hydrate?: boolean): void;\n"
+    )
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.write("notes.txt", "plain text\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    with s.writing():
+        s.set_meta({"schema_version": "19"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and report.added == ["api.d.ts"] and report.parsed == 1
+    (mount,) = query.symbol(cfg, "mount")
+    assert mount["signature"] == "function mount(el: Element, hydrate?: boolean): void"
