@@ -104,6 +104,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         filenames=("Rakefile", "Gemfile", "Guardfile", "Vagrantfile"),
     ),
     LanguageSpec("php", "tree_sitter_php", "language_php", (".php", ".phtml", ".php5", ".php7")),
+    LanguageSpec("kotlin", "tree_sitter_kotlin", "language", (".kt", ".kts")),
 )
 
 # Text files indexed without symbols: a language label by extension, for filters and stats.
@@ -136,8 +137,6 @@ TEXT_LANGUAGES: dict[str, str] = {
     ".sql": "sql",
     ".graphql": "graphql",
     ".proto": "protobuf",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
     ".swift": "swift",
     ".scala": "scala",
     ".lua": "lua",
@@ -249,12 +248,16 @@ def query_source(language: str) -> str:
     return "\n".join(parts)
 
 
+# Also the JVM's test source sets (`src/test/`, Kotlin's `src/jvmTest/`, Android's
+# `src/androidTest/`) and test classes (`CartTest.kt`, `CartTests.java`, `CartIT.java`).
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
-    r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)src/\w*Test/"
+    r"|(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py"
+    r"|\w*(Tests?|IT)\.(java|kt|kts))$"
 )
 
 
 def is_test_path(path: str) -> bool:
-    """Whether a path is a test file (`tests/`, `test_x.py`, `x_test.go`, `a.spec.ts`)."""
+    """Whether a path is a test file (`tests/`, `test_x.py`, `x_test.go`, `a.spec.ts`,
+    `src/test/kotlin/`, `CartTest.kt`)."""
     return bool(_TEST_PATH.search(path))

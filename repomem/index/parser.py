@@ -2,10 +2,12 @@
 
 Tag queries (`queries/<language>.scm`) follow one capture convention:
 
-- `@definition.<kind>` on a definition node, with `@name` on its name node. `<kind>` is one of
-  class, function, method, interface, struct, enum, trait, type, module, namespace, constant,
-  variable, field, property, constructor, macro. An optional `@receiver` names an explicit parent
-  (Go methods), overriding the enclosing definitions in the qualified name.
+- `@definition.<kind>` on a definition node, with `@name` on its name node (or, where the
+  grammar has none, the name its pattern sets: `(#set! "name" "Companion")`). `<kind>` is one
+  of class, function, method, interface, struct, enum, trait, object, type, module, namespace,
+  constant, variable, field, property, constructor, macro. An optional `@receiver` names an
+  explicit parent (Go methods, Kotlin extension functions), overriding the enclosing
+  definitions in the qualified name.
 - `@definition.<kind>.open` on a statement that applies to what follows it (`namespace App;` in
   PHP and C#): the definition extends to the next node of the same type, or its parent's end.
 - `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
@@ -49,7 +51,12 @@ _ATTRIBUTE_TYPES = frozenset(
         "marker_annotation",
         "attribute",
         "inner_attribute_item",
+        "annotated_expression",  # Kotlin's `@Throws(E::class)` above a top-level function
     }
+)
+# The bodies of grammars that do not name them with a `body` field (Kotlin, Swift, Scala).
+_BODY_TYPES = frozenset(
+    {"function_body", "class_body", "enum_class_body", "protocol_body", "template_body"}
 )
 _WRAPPER_TYPES = frozenset(
     {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
@@ -109,8 +116,8 @@ def parse(text: str, language: str) -> ParseResult:
         if tag is None or (tag and tag not in caps):
             # Usually a pattern always yields the same capture names; alternations may not.
             tag = tags[pattern] = _tag_of(caps)
-        names = caps.get("name")
-        if not tag or not names:
+        names = caps.get("name") or []
+        if not tag or not (names or tag[0] == "d"):
             continue
         if tag[0] == "r":  # reference.<kind>
             kind = tag[10:]
@@ -121,8 +128,10 @@ def parse(text: str, language: str) -> ParseResult:
             for n in names:
                 raw_refs.append((n.start_byte, n, "import"))
             continue
-        name_node = names[0]
-        name = _text(name_node)
+        # A definition the language leaves unnamed has the name its pattern sets (Kotlin's
+        # `companion object` is `Companion`).
+        name_node = names[0] if names else None
+        name = _text(name_node) if name_node is not None else _set_name(query, pattern)
         if not name:
             continue
         node = caps[tag][0]
@@ -146,7 +155,8 @@ def parse(text: str, language: str) -> ParseResult:
             receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
             is_scope=is_scope,
         )
-        def_name_bytes.add(name_node.start_byte)
+        if name_node is not None:
+            def_name_bytes.add(name_node.start_byte)
 
     ordered = sorted(defs.values(), key=lambda d: (d.start, -d.end))
     _qualify(ordered, CLASS_LIKE | frozenset(spec.class_like))
@@ -156,6 +166,11 @@ def parse(text: str, language: str) -> ParseResult:
 
 
 _PATTERN_TAGS: dict[str, dict[int, str]] = {}
+
+
+def _set_name(query: Query, pattern: int) -> str:
+    value = query.pattern_settings(pattern).get("name")
+    return value if isinstance(value, str) else ""
 
 
 def _tag_of(caps: dict[str, list[Node]]) -> str:
@@ -305,6 +320,8 @@ def _end_line(node: Node, end: int, source: bytes) -> int:
 
 def _signature(node: Node, source: bytes) -> str:
     body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.children if c.type in _BODY_TYPES), None)
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
     if end is None:
         line_end = source.find(b"\n", node.start_byte)

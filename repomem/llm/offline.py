@@ -45,7 +45,7 @@ _CLI_HINTS = (
     ("process.argv", "reads command-line arguments"),
 )
 _TOP_KINDS = ("class", "function", "interface", "struct", "trait", "enum", "type", "module",
-              "namespace", "macro", "constant")  # fmt: skip
+              "namespace", "macro", "constant", "object")  # fmt: skip
 
 
 def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:

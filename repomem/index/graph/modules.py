@@ -27,6 +27,8 @@ _SOURCE_EXTS = (
     ".cs",
     ".rb",
     ".php",
+    ".kt",
+    ".kts",
 )
 
 

@@ -160,6 +160,36 @@ def test_planted_secrets_are_redacted_before_anything_is_stored(repo: Repo) -> N
     assert connect["start_line"] == 4  # redaction keeps line numbers
 
 
+# The assignment forms of each parsed language; the value must reach no table (not a file's
+# text, a symbol's signature or doc, nor the full-text index).
+_ASSIGNED = "Xk9mQ2vL7pRtW4"
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        (
+            "app/src/main/kotlin/Config.kt",
+            f'object Config {{\n    val password = "{_ASSIGNED}"\n'
+            f'    /** The key. */\n    const val API_KEY = "{_ASSIGNED}"\n}}\n',
+        ),
+    ],
+)
+def test_secrets_assigned_in_each_language_never_reach_the_store(
+    repo: Repo, path: str, source: str
+) -> None:
+    repo.write(path, source)
+    report = indexer.run(repo.config())
+    assert report.redactions >= 2
+    assert query.search(repo.config(), _ASSIGNED) == []
+    store = indexer.open_store(repo.config())
+    symbols = store.column("symbols", ["search", "doc", "signature"])
+    files = store.column("files", ["search", "text"])
+    for cols in (symbols, files):
+        assert not any(_ASSIGNED.lower() in (v or "").lower() for c in cols.values() for v in c)
+    assert any("[REDACTED]" in (s or "") for s in symbols["signature"])
+
+
 def test_text_files_can_be_left_out(repo: Repo) -> None:
     repo.write("code.py", "def code():\n    pass\n")
     repo.write("notes.md", "# Notes\n")
