@@ -7,7 +7,11 @@ from repomem.index.languages import detect, is_test_path, name_parts
 
 @pytest.mark.parametrize(
     ("path", "language"),
-    [("app/src/main/kotlin/Cart.kt", "kotlin"), ("build.gradle.kts", "kotlin")],
+    [
+        ("app/src/main/kotlin/Cart.kt", "kotlin"),
+        ("build.gradle.kts", "kotlin"),
+        ("Source/Session.swift", "swift"),
+    ],
 )
 def test_sources_are_detected_by_extension(path: str, language: str) -> None:
     assert detect(path) == language
@@ -26,6 +30,11 @@ def test_sources_are_detected_by_extension(path: str, language: str) -> None:
         ("okhttp/src/jvmMain/kotlin/okhttp3/Cache.kt", False),
         ("okhttp/src/main/kotlin/okhttp3/internal/TestOnly.kt", False),
         ("lib/Contest.kt", False),
+        ("Tests/AlamofireTests/SessionTests.swift", True),
+        ("Example/iOS ExampleUITests/Launch.swift", True),
+        ("Sources/Shop/CartTests.swift", True),
+        ("Source/Core/Session.swift", False),
+        ("Source/Features/Protests.swift", False),
     ],
 )
 def test_test_files_are_recognised_by_each_language_s_conventions(path: str, test: bool) -> None:

@@ -29,6 +29,7 @@ _SOURCE_EXTS = (
     ".php",
     ".kt",
     ".kts",
+    ".swift",
 )
 
 

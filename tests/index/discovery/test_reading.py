@@ -173,6 +173,11 @@ _ASSIGNED = "Xk9mQ2vL7pRtW4"
             f'object Config {{\n    val password = "{_ASSIGNED}"\n'
             f'    /** The key. */\n    const val API_KEY = "{_ASSIGNED}"\n}}\n',
         ),
+        (
+            "Sources/Shop/Config.swift",
+            f'enum Config {{\n    static let apiKey = "{_ASSIGNED}"\n}}\n'
+            f'let clientSecret: String = "{_ASSIGNED}"\n',
+        ),
     ],
 )
 def test_secrets_assigned_in_each_language_never_reach_the_store(
