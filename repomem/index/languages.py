@@ -106,6 +106,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("php", "tree_sitter_php", "language_php", (".php", ".phtml", ".php5", ".php7")),
     LanguageSpec("kotlin", "tree_sitter_kotlin", "language", (".kt", ".kts")),
     LanguageSpec("swift", "tree_sitter_swift", "language", (".swift",)),
+    LanguageSpec("scala", "tree_sitter_scala", "language", (".scala", ".sc")),
 )
 
 # Text files indexed without symbols: a language label by extension, for filters and stats.
@@ -138,7 +139,6 @@ TEXT_LANGUAGES: dict[str, str] = {
     ".sql": "sql",
     ".graphql": "graphql",
     ".proto": "protobuf",
-    ".scala": "scala",
     ".lua": "lua",
     ".pl": "perl",
     ".pm": "perl",
@@ -250,11 +250,12 @@ def query_source(language: str) -> str:
 
 # Also the JVM's test source sets (`src/test/`, Kotlin's `src/jvmTest/`, Android's
 # `src/androidTest/`) and test classes (`CartTest.kt`, `CartTests.java`, `CartIT.java`), and
-# Swift packages' test targets (`Tests/ShopTests/`, Xcode's `ShopUITests/`, `CartTests.swift`).
+# Swift packages' test targets (`Tests/ShopTests/`, Xcode's `ShopUITests/`, `CartTests.swift`),
+# and Scala's specs and suites (`CartSpec.scala`, `CartSuite.scala`).
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)src/\w*Test/|(^|/)[^/]*Tests/"
     r"|(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py"
-    r"|\w*(Tests?|IT)\.(java|kt|kts|swift))$"
+    r"|\w*(Tests?|IT)\.(java|kt|kts|swift|scala)|\w*(Spec|Suite)\.scala)$"
 )
 
 

@@ -41,6 +41,7 @@ CLASS_LIKE = frozenset({"class", "struct", "interface", "trait", "impl", "enum",
 MAX_SIGNATURE = 300
 MAX_DOC = 1200
 _WS = re.compile(r"\s+")
+_TRAILING_EQUALS = re.compile(r"\s=$")
 _COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|--)\s?")
 _ATTRIBUTE_TYPES = frozenset(
     {
@@ -61,6 +62,14 @@ _BODY_TYPES = frozenset(
 _WRAPPER_TYPES = frozenset(
     {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
 )
+
+
+@dataclass(frozen=True)
+class _Path:
+    """An import path joined from several name nodes, read as a node is."""
+
+    text: bytes
+    start_point: tuple[int, int]
 
 
 @dataclass
@@ -108,7 +117,7 @@ def parse(text: str, language: str) -> ParseResult:
     root = tree.root_node
 
     defs: dict[tuple[int, int, str], _Def] = {}
-    raw_refs: list[tuple[int, Node, str]] = []  # (byte, name node, kind)
+    raw_refs: list[tuple[int, Node | _Path, str]] = []  # (byte, name node, kind)
     def_name_bytes: set[int] = set()
     tags = _PATTERN_TAGS.setdefault(language, {})
     for pattern, caps in QueryCursor(query).matches(root):
@@ -126,7 +135,7 @@ def parse(text: str, language: str) -> ParseResult:
             continue
         if tag == "import":
             for n in names:
-                raw_refs.append((n.start_byte, n, "import"))
+                raw_refs.append((n.start_byte, _import_path(n), "import"))
             continue
         # A definition the language leaves unnamed has the name its pattern sets (Kotlin's
         # `companion object` is `Companion`).
@@ -166,6 +175,19 @@ def parse(text: str, language: str) -> ParseResult:
 
 
 _PATTERN_TAGS: dict[str, dict[int, str]] = {}
+
+
+def _import_path(node: Node) -> Node | _Path:
+    """The import path that starts at `node`: the node, or with the parts that follow it
+    as its siblings (Scala's `import a.b.C` is three identifiers apart, not one node)."""
+    parts = [node.text or b""]
+    sib = node.next_sibling
+    while sib is not None and sib.type == "." and (part := sib.next_sibling) is not None:
+        if part.type != node.type:
+            break
+        parts.append(part.text or b"")
+        sib = part.next_sibling
+    return _Path(b".".join(parts), node.start_point) if len(parts) > 1 else node
 
 
 def _set_name(query: Query, pattern: int) -> str:
@@ -220,7 +242,7 @@ def _open_end(node: Node) -> int:
 
 
 def _scope_refs(
-    raw: list[tuple[int, Node, str]], ordered: list[_Def], def_names: set[int]
+    raw: list[tuple[int, Node | _Path, str]], ordered: list[_Def], def_names: set[int]
 ) -> tuple[Reference, ...]:
     """Attach each use to its innermost enclosing definition and fold repeats into counts."""
     starts = [d.start for d in ordered]
@@ -337,7 +359,8 @@ def _signature(node: Node, source: bytes) -> str:
             pos = child.end_byte
     pieces.append(source[pos:end] if pos < end else b"")
     text = _WS.sub(" ", b" ".join(pieces).decode("utf-8", "replace"))
-    text = text.strip().rstrip("{:").rstrip()
+    # `def f(x: Int): Int =` (Scala's body is the expression after the `=`)
+    text = _TRAILING_EQUALS.sub("", text.strip().rstrip("{:").rstrip())
     if len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 3].rstrip() + "..."
     return text

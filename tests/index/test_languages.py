@@ -11,6 +11,8 @@ from repomem.index.languages import detect, is_test_path, name_parts
         ("app/src/main/kotlin/Cart.kt", "kotlin"),
         ("build.gradle.kts", "kotlin"),
         ("Source/Session.swift", "swift"),
+        ("core/src/main/scala/sttp/client4/Request.scala", "scala"),
+        ("build.sc", "scala"),
     ],
 )
 def test_sources_are_detected_by_extension(path: str, language: str) -> None:
@@ -35,6 +37,10 @@ def test_sources_are_detected_by_extension(path: str, language: str) -> None:
         ("Sources/Shop/CartTests.swift", True),
         ("Source/Core/Session.swift", False),
         ("Source/Features/Protests.swift", False),
+        ("core/src/test/scala/sttp/client4/UriTests.scala", True),
+        ("core/src/main/scalajvm/sttp/RequestSpec.scala", True),
+        ("core/src/main/scala/sttp/BackendSuite.scala", True),
+        ("core/src/main/scala/sttp/client4/Request.scala", False),
     ],
 )
 def test_test_files_are_recognised_by_each_language_s_conventions(path: str, test: bool) -> None:

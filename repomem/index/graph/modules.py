@@ -30,6 +30,7 @@ _SOURCE_EXTS = (
     ".kt",
     ".kts",
     ".swift",
+    ".scala",
 )
 
 

@@ -178,6 +178,11 @@ _ASSIGNED = "Xk9mQ2vL7pRtW4"
             f'enum Config {{\n    static let apiKey = "{_ASSIGNED}"\n}}\n'
             f'let clientSecret: String = "{_ASSIGNED}"\n',
         ),
+        (
+            "core/src/main/scala/Config.scala",
+            f'object Config {{\n  val password = "{_ASSIGNED}"\n'
+            f'  final val apiToken: String = "{_ASSIGNED}"\n}}\n',
+        ),
     ],
 )
 def test_secrets_assigned_in_each_language_never_reach_the_store(

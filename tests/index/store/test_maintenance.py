@@ -142,6 +142,25 @@ def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgr
     assert indexer.open_store(cfg).get_meta("schema_version") == str(schema.SCHEMA_VERSION)
 
 
+def test_files_of_newly_parsed_languages_are_read_again_after_the_upgrade(repo: Repo) -> None:
+    repo.write("app/Cart.kt", "class Cart {\n    fun add() {}\n}\n")
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    (old,) = s.rows_for_paths("files", ["app/Cart.kt"])
+    # the store as schema 18 left it: Kotlin was text, without symbols
+    with s.writing():
+        s.delete_paths(["app/Cart.kt"])
+        s.add("files", [old])
+        s.set_meta({"schema_version": "18"})
+    forget_manifest(repo)
+    report = indexer.run(cfg)
+    assert not report.full and report.added == ["app/Cart.kt"]
+    assert [h["qualname"] for h in query.symbol(cfg, "Cart.add")] == ["Cart.add"]
+
+
 def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
     repo.write("a.py", 'def first():\n    """The first one."""\n')
     repo.write("b.py", "def second():\n    pass\n")
