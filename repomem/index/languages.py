@@ -107,6 +107,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("kotlin", "tree_sitter_kotlin", "language", (".kt", ".kts")),
     LanguageSpec("swift", "tree_sitter_swift", "language", (".swift",)),
     LanguageSpec("scala", "tree_sitter_scala", "language", (".scala", ".sc")),
+    LanguageSpec("lua", "tree_sitter_lua", "language", (".lua",)),
+    LanguageSpec("bash", "tree_sitter_bash", "language", (".sh", ".bash")),
 )
 
 # Text files indexed without symbols: a language label by extension, for filters and stats.
@@ -131,15 +133,12 @@ TEXT_LANGUAGES: dict[str, str] = {
     ".css": "css",
     ".scss": "css",
     ".less": "css",
-    ".sh": "shell",
-    ".bash": "shell",
     ".zsh": "shell",
     ".fish": "shell",
     ".ps1": "powershell",
     ".sql": "sql",
     ".graphql": "graphql",
     ".proto": "protobuf",
-    ".lua": "lua",
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",
@@ -251,10 +250,10 @@ def query_source(language: str) -> str:
 # Also the JVM's test source sets (`src/test/`, Kotlin's `src/jvmTest/`, Android's
 # `src/androidTest/`) and test classes (`CartTest.kt`, `CartTests.java`, `CartIT.java`), and
 # Swift packages' test targets (`Tests/ShopTests/`, Xcode's `ShopUITests/`, `CartTests.swift`),
-# and Scala's specs and suites (`CartSpec.scala`, `CartSuite.scala`).
+# Scala's specs and suites (`CartSpec.scala`, `CartSuite.scala`), and busted's `path_spec.lua`.
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)src/\w*Test/|(^|/)[^/]*Tests/"
-    r"|(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py"
+    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py"
     r"|\w*(Tests?|IT)\.(java|kt|kts|swift|scala)|\w*(Spec|Suite)\.scala)$"
 )
 

@@ -42,7 +42,7 @@ MAX_SIGNATURE = 300
 MAX_DOC = 1200
 _WS = re.compile(r"\s+")
 _TRAILING_EQUALS = re.compile(r"\s=$")
-_COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|--)\s?")
+_COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|---?)\s?")
 _ATTRIBUTE_TYPES = frozenset(
     {
         "decorator",

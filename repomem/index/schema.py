@@ -48,8 +48,8 @@ from __future__ import annotations
 # 18: credential names in thirteen more languages (`contraseña`, `пароль`, `hasło`, ...),
 # names written wholly in Cyrillic/Greek look-alikes (`ΤΟΚΕΝ = "..."`) and the small Greek
 # ν, υ, η inside a name (`priνate_key`) redacted: the files whose stored text the filter now
-# redacts are read again (a migration); 19: Kotlin, Swift and Scala parsed into symbols (they
-# were text): their files are read again (a migration)
+# redacts are read again (a migration); 19: Kotlin, Swift, Scala, Lua and Bash parsed into
+# symbols (they were text): their files are read again (a migration)
 SCHEMA_VERSION = 19
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).

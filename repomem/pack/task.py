@@ -27,7 +27,7 @@ ANY_PATHS = True  # absolute paths, and paths with a folder and any extension, a
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
-    r"hpp|cs|rb|php|kts|kt|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
+    r"hpp|cs|rb|php|kts|kt|swift|scala|lua|sh|bash|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
 # Any path with a folder, absolute or not, with any extension or none (`/home/me/gin/errors.go`,
 # `~/src/ci/utils.sh`, `ci/test-complete`): a mention only where its tail names a file.

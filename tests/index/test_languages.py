@@ -13,6 +13,10 @@ from repomem.index.languages import detect, is_test_path, name_parts
         ("Source/Session.swift", "swift"),
         ("core/src/main/scala/sttp/client4/Request.scala", "scala"),
         ("build.sc", "scala"),
+        ("lua/plenary/path.lua", "lua"),
+        ("scripts/deploy.sh", "bash"),
+        ("completions/tool.bash", "bash"),
+        ("scripts/setup.zsh", "shell"),
     ],
 )
 def test_sources_are_detected_by_extension(path: str, language: str) -> None:
@@ -41,6 +45,9 @@ def test_sources_are_detected_by_extension(path: str, language: str) -> None:
         ("core/src/main/scalajvm/sttp/RequestSpec.scala", True),
         ("core/src/main/scala/sttp/BackendSuite.scala", True),
         ("core/src/main/scala/sttp/client4/Request.scala", False),
+        ("lua/plenary/path_spec.lua", True),
+        ("lua/plenary/path.lua", False),
+        ("scripts/deploy_test.sh", True),
     ],
 )
 def test_test_files_are_recognised_by_each_language_s_conventions(path: str, test: bool) -> None:

@@ -165,11 +165,11 @@ def _reread_newly_secret_files(store: Any) -> None:
 
 
 # The text labels (as schema 18 stored them) of the languages parsed into symbols since.
-NEWLY_PARSED = ("kotlin", "swift", "scala")
+NEWLY_PARSED = ("kotlin", "swift", "scala", "lua", "shell")
 
 
 def _reread_newly_parsed_files(store: Any) -> None:
-    """18 -> 19: Kotlin, Swift and Scala are parsed into symbols. The rows of their files
+    """18 -> 19: Kotlin, Swift, Scala, Lua and Bash are parsed into symbols. The rows of their files
     (stored as text, without symbols) go: the next run reads them again, through the parser."""
     labels = ", ".join(quote(label) for label in NEWLY_PARSED)
     found = store.table("files").search().where(f"language IN ({labels})").select(
