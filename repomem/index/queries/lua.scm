@@ -41,6 +41,29 @@
       .
       value: (function_definition)))) @definition.function
 
+; functions in a table constructor: return { lt = function(a, b) ... end }
+(field
+  name: (identifier) @name
+  value: (function_definition)) @definition.function
+
+; a table constructor assigned to a name holds its fields' functions: local M = { f = ... }
+(variable_declaration
+  (assignment_statement
+    (variable_list
+      .
+      name: (identifier) @name)
+    (expression_list
+      .
+      value: (table_constructor)))) @scope
+
+(assignment_statement
+  (variable_list
+    .
+    name: (dot_index_expression) @name)
+  (expression_list
+    .
+    value: (table_constructor))) @scope
+
 ; ---------------------------------------------------------------------------------------------
 ; References
 

@@ -41,4 +41,16 @@ end
 
 function global_helper() end
 
+local matchers = {
+  --- Whether a value is nil.
+  is_nil = function(value)
+    return value == nil
+  end,
+  limit = 10,
+}
+
+Path.ops = {
+  eq = function(a, b) return a == b end,
+}
+
 return Path
