@@ -21,9 +21,10 @@ from repomem.errors import ParseError
 
 QUERY_DIR = Path(__file__).with_name("queries")
 
-# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`; the
-# index joins the parts with dots and keeps a PHP namespace whole (`App\Billing.Invoice.total`).
-_NAME_JOINS = re.compile(r"::|->|[.#\\]")
+# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`, Lua's
+# `Job:start`; the index joins the parts with dots and keeps a PHP namespace whole
+# (`App\Billing.Invoice.total`).
+_NAME_JOINS = re.compile(r"::|->|[.#:\\]")
 
 
 # Go names a method by its receiver's type, pointer or not, with any type parameters and the

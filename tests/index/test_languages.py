@@ -56,3 +56,4 @@ def test_test_files_are_recognised_by_each_language_s_conventions(path: str, tes
 
 def test_a_qualified_name_splits_however_its_language_joins_it() -> None:
     assert name_parts("Cart.Companion.empty()") == ["Cart", "Companion", "empty"]
+    assert name_parts("Job:start") == ["Job", "start"]
