@@ -6,11 +6,7 @@
 ; Definitions
 
 (class_declaration
-  declaration_kind: "class"
-  name: (type_identifier) @name) @definition.class
-
-(class_declaration
-  declaration_kind: "actor"
+  declaration_kind: ["class" "actor"]
   name: (type_identifier) @name) @definition.class
 
 (class_declaration
