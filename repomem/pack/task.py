@@ -52,13 +52,15 @@ _NET_FRAME = re.compile(
 )
 # A Swift frame: a crash report's `3  App  0x10a1b2c4 Cart.add(_:) + 40 (Cart.swift:42)`,
 # lldb's `frame #0: 0x10a1 App`Cart.add(item=...) at Cart.swift:42:9`, and a fatal error's
-# `Shop/Cart.swift:42: Fatal error: ...` or `..., file Shop/Cart.swift, line 42`.
+# `Shop/Cart.swift:42: Fatal error: ...` or `..., file Shop/Cart.swift, line 42`. A path starts
+# a word (`(?<!\S)`): tried from inside a long word, the search went quadratic (10 s on 20,000
+# characters).
 _SWIFT_FRAME = re.compile(
     r"(?m)^[ \t]*(?:\d+[ \t]+\S+[ \t]+0x[0-9a-fA-F]+[ \t]+(?P<symbol>.+?)[ \t]+"
     r"\((?P<file>[^\s():]+\.swift):(?P<line>\d+)\)"
     r"|(?:\*[ \t]*)?frame #\d+: 0x[0-9a-fA-F]+ [^`\n]*`(?P<lldb>.+?) at "
     r"(?P<lldb_file>[^\s:]+\.swift):(?P<lldb_line>\d+))"
-    r"|(?P<fatal_file>[^\s:]+\.swift):(?P<fatal_line>\d+): Fatal error"
+    r"|(?<!\S)(?P<fatal_file>[^\s:]+\.swift):(?P<fatal_line>\d+): Fatal error"
     r"|file (?P<old_file>[^\s,]+\.swift), line (?P<old_line>\d+)"
 )
 _SWIFT_FUNCTION = re.compile(r"([A-Za-z_]\w*)\(")
