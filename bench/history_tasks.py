@@ -34,13 +34,15 @@ SOURCE_EXT = {
     ".py": "python", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript",
     ".cjs": "javascript", ".ts": "typescript", ".tsx": "typescript", ".go": "go",
     ".rs": "rust", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
-    ".hpp": "cpp", ".cs": "c_sharp", ".rb": "ruby", ".php": "php",
+    ".hpp": "cpp", ".cs": "c_sharp", ".rb": "ruby", ".php": "php", ".kt": "kotlin",
+    ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".lua": "lua", ".sh": "bash",
 }  # fmt: skip
 # Tests by the conventions of the languages above; the benchmark's own definition, kept apart
 # from repomem's so the gold files do not depend on the code being measured.
 TEST = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testdata|test-?utils?|fixtures?)/"
-    r"|(^|/)test_[^/]*$|_test\.\w+$|\.(test|spec)\.\w+$|(Test|Tests|IT)\.java$"
+    r"|(^|/)test_[^/]*$|_test\.\w+$|\.(test|spec)\.\w+$|(Test|Tests|IT)\.(java|kt)$"
+    r"|(^|/)src/\w*[tT]est\w*/|Tests?\.swift$|(^|/)Tests/|(Spec|Test|Suite)\.scala$|_spec\.lua$"
     r"|(^|/)(benches|examples?)/"
 )
 SKIP_SUBJECT = re.compile(

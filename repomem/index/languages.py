@@ -21,9 +21,10 @@ from repomem.errors import ParseError
 
 QUERY_DIR = Path(__file__).with_name("queries")
 
-# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`; the
-# index joins the parts with dots and keeps a PHP namespace whole (`App\Billing.Invoice.total`).
-_NAME_JOINS = re.compile(r"::|->|[.#\\]")
+# How languages join a qualified name: `Shop::Cart#total`, `App\Billing\Invoice->total`, Lua's
+# `Job:start`; the index joins the parts with dots and keeps a PHP namespace whole
+# (`App\Billing.Invoice.total`).
+_NAME_JOINS = re.compile(r"::|->|[.#:\\]")
 
 
 # Go names a method by its receiver's type, pointer or not, with any type parameters and the
@@ -104,6 +105,11 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         filenames=("Rakefile", "Gemfile", "Guardfile", "Vagrantfile"),
     ),
     LanguageSpec("php", "tree_sitter_php", "language_php", (".php", ".phtml", ".php5", ".php7")),
+    LanguageSpec("kotlin", "tree_sitter_kotlin", "language", (".kt", ".kts")),
+    LanguageSpec("swift", "tree_sitter_swift", "language", (".swift",)),
+    LanguageSpec("scala", "tree_sitter_scala", "language", (".scala", ".sc")),
+    LanguageSpec("lua", "tree_sitter_lua", "language", (".lua",)),
+    LanguageSpec("bash", "tree_sitter_bash", "language", (".sh", ".bash")),
 )
 
 # Text files indexed without symbols: a language label by extension, for filters and stats.
@@ -128,19 +134,12 @@ TEXT_LANGUAGES: dict[str, str] = {
     ".css": "css",
     ".scss": "css",
     ".less": "css",
-    ".sh": "shell",
-    ".bash": "shell",
     ".zsh": "shell",
     ".fish": "shell",
     ".ps1": "powershell",
     ".sql": "sql",
     ".graphql": "graphql",
     ".proto": "protobuf",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
-    ".swift": "swift",
-    ".scala": "scala",
-    ".lua": "lua",
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",
@@ -249,12 +248,18 @@ def query_source(language: str) -> str:
     return "\n".join(parts)
 
 
+# Also the JVM's test source sets (`src/test/`, Kotlin's `src/jvmTest/`, Android's
+# `src/androidTest/`) and test classes (`CartTest.kt`, `CartTests.java`, `CartIT.java`), and
+# Swift packages' test targets (`Tests/ShopTests/`, Xcode's `ShopUITests/`, `CartTests.swift`),
+# Scala's specs and suites (`CartSpec.scala`, `CartSuite.scala`), and busted's `path_spec.lua`.
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)(test_[^/]*|[^/]*_test\.\w+"
-    r"|[^/]*\.(test|spec)\.\w+|conftest\.py)$"
+    r"(^|/)(tests?|testing|spec|__tests__)(/|$)|(^|/)src/\w*Test/|(^|/)[^/]*Tests/"
+    r"|(^|/)(test_[^/]*|[^/]*_(test|spec)\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py"
+    r"|\w*(Tests?|IT)\.(java|kt|kts|swift|scala)|\w*(Spec|Suite)\.scala)$"
 )
 
 
 def is_test_path(path: str) -> bool:
-    """Whether a path is a test file (`tests/`, `test_x.py`, `x_test.go`, `a.spec.ts`)."""
+    """Whether a path is a test file (`tests/`, `test_x.py`, `x_test.go`, `a.spec.ts`,
+    `src/test/kotlin/`, `CartTest.kt`)."""
     return bool(_TEST_PATH.search(path))

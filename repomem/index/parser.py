@@ -2,10 +2,12 @@
 
 Tag queries (`queries/<language>.scm`) follow one capture convention:
 
-- `@definition.<kind>` on a definition node, with `@name` on its name node. `<kind>` is one of
-  class, function, method, interface, struct, enum, trait, type, module, namespace, constant,
-  variable, field, property, constructor, macro. An optional `@receiver` names an explicit parent
-  (Go methods), overriding the enclosing definitions in the qualified name.
+- `@definition.<kind>` on a definition node, with `@name` on its name node (or, where the
+  grammar has none, the name its pattern sets: `(#set! "name" "Companion")`). `<kind>` is one
+  of class, function, method, interface, struct, enum, trait, object, type, module, namespace,
+  constant, variable, field, property, constructor, macro. An optional `@receiver` names an
+  explicit parent (Go methods, Kotlin extension functions), overriding the enclosing
+  definitions in the qualified name.
 - `@definition.<kind>.open` on a statement that applies to what follows it (`namespace App;` in
   PHP and C#): the definition extends to the next node of the same type, or its parent's end.
 - `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
@@ -41,7 +43,8 @@ CLASS_LIKE = frozenset({"class", "struct", "interface", "trait", "impl", "enum",
 MAX_SIGNATURE = 300
 MAX_DOC = 1200
 _WS = re.compile(r"\s+")
-_COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|--)\s?")
+_TRAILING_EQUALS = re.compile(r"\s=$")
+_COMMENT_PREFIX = re.compile(r"^\s*(///?|//!|/\*\*?|\*/?|#+|---?)\s?")
 _ATTRIBUTE_TYPES = frozenset(
     {
         "decorator",
@@ -51,11 +54,24 @@ _ATTRIBUTE_TYPES = frozenset(
         "marker_annotation",
         "attribute",
         "inner_attribute_item",
+        "annotated_expression",  # Kotlin's `@Throws(E::class)` above a top-level function
     }
+)
+# The bodies of grammars that do not name them with a `body` field (Kotlin, Swift, Scala).
+_BODY_TYPES = frozenset(
+    {"function_body", "class_body", "enum_class_body", "protocol_body", "template_body"}
 )
 _WRAPPER_TYPES = frozenset(
     {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
 )
+
+
+@dataclass(frozen=True)
+class _Path:
+    """An import path joined from several name nodes, read as a node is."""
+
+    text: bytes
+    start_point: tuple[int, int]
 
 
 @dataclass
@@ -103,7 +119,7 @@ def parse(text: str, language: str) -> ParseResult:
     root = tree.root_node
 
     defs: dict[tuple[int, int, str], _Def] = {}
-    raw_refs: list[tuple[int, Node, str]] = []  # (byte, name node, kind)
+    raw_refs: list[tuple[int, Node | _Path, str]] = []  # (byte, name node, kind)
     def_name_bytes: set[int] = set()
     tags = _PATTERN_TAGS.setdefault(language, {})
     for pattern, caps in QueryCursor(query).matches(root):
@@ -111,8 +127,8 @@ def parse(text: str, language: str) -> ParseResult:
         if tag is None or (tag and tag not in caps):
             # Usually a pattern always yields the same capture names; alternations may not.
             tag = tags[pattern] = _tag_of(caps)
-        names = caps.get("name")
-        if not tag or not names:
+        names = caps.get("name") or []
+        if not tag or not (names or tag[0] == "d"):
             continue
         if tag[0] == "r":  # reference.<kind>
             kind = tag[10:]
@@ -121,10 +137,12 @@ def parse(text: str, language: str) -> ParseResult:
             continue
         if tag == "import":
             for n in names:
-                raw_refs.append((n.start_byte, n, "import"))
+                raw_refs.append((n.start_byte, _import_path(n), "import"))
             continue
-        name_node = names[0]
-        name = _text(name_node)
+        # A definition the language leaves unnamed has the name its pattern sets (Kotlin's
+        # `companion object` is `Companion`).
+        name_node = names[0] if names else None
+        name = _text(name_node) if name_node is not None else _set_name(query, pattern)
         if not name:
             continue
         node = caps[tag][0]
@@ -148,7 +166,8 @@ def parse(text: str, language: str) -> ParseResult:
             receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
             is_scope=is_scope,
         )
-        def_name_bytes.add(name_node.start_byte)
+        if name_node is not None:
+            def_name_bytes.add(name_node.start_byte)
 
     if any(kind == "member" for _, _, kind in raw_refs):
         raw_refs = _members_once(raw_refs)
@@ -162,7 +181,9 @@ def parse(text: str, language: str) -> ParseResult:
 _PATTERN_TAGS: dict[str, dict[int, str]] = {}
 
 
-def _members_once(raw: list[tuple[int, Node, str]]) -> list[tuple[int, Node, str]]:
+def _members_once(
+    raw: list[tuple[int, Node | _Path, str]],
+) -> list[tuple[int, Node | _Path, str]]:
     """The references with each `member` use counted once, and not at all where another kind
     captures the same name (`order.Pay()` is a call, not also a member)."""
     taken = {byte for byte, _, kind in raw if kind != "member"}
@@ -174,6 +195,24 @@ def _members_once(raw: list[tuple[int, Node, str]]) -> list[tuple[int, Node, str
             taken.add(ref[0])
         out.append(ref)
     return out
+
+
+def _import_path(node: Node) -> Node | _Path:
+    """The import path that starts at `node`: the node, or with the parts that follow it
+    as its siblings (Scala's `import a.b.C` is three identifiers apart, not one node)."""
+    parts = [node.text or b""]
+    sib = node.next_sibling
+    while sib is not None and sib.type == "." and (part := sib.next_sibling) is not None:
+        if part.type != node.type:
+            break
+        parts.append(part.text or b"")
+        sib = part.next_sibling
+    return _Path(b".".join(parts), node.start_point) if len(parts) > 1 else node
+
+
+def _set_name(query: Query, pattern: int) -> str:
+    value = query.pattern_settings(pattern).get("name")
+    return value if isinstance(value, str) else ""
 
 
 def _tag_of(caps: dict[str, list[Node]]) -> str:
@@ -223,7 +262,7 @@ def _open_end(node: Node) -> int:
 
 
 def _scope_refs(
-    raw: list[tuple[int, Node, str]], ordered: list[_Def], def_names: set[int]
+    raw: list[tuple[int, Node | _Path, str]], ordered: list[_Def], def_names: set[int]
 ) -> tuple[Reference, ...]:
     """Attach each use to its innermost enclosing definition and fold repeats into counts."""
     starts = [d.start for d in ordered]
@@ -323,6 +362,8 @@ def _end_line(node: Node, end: int, source: bytes) -> int:
 
 def _signature(node: Node, source: bytes) -> str:
     body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.children if c.type in _BODY_TYPES), None)
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
     if end is None and _is_callable(node):
         # A bodyless callable (a prototype, an overload, an interface or abstract method) is
@@ -345,7 +386,8 @@ def _signature(node: Node, source: bytes) -> str:
             pos = child.end_byte
     pieces.append(source[pos:end] if pos < end else b"")
     text = _WS.sub(" ", b" ".join(pieces).decode("utf-8", "replace"))
-    text = text.strip().rstrip("{:").rstrip()
+    # `def f(x: Int): Int =` (Scala's body is the expression after the `=`)
+    text = _TRAILING_EQUALS.sub("", text.strip().rstrip("{:").rstrip())
     if len(text) > MAX_SIGNATURE:
         text = text[: MAX_SIGNATURE - 3].rstrip() + "..."
     return text

@@ -56,8 +56,9 @@ from __future__ import annotations
 # callable's whole signature (overloads, prototypes, interface and abstract methods); C#
 # member accesses and types in expressions, JavaScript/TypeScript re-exports, static members
 # and the namespaces of qualified types as references: the files of parsed languages but
-# Python are read again (a migration)
-SCHEMA_VERSION = 20
+# Python are read again (a migration); 21: Kotlin, Swift, Scala, Lua and Bash parsed into
+# symbols (they were text): their files are read again (a migration)
+SCHEMA_VERSION = 21
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

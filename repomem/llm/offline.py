@@ -32,8 +32,10 @@ _TOOL_COMMENT = re.compile(
 )
 # Bump when the notes `offline_note` writes change: the next notes run then rewrites the
 # offline notes an older version wrote (see `repomem.llm.generation.values.OFFLINE_META`).
-# 1: the first version recorded (notes from before it are all rewritten once)
-VERSION = 1
+# 1: the first version recorded (notes from before it are all rewritten once); 2: Kotlin,
+# Swift, Scala, Lua and Bash files have symbols (they were text), a definition whose owner the
+# file does not define is top-level (`function M.new`), `private` and `local` ones are no entry
+VERSION = 2
 
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
@@ -45,7 +47,7 @@ _CLI_HINTS = (
     ("process.argv", "reads command-line arguments"),
 )
 _TOP_KINDS = ("class", "function", "interface", "struct", "trait", "enum", "type", "module",
-              "namespace", "macro", "constant")  # fmt: skip
+              "namespace", "macro", "constant", "object")  # fmt: skip
 
 
 def offline_note(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]]) -> str:
@@ -77,7 +79,10 @@ def _tops(symbols: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The file's top-level definitions; when they are only namespaces or modules holding
     classes, functions or types (a PHP or C# namespace, a Ruby module around the file's
     classes), the definitions inside them."""
-    tops = [s for s in symbols if not s.get("parent")]
+    # A definition whose owner the file does not define is top-level in it too: a Lua module
+    # table's functions (`function M.new`), a Swift extension's methods of another file's type.
+    defined = {s.get("qualname") or s["name"] for s in symbols}
+    tops = [s for s in symbols if not s.get("parent") or s["parent"] not in defined]
     while tops and all(s["kind"] in ("namespace", "module") for s in tops):
         names = {s.get("qualname") or s["name"] for s in tops}
         inner = [s for s in symbols if s.get("parent") in names]
@@ -95,9 +100,15 @@ def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]
     n_lines = line_count(text)
     if not counts:
         return f"{name or 'text'} file, {n_lines} lines."
-    kinds = ", ".join(f"{n} {k}{'es' if k.endswith('s') and n != 1 else 's' if n != 1 else ''}"
+    kinds = ", ".join(f"{n} {_plural(k) if n != 1 else k}"
                       for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))  # fmt: skip
     return f"{name} file, {n_lines} lines, defining {kinds}."
+
+
+def _plural(kind: str) -> str:
+    if kind.endswith("s"):
+        return kind + "es"
+    return kind[:-1] + "ies" if kind.endswith("y") else kind + "s"  # properties
 
 
 def leading_doc(text: str, language: str, path: str = "") -> str:
@@ -226,8 +237,13 @@ def _prose_head(lines: Sequence[str]) -> str:
 def entry_points(text: str, language: str, symbols: Sequence[dict[str, Any]]) -> list[str]:
     """Main entry points: `main`, CLI markers, then public top-level definitions, at most 8."""
     out: list[str] = []
-    tops = [s for s in _tops(symbols) if s["kind"] in _TOP_KINDS]
-    public = [s for s in tops if _public(s["name"], language)]
+    defined = {s.get("qualname") or s["name"] for s in symbols}
+
+    def orphan(s: dict[str, Any]) -> bool:  # its owner is defined elsewhere (`Job.new`)
+        return bool(s.get("parent")) and s["parent"] not in defined
+
+    tops = [s for s in _tops(symbols) if s["kind"] in _TOP_KINDS or orphan(s)]
+    public = [s for s in tops if _public(s["name"], language) and not _hidden(s)]
     mains = [s for s in tops if s["name"] == "main"]
     for s in mains:
         out.append(f"{s['name']}()")
@@ -237,11 +253,14 @@ def entry_points(text: str, language: str, symbols: Sequence[dict[str, Any]]) ->
             break
     rest = [s for s in public if s["name"] != "main" and s["kind"] != "constant"]
     rest.sort(key=lambda s: (s["kind"] != "class", s["start_line"]))
+    # overloads once; a definition of another file's owner by its qualified name (`Job.new`)
+    labels = list(dict.fromkeys(
+        f"{s['kind']} {s.get('qualname') or s['name'] if orphan(s) else s['name']}" for s in rest
+    ))  # fmt: skip
     limit = 8
-    for s in rest[:limit]:
-        out.append(f"{s['kind']} {s['name']}")
-    if len(rest) > limit:
-        out.append(f"... {len(rest) - limit} more")
+    out.extend(labels[:limit])
+    if len(labels) > limit:
+        out.append(f"... {len(labels) - limit} more")
     return out
 
 
@@ -251,6 +270,14 @@ def _public(name: str, language: str) -> bool:
     if language == "go":
         return name[0].isupper() or name == "main"
     return True
+
+
+# Definitions written as private to their file or scope (Kotlin, Swift, Scala, Lua).
+_HIDDEN = re.compile(r"(?:@\S+\s+)*(?:private|fileprivate|local)\b")
+
+
+def _hidden(symbol: dict[str, Any]) -> bool:
+    return bool(_HIDDEN.match(symbol.get("signature") or ""))
 
 
 def line_count(text: str) -> int:

@@ -3,8 +3,10 @@
 Issue texts name code in a few recognisable ways: `backticked` names, CamelCase and snake_case
 identifiers, calls (`Rational(0.5)`), dotted paths (`pkg.mod.func`), file paths (`src/app.py`),
 and traceback frames (`File "x/y.py", line 12, in func`, `at fn (src/a.js:10:5)`, a Go
-panic's `pkg.(*T).fn(...)` over `\tx/y.go:12`). These become
-exact-hit signals for ranking, on top of full-text search.
+panic's `pkg.(*T).fn(...)` over `\tx/y.go:12`, a JVM stack's `at com.foo.Bar.baz(Bar.kt:12)`,
+.NET's `at Ns.Type.Method() in C:/src/File.cs:line 12`, a Swift crash's
+`3  App  0x10a1b2c4 Cart.add(_:) + 40 (Cart.swift:42)`). These become exact-hit signals for
+ranking, on top of full-text search.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ ANY_PATHS = True  # absolute paths, and paths with a folder and any extension, a
 
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|c|h|cc|cpp|"
-    r"hpp|cs|rb|php|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
+    r"hpp|cs|rb|php|kts|kt|swift|scala|lua|sh|bash|md|rst|toml|yaml|yml|json|cfg|ini|txt))\b"
 )
 # Any path with a folder, absolute or not, with any extension or none (`/home/me/gin/errors.go`,
 # `~/src/ci/utils.sh`, `ci/test-complete`): a mention only where its tail names a file.
@@ -38,6 +40,30 @@ _JS_FRAME = re.compile(r"at (?:([\w.$<>]+) )?\(?([^\s()]+?):(\d+)(?::\d+)?\)?")
 _GO_FRAME = re.compile(r"(?m)^([\w./*()\[\]~-]+)\([^\n]*\)[ \t]*\r?\n\t([^\s:]+\.go):(\d+)")
 _GO_HEAD = re.compile(r"(?m)^goroutine \d+ \[")
 _GO_CLOSURE = re.compile(r"(?:\.func\d+)+(?:\.\d+)*$")
+# A JVM frame (Java, Kotlin, Scala): `at [module/]pkg.Class$Inner.method(File.kt:12)`; the file
+# sits in the package's folder. Innermost first; `Caused by:` starts the next exception's.
+_JVM_FRAME = re.compile(
+    r"(?m)^[ \t]*at (?:[\w.-]+/)?((?:[\w$]+\.)*)([\w$]+)\.([\w$<>-]+)"
+    r"\(([\w$.-]+\.(?:java|kt|kts|scala|groovy)):(\d+)\)"
+)
+# A .NET frame: `at Ns.Type.Method(args) in C:\src\File.cs:line 12`, innermost first.
+_NET_FRAME = re.compile(
+    r"(?m)^[ \t]*at ((?:[\w`<>\[\],+]+\.)*)(\.?[\w`<>]+)\([^()\n]*\) in ([^\n]+?\.cs):line (\d+)"
+)
+# A Swift frame: a crash report's `3  App  0x10a1b2c4 Cart.add(_:) + 40 (Cart.swift:42)`,
+# lldb's `frame #0: 0x10a1 App`Cart.add(item=...) at Cart.swift:42:9`, and a fatal error's
+# `Shop/Cart.swift:42: Fatal error: ...` or `..., file Shop/Cart.swift, line 42`. A path starts
+# a word (`(?<!\S)`): tried from inside a long word, the search went quadratic (10 s on 20,000
+# characters).
+_SWIFT_FRAME = re.compile(
+    r"(?m)^[ \t]*(?:\d+[ \t]+\S+[ \t]+0x[0-9a-fA-F]+[ \t]+(?P<symbol>.+?)[ \t]+"
+    r"\((?P<file>[^\s():]+\.swift):(?P<line>\d+)\)"
+    r"|(?:\*[ \t]*)?frame #\d+: 0x[0-9a-fA-F]+ [^`\n]*`(?P<lldb>.+?) at "
+    r"(?P<lldb_file>[^\s:]+\.swift):(?P<lldb_line>\d+))"
+    r"|(?<!\S)(?P<fatal_file>[^\s:]+\.swift):(?P<fatal_line>\d+): Fatal error"
+    r"|file (?P<old_file>[^\s,]+\.swift), line (?P<old_line>\d+)"
+)
+_SWIFT_FUNCTION = re.compile(r"([A-Za-z_]\w*)\(")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,120})`")
 _DOTTED = re.compile(r"\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
@@ -121,9 +147,14 @@ def analyse(text: str) -> TaskSignals:
     for m in _PY_FRAME.finditer(text):
         trace = bisect.bisect_right(heads, m.start())
         sig.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", trace))
+    native = _native_frames(text)
+    spans = [(start, stop) for start, stop, _ in native]
     trace, end = len(heads) + 1, -1  # JavaScript stacks number on after Python's tracebacks
     for m in _JS_FRAME.finditer(text):
         path = m.group(2)
+        at = bisect.bisect_right(spans, (m.start(), len(text))) - 1
+        if at >= 0 and spans[at][1] > m.start():
+            continue  # lldb's `... at Cart.swift:7:9` is a Swift frame
         if "/" in path or "." in path.rsplit("/", 1)[-1]:
             if end >= 0 and text.count("\n", end, m.start()) > 1:
                 trace += 1  # not on the next line: another stack
@@ -135,6 +166,14 @@ def analyse(text: str) -> TaskSignals:
         names = _IDENT.findall(_GO_CLOSURE.sub("", m.group(1)))
         at = trace + bisect.bisect_right(go_heads, m.start())
         sig.frames.append(Frame(m.group(2), int(m.group(3)), names[-1] if names else "", at, True))
+    trace += len(go_heads) + 1
+    end = -1
+    for start, stop, frame in native:
+        if end >= 0 and text.count("\n", end, start) > 1:
+            trace += 1  # not on the next line: another stack
+        end = stop
+        frame.trace = trace
+        sig.frames.append(frame)
     for m in _PATH.finditer(text):
         p = m.group(1).lstrip("./")
         if p and p not in seen:
@@ -188,6 +227,39 @@ def analyse(text: str) -> TaskSignals:
     sig.identifiers = [k for k, _ in sorted(idents.items(), key=lambda kv: -kv[1])]
     sig.dotted = list(dict.fromkeys(sig.dotted))
     return sig
+
+
+def _native_frames(text: str) -> list[tuple[int, int, Frame]]:
+    """The JVM, .NET and Swift frames of `text` with where each is, in the text's order (each
+    stack lists its innermost call first)."""
+    found: list[tuple[int, int, Frame]] = []
+    for m in _JVM_FRAME.finditer(text):
+        package, cls, method, file, line = m.groups()
+        # `<init>` is a constructor (named by its class), `lambda$run$0` a lambda in `run`
+        # and `Cart$Companion` a nested class; `<clinit>` and `$1` name no definition.
+        if method == "<init>":
+            method = cls.split("$")[-1]
+        elif method.startswith("lambda$"):
+            method = method.split("$")[1]
+        function = "" if "<" in method or method[:1].isdigit() else method
+        path = package.replace(".", "/") + file
+        found.append((m.start(), m.end(), Frame(path, int(line), function)))
+    for m in _NET_FRAME.finditer(text):
+        scope, method, file, line = m.groups()
+        if method in (".ctor", ".cctor"):
+            method = scope.rstrip(".").rsplit(".", 1)[-1]
+        elif method == "MoveNext" and (inner := re.search(r"<(\w+)>d__", scope)):
+            method = inner.group(1)  # an async method's state machine
+        found.append((m.start(), m.end(), Frame(file, int(line), method.strip("<>"))))
+    for m in _SWIFT_FRAME.finditer(text):
+        symbol = m["symbol"] or m["lldb"] or ""
+        file = m["file"] or m["lldb_file"] or m["fatal_file"] or m["old_file"]
+        line = m["line"] or m["lldb_line"] or m["fatal_line"] or m["old_line"]
+        names = _SWIFT_FUNCTION.findall(symbol)  # `closure #1 in Session.request(_:)`: request
+        found.append((m.start(), m.end(), Frame(file, int(line), names[-1] if names else "")))
+    for _, _, frame in found:
+        frame.innermost_first = True
+    return sorted(found, key=lambda f: f[0])
 
 
 def _drop_comments(text: str) -> str:

@@ -45,6 +45,23 @@ def test_entry_points_put_main_and_cli_markers_first_and_skip_private_names() ->
     ]
 
 
+def test_module_functions_count_and_private_or_local_definitions_are_no_entry_points() -> None:
+    """Lua's `function Job.new` belongs to a table the file never defines as a symbol; a
+    `local function`, or Kotlin's `private fun`, is no entry point."""
+    syms = [
+        {**symbol("close_safely"), "signature": "local function close_safely(j)"},
+        {**symbol("new", "method", 5, parent="Job"), "qualname": "Job.new"},
+        {**symbol("start", "method", 9, parent="Job"), "qualname": "Job.start"},
+        {**symbol("start", "method", 11, parent="Job"), "qualname": "Job.start"},
+        {**symbol("slug", line=12), "signature": "@JvmStatic private fun slug()"},
+    ]
+    assert offline.entry_points("", "lua", syms) == ["method Job.new", "method Job.start"]
+    note = offline.offline_note("lua/job.lua", "lua", "local Job = {}\n" * 3, syms)
+    assert note.splitlines()[0] == "Purpose: lua file, 3 lines, defining 3 methods, 2 functions."
+    props = [symbol("a", "property"), symbol("b", "property", 2), symbol("c", "class", 3)]
+    assert "defining 2 properties, 1 class." in offline.offline_note("a.kt", "kotlin", "x\n", props)
+
+
 def test_go_entry_points_are_the_exported_names() -> None:
     syms = [symbol("Serve"), symbol("serve"), symbol("main")]
     assert offline.entry_points("", "go", syms) == ["main()", "function Serve"]

@@ -216,3 +216,64 @@ def test_go_panic_frames_give_paths_lines_and_functions_innermost_first() -> Non
     assert traces[0] == traces[1] == traces[2] != traces[3]  # one trace per goroutine
     assert "getCompletions" in sig.identifiers
     assert "/src/hugo/hugolib/doctree/nodeshifttree.go" in sig.paths
+
+
+def test_jvm_frames_give_the_file_in_its_package_folder_innermost_first() -> None:
+    """Java and Kotlin stack traces (`at pkg.Class.method(File.kt:12)`) were no frames."""
+    sig = analyse(
+        "java.lang.IllegalStateException: closed\n"
+        "\tat okhttp3.internal.connection.RealCall.execute(RealCall.kt:154)\n"
+        "\tat okhttp3.OkHttpClient$Builder.<init>(OkHttpClient.kt:20)\n"
+        "\tat com.example.App.lambda$main$0(App.java:12)\n"
+        "\tat java.base/java.lang.Thread.run(Thread.java:833)\n"
+        "Caused by: java.io.IOException: reset\n"
+        "\tat okio.Buffer.read(Buffer.kt:9)\n"
+        "\t... 5 more\n"
+    )
+    got = [(f.path, f.line, f.function, f.innermost_first) for f in sig.frames]
+    assert got == [
+        ("okhttp3/internal/connection/RealCall.kt", 154, "execute", True),
+        ("okhttp3/OkHttpClient.kt", 20, "Builder", True),
+        ("com/example/App.java", 12, "main", True),
+        ("java/lang/Thread.java", 833, "run", True),
+        ("okio/Buffer.kt", 9, "read", True),
+    ]
+    traces = [f.trace for f in sig.frames]
+    assert traces[0] == traces[3] != traces[4]  # `Caused by:` is another exception's stack
+    assert "execute" in sig.identifiers
+
+
+def test_dotnet_frames_give_windows_paths_and_constructors_by_their_class() -> None:
+    sig = analyse(
+        "Unhandled exception. System.InvalidOperationException: nope\n"
+        "   at Shop.Billing.Cart..ctor(String id) in C:\\src\\Shop\\Cart.cs:line 12\n"
+        "   at Shop.Billing.Cart.Add(Item item) in C:\\src\\Shop\\Cart.cs:line 40\n"
+        "   at Shop.Program.<Main>d__0.MoveNext() in /src/Shop/Program.cs:line 30\n"
+    )
+    got = [(f.path, f.line, f.function) for f in sig.frames]
+    assert got == [
+        ("C:\\src\\Shop\\Cart.cs", 12, "Cart"),
+        ("C:\\src\\Shop\\Cart.cs", 40, "Add"),
+        ("/src/Shop/Program.cs", 30, "Main"),
+    ]
+    assert len({f.trace for f in sig.frames}) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "frame"),
+    [
+        (
+            "Thread 0 Crashed:\n0   Alamofire   0x0000000104a8c2b4 closure #1 in "
+            "Session.request(_:method:) + 128 (Session.swift:342)\n",
+            ("Session.swift", 342, "request"),
+        ),
+        (
+            "* frame #0: 0x0000000100003f2c Demo`Cart.add(item=...) at Cart.swift:7:9\n",
+            ("Cart.swift", 7, "add"),
+        ),
+        ("Shop/Cart.swift:11: Fatal error: Index out of range\n", ("Shop/Cart.swift", 11, "")),
+        ("Fatal error: oops: file Shop/Cart.swift, line 9\n", ("Shop/Cart.swift", 9, "")),
+    ],
+)
+def test_swift_crash_frames_are_recognised(text: str, frame: tuple[str, int, str]) -> None:
+    assert [(f.path, f.line, f.function) for f in analyse(text).frames] == [frame]

@@ -27,6 +27,13 @@ _SOURCE_EXTS = (
     ".cs",
     ".rb",
     ".php",
+    ".kt",
+    ".kts",
+    ".swift",
+    ".scala",
+    ".lua",
+    ".sh",
+    ".bash",
 )
 
 
@@ -87,7 +94,7 @@ def _module_entry(path: str) -> tuple[str, tuple[str, str, str] | None]:
     stem, ext = posixpath.splitext(path)
     if ext not in _SOURCE_EXTS:
         return "", None
-    if stem.endswith(("/__init__", "/index", "/mod")):
+    if stem.endswith(("/__init__", "/index", "/mod", "/init")):  # `init`: Lua's
         stem = stem.rsplit("/", 1)[0]
     return stem.rpartition("/")[2], (stem.replace("/", "."), stem, path)
 

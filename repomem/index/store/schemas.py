@@ -193,6 +193,21 @@ def _reread_parsed_files(store: Any) -> None:
     store.delete_paths(paths)
 
 
+# The text labels (as schemas up to 20 stored them) of the languages parsed into symbols since.
+NEWLY_PARSED = ("kotlin", "swift", "scala", "lua", "shell")
+
+
+def _reread_newly_parsed_files(store: Any) -> None:
+    """20 -> 21: Kotlin, Swift, Scala, Lua and Bash are parsed into symbols. The rows of
+    their files (stored as text, without symbols) go: the next run reads them again, through
+    the parser."""
+    labels = ", ".join(quote(label) for label in NEWLY_PARSED)
+    found = store.table("files").search().where(f"language IN ({labels})").select(
+        ["path"]
+    ).limit(None).to_arrow().to_pydict()  # fmt: skip
+    store.delete_paths(found["path"])
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
 MIGRATIONS: dict[int, Any] = {
@@ -201,6 +216,7 @@ MIGRATIONS: dict[int, Any] = {
     17: _reread_newly_secret_files,
     18: _redo_newly_secret_files_and_commits,
     19: _reread_parsed_files,
+    20: _reread_newly_parsed_files,
 }
 
 

@@ -160,6 +160,56 @@ def test_planted_secrets_are_redacted_before_anything_is_stored(repo: Repo) -> N
     assert connect["start_line"] == 4  # redaction keeps line numbers
 
 
+# The assignment forms of each parsed language; the value must reach no table (not a file's
+# text, a symbol's signature or doc, nor the full-text index).
+_ASSIGNED = "Xk9mQ2vL7pRtW4"
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        (
+            "app/src/main/kotlin/Config.kt",
+            f'object Config {{\n    val password = "{_ASSIGNED}"\n'
+            f'    /** The key. */\n    const val API_KEY = "{_ASSIGNED}"\n}}\n',
+        ),
+        (
+            "Sources/Shop/Config.swift",
+            f'enum Config {{\n    static let apiKey = "{_ASSIGNED}"\n}}\n'
+            f'let clientSecret: String = "{_ASSIGNED}"\n',
+        ),
+        (
+            "core/src/main/scala/Config.scala",
+            f'object Config {{\n  val password = "{_ASSIGNED}"\n'
+            f'  final val apiToken: String = "{_ASSIGNED}"\n}}\n',
+        ),
+        (
+            "lua/shop/config.lua",
+            f'local token = "{_ASSIGNED}"\nlocal M = {{}}\nM.password = "{_ASSIGNED}"\n'
+            "function M.get()\n  return token\nend\n",
+        ),
+        (
+            "scripts/env.sh",
+            f"export API_KEY={_ASSIGNED}\nDB_PASSWORD='{_ASSIGNED}'\n"
+            'deploy() {\n  echo "$API_KEY"\n}\n',
+        ),
+    ],
+)
+def test_secrets_assigned_in_each_language_never_reach_the_store(
+    repo: Repo, path: str, source: str
+) -> None:
+    repo.write(path, source)
+    report = indexer.run(repo.config())
+    assert report.redactions >= 2
+    assert query.search(repo.config(), _ASSIGNED) == []
+    store = indexer.open_store(repo.config())
+    symbols = store.column("symbols", ["search", "doc", "signature"])
+    files = store.column("files", ["search", "text"])
+    for cols in (symbols, files):
+        assert not any(_ASSIGNED.lower() in (v or "").lower() for c in cols.values() for v in c)
+    assert all(t.count("[REDACTED]") >= 2 for t in files["text"])
+
+
 def test_text_files_can_be_left_out(repo: Repo) -> None:
     repo.write("code.py", "def code():\n    pass\n")
     repo.write("notes.md", "# Notes\n")

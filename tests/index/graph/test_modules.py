@@ -17,6 +17,15 @@ from repomem.index import graph
         ("./util", "src/app.ts", ["src/util.ts"]),
         ("../lib", "src/app.ts", ["lib/index.js"]),
         ("numpy", "x.py", []),
+        (
+            "okhttp3.internal.connection.RealCall",
+            "x.kt",
+            ["okhttp/src/main/kotlin/okhttp3/internal/connection/RealCall.kt"],
+        ),
+        ("sttp.client4.Request", "x.scala", ["core/src/main/scala/sttp/client4/Request.scala"]),
+        ("plenary.path", "lua/plenary/job.lua", ["lua/plenary/path.lua"]),
+        ("plenary", "lua/plenary/job.lua", ["lua/plenary/init.lua"]),
+        ("./lib/common.sh", "scripts/deploy.sh", ["scripts/lib/common.sh"]),
     ],
 )
 def test_imports_resolve_to_repository_files(
@@ -31,6 +40,13 @@ def test_imports_resolve_to_repository_files(
         "src/app.ts",
         "lib/index.js",
         "x.py",
+        "okhttp/src/main/kotlin/okhttp3/internal/connection/RealCall.kt",
+        "core/src/main/scala/sttp/client4/Request.scala",
+        "lua/plenary/init.lua",
+        "lua/plenary/path.lua",
+        "lua/plenary/job.lua",
+        "scripts/lib/common.sh",
+        "scripts/deploy.sh",
     ]
     index = graph.ModuleIndex(paths)
     assert graph.resolve_import(module, importer, index) == expected

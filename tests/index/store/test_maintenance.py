@@ -4,6 +4,7 @@ readers do not see, and compaction (`optimize`)."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -117,6 +118,21 @@ def test_builds_stored_before_the_upgrade_are_read_again_and_skipped_as_generate
     assert query.status(cfg)["skipped"] == {"generated": 1}
 
 
+def left_by_older_schema(repo: Repo, path: str, version: int, **changed: Any) -> dict[str, Any]:
+    """Index the repository, then leave `path`'s row (with the `changed` columns) and the
+    store's version as an older repomem wrote them; the row as indexed now."""
+    cfg = repo.config()
+    indexer.run(cfg)
+    s = indexer.open_store(cfg)
+    (old,) = s.rows_for_paths("files", [path])
+    with s.writing():
+        s.delete_paths([path])
+        s.add("files", [{**old, **changed}])
+        s.set_meta({"schema_version": str(version)})
+    forget_manifest(repo)
+    return dict(old)
+
+
 def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgrade(
     repo: Repo,
 ) -> None:
@@ -125,16 +141,9 @@ def test_files_holding_a_secret_the_new_rules_find_are_read_again_after_the_upgr
     repo.write("a.py", "def a():\n    pass\n")
     repo.commit()
     cfg = repo.config()
-    indexer.run(cfg)
-    s = indexer.open_store(cfg)
-    (old,) = s.rows_for_paths("files", ["auth.py"])
-    assert "Xk29sLq0pW" not in old["text"]
     # the store as schema 17 left it: the Russian name was not read, its value stored
-    with s.writing():
-        s.delete_paths(["auth.py"])
-        s.add("files", [{**old, "text": leak}])
-        s.set_meta({"schema_version": "17"})
-    forget_manifest(repo)
+    old = left_by_older_schema(repo, "auth.py", 17, text=leak)
+    assert "Xk29sLq0pW" not in old["text"]
     report = indexer.run(cfg)
     assert not report.full and report.added == ["auth.py"]
     (new,) = indexer.open_store(cfg).rows_for_paths("files", ["auth.py"])
@@ -176,6 +185,17 @@ def test_commit_messages_holding_a_secret_the_new_rules_find_are_redacted_after_
     assert set(rows) == {clean, in_body, in_subject}  # read again, not lost
     assert rows[in_subject]["subject"] == "Set c up, sifre: [REDACTED]"
     assert [r["sha"] for r, _ in indexer.open_store(cfg).search_commits("staging", 5)] == [in_body]
+
+
+def test_files_of_newly_parsed_languages_are_read_again_after_the_upgrade(repo: Repo) -> None:
+    repo.write("app/Cart.kt", "class Cart {\n    fun add() {}\n}\n")
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    left_by_older_schema(repo, "app/Cart.kt", 20)  # Kotlin was text then, without symbols
+    report = indexer.run(cfg)
+    assert not report.full and report.added == ["app/Cart.kt"]
+    assert [h["qualname"] for h in query.symbol(cfg, "Cart.add")] == ["Cart.add"]
 
 
 def test_a_full_rebuild_in_progress_is_invisible_to_readers(repo: Repo) -> None:
