@@ -143,6 +143,52 @@ def test_a_session_whose_id_is_recorded_with_another_start_gets_an_id_of_its_own
     assert [s.summary for s in access.load(cfg).sessions()].count("Torn.") == 2
 
 
+def _taking_the_id_of(cfg: object, taken: Session) -> dict[str, object]:
+    """The open session's record changed to `taken`'s id with a start the same day, another
+    minute (what a torn or copied record, or a hand edit, can leave)."""
+    import json
+
+    path = record_path(cfg)  # type: ignore[arg-type]
+    record = json.loads(path.read_text(encoding="utf-8"))
+    day, minute = taken.started[:10], taken.started[11:16]
+    record.update(id=taken.id, started=f"{day}T{'12' if minute < '12' else '00'}:00:00Z")
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return dict(record)
+
+
+def test_a_session_taking_the_id_of_one_compacted_the_same_day_is_recorded_under_its_own(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REPOMEM_MEMORY_KEEP_SESSIONS", "0")
+    monkeypatch.setenv("REPOMEM_MEMORY_COMPACT_AFTER_BYTES", "1")
+    cfg = code.config()
+    session.start(cfg, "first")
+    first = session.end(cfg, summary="First.").session
+    session.start(cfg, "second")
+    _taking_the_id_of(cfg, first)
+    res = session.end(cfg, summary="Second.")
+    assert res.already == "" and res.session.id != first.id
+    folded = [sid for h in access.load(cfg).history() for sid in h.sessions]
+    assert folded == [first.id, res.session.id]  # each once: a merge tells them apart
+
+
+@no_kill
+def test_an_end_under_an_id_of_its_own_killed_after_writing_is_not_recorded_again(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    session.start(cfg, "first")
+    first = session.end(cfg, summary="First.").session
+    session.start(cfg, "second")
+    record = _taking_the_id_of(cfg, first)
+    killed_after_memory_write(code.root, END_THEN_DIE)
+    assert session.open_session(cfg) == record
+    res = session.end(cfg, summary="Again.")
+    summaries = [s.summary for s in access.load(cfg).sessions()]
+    assert summaries == ["First.", "Recorded before the crash."]
+    assert res.already == "Sessions" and res.session.id != first.id
+
+
 def _sessions(cfg: object, n: int) -> None:
     for i in range(n):
         session.start(cfg, f"session number {i}")  # type: ignore[arg-type]
