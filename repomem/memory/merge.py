@@ -22,7 +22,8 @@ what people write in a fact is: each field from the side that changed it; both c
 field differently (or no base to tell) is a conflict, left between conflict markers. A session
 compacted on either side leaves Sessions, even if the other side edited it (its History entry
 summarises it as it was; the edit stays in git history). Both sides compacting the same
-sessions into History entries of their own keep both entries.
+sessions alike write the same entry under the same id (`compact` draws it from the entry's
+content), kept once; compacting them differently (a model's summary) keeps both entries.
 
 Prose sections take the changed side, or both sides' lines when both changed. The version
 counter becomes one more than the larger of the two.

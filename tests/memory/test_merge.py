@@ -471,6 +471,36 @@ def test_both_sides_compacting_the_same_sessions_keep_both_history_entries() -> 
     assert merged.sessions() == [] and [h.id for h in merged.history()] == ["h-1", "h-2"]
 
 
+def test_both_branches_compacting_the_same_sessions_alike_merge_into_one_history_entry(
+    repo: Repo,
+) -> None:
+    """Offline compaction is deterministic: two branches folding the same sessions write the
+    same entry, which a merge must not keep twice (each merge of such branches doubled it)."""
+    from repomem.memory import compact
+
+    cfg = repo.config(**{"memory.keep_sessions": 1})
+    for title in ("one", "two", "three"):
+        session.start(cfg, title)
+        session.end(cfg, summary=f"Did {title}.")
+    repo.commit("three sessions")
+    small = repo.config(**{"memory.keep_sessions": 1, "memory.compact_after_bytes": 1})
+
+    def compact_and_learn(fact: str) -> None:
+        with access.editing(small) as doc:
+            assert compact.maybe_compact(small, doc) == 2
+        ops.remember(small, fact)
+        repo.commit(fact)
+
+    repo.git("checkout", "-q", "-b", "theirs")
+    compact_and_learn("Their branch learned about the parser.")
+    repo.git("checkout", "-q", "main")
+    compact_and_learn("Our branch learned about the store.")
+    assert git_merge(repo, driver=True) == 0
+    doc = access.load(cfg)
+    assert [s.title for s in doc.sessions()] == ["three"]
+    assert [len(h.sessions) for h in doc.history()] == [2] and len(doc.facts()) == 2
+
+
 def test_sessions_or_history_entries_differing_without_a_base_are_a_conflict() -> None:
     ours = doc_with(sessions=(Session("s-1", summary="ours", started="2026-11-01T00:00:00Z"),))
     theirs = doc_with(sessions=(Session("s-1", summary="theirs",
