@@ -501,6 +501,28 @@ def test_both_branches_compacting_the_same_sessions_alike_merge_into_one_history
     assert [len(h.sessions) for h in doc.history()] == [2] and len(doc.facts()) == 2
 
 
+def test_torn_session_records_ended_on_two_branches_merge_without_a_conflict(repo: Repo) -> None:
+    """A torn record's session was recorded as `s-unknown`: one on each branch were one entry
+    written two ways, a conflict to resolve by hand."""
+    from repomem.memory.session_record import record_path
+
+    cfg = repo.config()
+    ops.remember(cfg, "Shared fact from before the branches.")
+    repo.commit("base")
+    for branch in ("theirs", "main"):
+        if branch == "theirs":
+            repo.git("checkout", "-q", "-b", "theirs")
+        else:
+            repo.git("checkout", "-q", "main")
+        session.start(cfg, branch)
+        record_path(cfg).write_text("{torn", encoding="utf-8")
+        session.end(cfg, summary=f"Ended on {branch} after a crash.")
+        repo.commit(branch)
+    assert git_merge(repo, driver=True) == 0
+    summaries = sorted(s.summary for s in access.load(cfg).sessions())
+    assert summaries == ["Ended on main after a crash.", "Ended on theirs after a crash."]
+
+
 def test_sessions_or_history_entries_differing_without_a_base_are_a_conflict() -> None:
     ours = doc_with(sessions=(Session("s-1", summary="ours", started="2026-11-01T00:00:00Z"),))
     theirs = doc_with(sessions=(Session("s-1", summary="theirs",

@@ -192,7 +192,9 @@ def _end(
         if done is not None:
             return EndResult(done[0], [], 0, doc.version, already=done[1])
         taken = access.entry_ids(doc)  # History's sessions too: a merge tells ids apart
-        if sess.id in taken:  # another session's id (or a torn record's)
+        if record.get("corrupt"):  # `s-unknown`: each branch's would be one entry two ways
+            sess.id = model.new_session_id()
+        elif sess.id in taken:  # another session's id
             sess.id = own_id(record) or model.new_session_id()
         while sess.id in taken:
             sess.id = model.new_session_id()

@@ -135,7 +135,7 @@ def test_a_session_whose_id_is_recorded_with_another_start_gets_an_id_of_its_own
     res = session.end(cfg, summary="Second.")
     assert res.already == "" and res.session.id != first.id
     assert [s.summary for s in access.load(cfg).sessions()] == ["First.", "Second."]
-    # a torn record has no start to compare: each is recorded (`s-unknown`, then a new id)
+    # a torn record has no start to compare: each is recorded, under a new id
     for _ in range(2):
         session.start(cfg, "torn")
         path.write_text("{not json", encoding="utf-8")
