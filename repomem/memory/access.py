@@ -61,7 +61,9 @@ def memory_path(cfg: Config) -> Path:
     return path
 
 
-def _lock(cfg: Config) -> FileLock:
+def lock(cfg: Config) -> FileLock:
+    """The lock every writer of the memory file holds from its read to its write (`editing`,
+    `memory merge`)."""
     from repomem.index.state import state_dir
 
     return FileLock(state_dir(cfg) / "memory.lock", cfg.index.lock_timeout)
@@ -122,7 +124,7 @@ def editing(cfg: Config) -> Iterator[MemoryDoc]:
         MemoryFileError: on a malformed file, or a change that would lose entries.
         LockTimeoutError: when another writer holds the lock too long.
     """
-    with _lock(cfg):
+    with lock(cfg):
         path = memory_path(cfg)
         before_text = read_text(path)
         doc = doc_from_text(before_text, path)

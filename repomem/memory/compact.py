@@ -9,6 +9,7 @@ subjects and the files touched.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -18,7 +19,6 @@ from repomem import secrets
 from repomem.config import Config
 from repomem.errors import RepomemError
 from repomem.memory import file as mfile
-from repomem.memory import model
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import HistoryEntry, Session
 
@@ -104,8 +104,11 @@ def maybe_compact(cfg: Config, doc: MemoryDoc, summarizer: Summarizer | None = N
     facts = list(dict.fromkeys(f for s in old for f in s.learned))
     days = sorted(s.started[:10] for s in old if s.started)
     span = f"{days[0]} .. {days[-1]}" if days else ""
+    # the id is drawn from what the entry says: two branches folding the same sessions alike
+    # (offline, deterministic) write one entry, which their merge then keeps once
+    content = "\0".join([",".join(s.id for s in old), text, by])
     entry = HistoryEntry(
-        id=model.new_id("h", ",".join(s.id for s in old)),
+        id=f"h-{hashlib.blake2b(content.encode(), digest_size=4).hexdigest()}",
         label=f"{len(old)} sessions" + (f", {span}" if span else ""),
         summary=text,
         sessions=[s.id for s in old],

@@ -76,9 +76,14 @@ def _states(doc: MemoryDoc | None) -> dict[str, tuple[str, str]]:
 
 def delta(old: MemoryDoc | None, new: MemoryDoc | None) -> Delta:
     a, b = _states(old), _states(new)
+    # a session that left Sessions for a History entry is compacted, not removed
+    folded = {sid: h.id for h in (new.history() if new else []) for sid in h.sessions}
     d = Delta(
         added=[i for i in b if i not in a],
-        removed=[i for i in a if i not in b],
+        removed=[i for i in a if i not in b and i not in folded],
+        changed=[
+            f"{i}: session -> compacted into {folded[i]}" for i in a if i not in b and i in folded
+        ],
     )
     for i in b:
         if i in a and a[i] != b[i]:

@@ -22,7 +22,8 @@ what people write in a fact is: each field from the side that changed it; both c
 field differently (or no base to tell) is a conflict, left between conflict markers. A session
 compacted on either side leaves Sessions, even if the other side edited it (its History entry
 summarises it as it was; the edit stays in git history). Both sides compacting the same
-sessions into History entries of their own keep both entries.
+sessions alike write the same entry under the same id (`compact` draws it from the entry's
+content), kept once; compacting them differently (a model's summary) keeps both entries.
 
 Prose sections take the changed side, or both sides' lines when both changed. The version
 counter becomes one more than the larger of the two.
@@ -370,23 +371,28 @@ def _conflict_message(exc: MergeConflictError, name: str) -> str:
 
 
 def resolve(cfg: Config) -> int:
-    """`resolve_file` on the memory file; conflict markers without the base (git's default
-    style) are merged against the base git keeps in its index during a merge.
+    """`resolve_file` on the memory file under the memory's lock (as every writer of it):
+    another `memory merge` that resolved it meanwhile, and a `remember` after that, are not
+    written over. Conflict markers without the base (git's default style) are merged against
+    the base git keeps in its index during a merge.
 
     Raises:
         MemoryFileError: as `resolve_file`.
+        LockTimeoutError: when another writer holds the lock too long.
     """
     from repomem import vcs
 
     path = access.memory_path(cfg)
     rel = path.relative_to(cfg.root.resolve()).as_posix()
     staged = vcs.show_file(cfg.root, ":1", rel)  # stage 1: the merge's common ancestor
-    return resolve_file(path, base=staged.decode("utf-8", "replace") if staged else None)
+    with access.lock(cfg):
+        return resolve_file(path, base=staged.decode("utf-8", "replace") if staged else None)
 
 
 def resolve_file(path: Path, *, base: str | None = None) -> int:
     """Replace a memory file holding conflict markers by the union of both sides; `base`:
-    the common ancestor's text, for markers that do not hold it.
+    the common ancestor's text, for markers that do not hold it. Takes no lock: `resolve`
+    does, for the memory file of a repository.
 
     Returns how many conflict blocks were resolved (0: nothing to do).
 

@@ -55,9 +55,28 @@ def new_id(prefix: str, seed: str = "") -> str:
     return f"{prefix}-{hashlib.blake2b(raw.encode(), digest_size=4).hexdigest()}"
 
 
-def new_session_id() -> str:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M")
-    return f"s-{stamp}-{os.urandom(2).hex()}"
+def new_session_id(when: float | None = None, seed: str = "") -> str:
+    """`s-<the minute it started, UTC>-<4 hex digits>`: random, or drawn from `seed` (the same
+    seed, the same id)."""
+    moment = (
+        datetime.now(timezone.utc) if when is None else datetime.fromtimestamp(when, timezone.utc)
+    )
+    tail = (
+        hashlib.blake2b(seed.encode(), digest_size=2).hexdigest() if seed else os.urandom(2).hex()
+    )
+    return f"s-{moment.strftime('%Y%m%d-%H%M')}-{tail}"
+
+
+_SESSION_ID = re.compile(r"^s-(\d{8})-(\d{4})-")
+
+
+def session_id_names(sid: str, started: str) -> bool | None:
+    """Whether `sid`, made by `new_session_id`, names the minute of the start stamp `started`
+    (None: an id not made so, which names no time)."""
+    m = _SESSION_ID.match(sid)
+    if m is None:
+        return None
+    return f"{m[1]}-{m[2]}" == started[:16].replace("-", "").replace("T", "-").replace(":", "")
 
 
 @dataclass

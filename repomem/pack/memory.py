@@ -163,6 +163,8 @@ def recent(sel: Selection) -> list[Entry]:
         out.append(Entry(f"session {s.id}", 1.2 - 0.1 * i, "a recent session", _session_text(s)))
     history = doc.history()
     if history:
-        h = history[-1]
+        # the one whose sessions end last: a merge appends their entries after ours, so the
+        # file's last can be a long-lived branch's older one (file order breaks ties)
+        h = max(reversed(history), key=lambda e: e.span.rpartition(" .. ")[2])
         out.append(Entry(f"history {h.id}", 0.9, "compacted older sessions", _history_text(h)))
     return out

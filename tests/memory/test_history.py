@@ -74,3 +74,20 @@ def test_log_after_a_merge_lists_the_merge_and_no_uncommitted_copy(repo: Repo) -
     rows = history.log(cfg)
     assert [v.subject for v, _ in rows] == ["merge feat", "base"]
     assert rows[0][1].added == [b.id] and not rows[0][1].removed
+
+
+def test_sessions_compacted_between_two_versions_are_not_shown_as_removed(repo: Repo) -> None:
+    from repomem.memory import session
+
+    cfg = repo.config(**{"memory.keep_sessions": 0, "memory.compact_after_bytes": 100_000})
+    session.start(cfg, "one")
+    s = session.end(cfg, summary="Did one.").session
+    repo.commit("v1")
+    small = repo.config(**{"memory.keep_sessions": 0, "memory.compact_after_bytes": 1})
+    session.start(small, "two")
+    session.end(small, summary="Did two.")  # folds both
+    _, new, d = history.diff(cfg, "HEAD")
+    assert new.doc is not None
+    (h,) = new.doc.history()
+    assert d.removed == []
+    assert f"{s.id}: session -> compacted into {h.id}" in d.changed

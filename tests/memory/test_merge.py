@@ -61,8 +61,8 @@ def test_git_merge_with_the_driver_unions_both_sides(repo: Repo) -> None:
     check_union(repo, shared)
 
 
-@pytest.mark.parametrize("style", ["merge", "diff3"])
-def test_conflict_markers_are_detected_and_merged_away(repo: Repo, style: str) -> None:
+def conflicted(repo: Repo, style: str = "merge") -> Config:
+    """A memory file git left with conflict markers: each branch learned a fact."""
     cfg = repo.config()
     ops.remember(cfg, "Shared fact from before the branches.")
     repo.commit("base")
@@ -75,6 +75,12 @@ def test_conflict_markers_are_detected_and_merged_away(repo: Repo, style: str) -
     repo.git("config", "merge.conflictstyle", style)
     result = subprocess.run(["git", "merge", "-q", "theirs"], cwd=repo.root, capture_output=True)
     assert result.returncode != 0
+    return cfg
+
+
+@pytest.mark.parametrize("style", ["merge", "diff3"])
+def test_conflict_markers_are_detected_and_merged_away(repo: Repo, style: str) -> None:
+    cfg = conflicted(repo, style)
     with pytest.raises(MemoryFileError, match="conflict markers; run `repomem memory merge`"):
         access.load(cfg)
     assert merge.resolve_file(repo.root / "REPOMEM.md") == 1
@@ -86,6 +92,54 @@ def test_conflict_markers_are_detected_and_merged_away(repo: Repo, style: str) -
     ]
     assert doc.version == 3
     assert merge.resolve_file(repo.root / "REPOMEM.md") == 0
+
+
+def test_memory_merge_takes_the_memory_lock_so_a_concurrent_remember_is_kept(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One `memory merge` has read the conflicted file when a second resolves it and a
+    `remember` adds a fact: the first must not then write its merge over that fact."""
+    import threading
+
+    from repomem import fsutil
+
+    cfg = conflicted(repo)
+    first_read, go = threading.Event(), threading.Event()
+    merge_texts, try_lock = merge.merge_texts, fsutil._try_lock
+
+    def paused(*args: object, **kwargs: object) -> str:
+        if threading.current_thread() is not threading.main_thread():
+            first_read.set()
+            assert go.wait(60), "the other writer neither finished nor waited for the lock"
+        return merge_texts(*args, **kwargs)  # type: ignore[arg-type]
+
+    def waits_seen(fd: int) -> bool:
+        took = try_lock(fd)
+        if not took and threading.current_thread() is threading.main_thread():
+            go.set()  # the other writer waits for the lock the paused merge holds
+        return took
+
+    monkeypatch.setattr(merge, "merge_texts", paused)
+    monkeypatch.setattr(fsutil, "_try_lock", waits_seen)
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            merge.resolve(cfg)
+        except BaseException as exc:  # reported below: the thread's own failure
+            errors.append(exc)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert first_read.wait(60)
+    merge.resolve(cfg)  # a second `memory merge` (it does not pause: main thread)
+    ops.remember(cfg, "Learned while the merge was resolved.")
+    go.set()
+    thread.join()
+    assert errors == []
+    texts = {f.text for f in access.load(cfg).facts()}
+    assert "Learned while the merge was resolved." in texts
+    assert "Their branch learned about the parser." in texts
 
 
 def doc_with(*facts: Fact, sessions: tuple[Session, ...] = ()) -> mfile.MemoryDoc:
@@ -415,6 +469,58 @@ def test_both_sides_compacting_the_same_sessions_keep_both_history_entries() -> 
         side.add(HistoryEntry(hid, label="1 sessions", summary=hid, sessions=["s-1"]))
     merged = merge.merge_docs(base, *sides)
     assert merged.sessions() == [] and [h.id for h in merged.history()] == ["h-1", "h-2"]
+
+
+def test_both_branches_compacting_the_same_sessions_alike_merge_into_one_history_entry(
+    repo: Repo,
+) -> None:
+    """Offline compaction is deterministic: two branches folding the same sessions write the
+    same entry, which a merge must not keep twice (each merge of such branches doubled it)."""
+    from repomem.memory import compact
+
+    cfg = repo.config(**{"memory.keep_sessions": 1})
+    for title in ("one", "two", "three"):
+        session.start(cfg, title)
+        session.end(cfg, summary=f"Did {title}.")
+    repo.commit("three sessions")
+    small = repo.config(**{"memory.keep_sessions": 1, "memory.compact_after_bytes": 1})
+
+    def compact_and_learn(fact: str) -> None:
+        with access.editing(small) as doc:
+            assert compact.maybe_compact(small, doc) == 2
+        ops.remember(small, fact)
+        repo.commit(fact)
+
+    repo.git("checkout", "-q", "-b", "theirs")
+    compact_and_learn("Their branch learned about the parser.")
+    repo.git("checkout", "-q", "main")
+    compact_and_learn("Our branch learned about the store.")
+    assert git_merge(repo, driver=True) == 0
+    doc = access.load(cfg)
+    assert [s.title for s in doc.sessions()] == ["three"]
+    assert [len(h.sessions) for h in doc.history()] == [2] and len(doc.facts()) == 2
+
+
+def test_torn_session_records_ended_on_two_branches_merge_without_a_conflict(repo: Repo) -> None:
+    """A torn record's session was recorded as `s-unknown`: one on each branch were one entry
+    written two ways, a conflict to resolve by hand."""
+    from repomem.memory.session_record import record_path
+
+    cfg = repo.config()
+    ops.remember(cfg, "Shared fact from before the branches.")
+    repo.commit("base")
+    for branch in ("theirs", "main"):
+        if branch == "theirs":
+            repo.git("checkout", "-q", "-b", "theirs")
+        else:
+            repo.git("checkout", "-q", "main")
+        session.start(cfg, branch)
+        record_path(cfg).write_text("{torn", encoding="utf-8")
+        session.end(cfg, summary=f"Ended on {branch} after a crash.")
+        repo.commit(branch)
+    assert git_merge(repo, driver=True) == 0
+    summaries = sorted(s.summary for s in access.load(cfg).sessions())
+    assert summaries == ["Ended on main after a crash.", "Ended on theirs after a crash."]
 
 
 def test_sessions_or_history_entries_differing_without_a_base_are_a_conflict() -> None:

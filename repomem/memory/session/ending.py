@@ -48,27 +48,53 @@ def recorded(doc: MemoryDoc, record: Mapping[str, Any]) -> tuple[Session, str] |
     """The entry `doc` holds already for the session of `record`, and where (as
     `EndResult.already`); None when it holds none.
 
-    The same session is the same start: its id, start time, agent and HEAD. One folded into
-    History keeps its id alone there, so the day it started must lie within the entry's span.
-    A torn record (no start to compare) is never recorded already: its id names no session.
+    It is held under the record's id, or under the id of its own (`own_id`) an end gave it
+    when another session held that one. The same session is the same start: its time, agent
+    and HEAD. One folded into History keeps its id alone there: an id made at the start
+    (`model.new_session_id`) names the minute it started, which must be the record's (another
+    session the same day is another minute); any other id, the day it started must lie within
+    the entry's span. A torn record (no start to compare) is never recorded already: its id
+    names no session.
     """
     sid, started = record.get("id"), record.get("started")
     if record.get("corrupt") or not isinstance(sid, str) or not isinstance(started, str):
         return None
     if not started:  # (a hand-made record): no start to compare
         return None
-    entry = doc.find(sid)
-    if entry is not None:
-        s = entry.item
-        start = (started, record.get("agent") or "", (record.get("head") or "")[:12])
-        if isinstance(s, Session) and (s.started, s.agent, s.start_head) == start:
-            return s, "Sessions"
-        return None  # another session's entry under its id
-    for h in doc.history():
-        first, _, last = h.span.partition(" .. ")
-        if sid in h.sessions and (not h.span or first <= started[:10] <= (last or first)):
-            return _entry(record, Changes(), f"Folded into History `{h.id}`.", None), h.id
+    start = (started, record.get("agent") or "", (record.get("head") or "")[:12])
+    for candidate in dict.fromkeys(filter(None, (sid, own_id(record)))):
+        entry = doc.find(candidate)
+        if entry is not None:
+            s = entry.item
+            if isinstance(s, Session) and (s.started, s.agent, s.start_head) == start:
+                return s, "Sessions"
+            continue  # another session's entry under this id
+        for h in doc.history():
+            if candidate in h.sessions and _started_within(candidate, started, h.span):
+                folded = _entry(record, Changes(), f"Folded into History `{h.id}`.", None)
+                folded.id = candidate
+                return folded, h.id
     return None
+
+
+def _started_within(sid: str, started: str, span: str) -> bool:
+    """Whether the session `sid` folded into a History entry spanning `span` can be the one
+    that started at `started` (see `recorded`)."""
+    names = model.session_id_names(sid, started)
+    if names is not None:
+        return names
+    first, _, last = span.partition(" .. ")
+    return not span or first <= started[:10] <= (last or first)
+
+
+def own_id(record: Mapping[str, Any]) -> str | None:
+    """The id of its own a session gets when another session holds its record's id: drawn
+    from its start, so that an end run again finds it (None: a record without a start)."""
+    when = model.epoch(record.get("started"))
+    if when is None:
+        return None
+    seed = "\0".join(str(record.get(k) or "") for k in ("id", "started", "agent", "head"))
+    return model.new_session_id(when, seed)
 
 
 def already_note(res: EndResult, given: bool) -> str:
@@ -165,7 +191,12 @@ def _end(
         done = recorded(doc, record)  # and again under the memory's lock
         if done is not None:
             return EndResult(done[0], [], 0, doc.version, already=done[1])
-        while doc.find(sess.id) is not None:  # another session's id (or a torn record's)
+        taken = access.entry_ids(doc)  # History's sessions too: a merge tells ids apart
+        if record.get("corrupt"):  # `s-unknown`: each branch's would be one entry two ways
+            sess.id = model.new_session_id()
+        elif sess.id in taken:  # another session's id
+            sess.id = own_id(record) or model.new_session_id()
+        while sess.id in taken:
             sess.id = model.new_session_id()
         for text in texts:
             outcomes.append(ops.remember(cfg, text, source=f"session {sess.id}", doc=doc))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -66,11 +67,12 @@ def _start(
     files = Resolver(cfg)
     for rel in vcs.dirty_paths(cfg.root) if info else []:
         dirty[rel] = {"hash": _hash_now(files, rel), "symbols": files.symbol_hashes(rel)}
+    now = time.time()  # one time for both: the id names the minute the session started
     record = {
-        "id": model.new_session_id(),
+        "id": model.new_session_id(now),
         "title": title,
         "agent": agent,
-        "started": model.now_iso(),
+        "started": model.now_iso(now),
         "head": info.head if info else None,
         "reflog": vcs.reflog_size(cfg.root) if info else None,  # commits made after it are ours
         "branch": (info.branch or "") if info else "",

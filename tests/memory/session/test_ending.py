@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from repomem.config import Config
 from repomem.errors import InputError
 from repomem.memory import access, compact, session
 from repomem.memory import file as mfile
@@ -119,28 +120,67 @@ def test_an_end_killed_after_compacting_its_own_entry_is_not_recorded_again(
     assert res.already == h.id and res.session.id == rec["id"] and res.compacted == 0
 
 
-def test_a_session_whose_id_is_recorded_with_another_start_gets_an_id_of_its_own(
-    code: Repo,
-) -> None:
+def _second_taking_the_id_of_the_first(
+    cfg: Config, started: str = ""
+) -> tuple[Session, dict[str, object]]:
+    """A session ended ("First."), then a second opened whose record holds the first one's id
+    with another start (`started`, else the same day, another minute): what a torn or copied
+    record, or a hand edit, can leave. Returns the first session and the record."""
     import json
 
-    cfg = code.config()
     session.start(cfg, "first")
     first = session.end(cfg, summary="First.").session
     session.start(cfg, "second")
     path = record_path(cfg)
     record = json.loads(path.read_text(encoding="utf-8"))
-    collides = {"id": first.id, "started": "2026-01-02T03:04:05Z"}  # another start, one id
-    path.write_text(json.dumps({**record, **collides}), encoding="utf-8")
+    day, minute = first.started[:10], first.started[11:16]
+    record.update(id=first.id, started=started or f"{day}T{'12' if minute < '12' else '00'}:00:00Z")
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return first, dict(record)
+
+
+def test_a_session_whose_id_is_recorded_with_another_start_gets_an_id_of_its_own(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    first, _ = _second_taking_the_id_of_the_first(cfg, "2026-01-02T03:04:05Z")
+    path = record_path(cfg)
     res = session.end(cfg, summary="Second.")
     assert res.already == "" and res.session.id != first.id
     assert [s.summary for s in access.load(cfg).sessions()] == ["First.", "Second."]
-    # a torn record has no start to compare: each is recorded (`s-unknown`, then a new id)
+    # a torn record has no start to compare: each is recorded, under a new id
     for _ in range(2):
         session.start(cfg, "torn")
         path.write_text("{not json", encoding="utf-8")
         assert session.end(cfg, summary="Torn.").already == ""
     assert [s.summary for s in access.load(cfg).sessions()].count("Torn.") == 2
+
+
+def test_a_session_taking_the_id_of_one_compacted_the_same_day_is_recorded_under_its_own(
+    code: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REPOMEM_MEMORY_KEEP_SESSIONS", "0")
+    monkeypatch.setenv("REPOMEM_MEMORY_COMPACT_AFTER_BYTES", "1")
+    cfg = code.config()
+    first, _ = _second_taking_the_id_of_the_first(cfg)
+    res = session.end(cfg, summary="Second.")
+    assert res.already == "" and res.session.id != first.id
+    folded = [sid for h in access.load(cfg).history() for sid in h.sessions]
+    assert folded == [first.id, res.session.id]  # each once: a merge tells them apart
+
+
+@no_kill
+def test_an_end_under_an_id_of_its_own_killed_after_writing_is_not_recorded_again(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    first, record = _second_taking_the_id_of_the_first(cfg)
+    killed_after_memory_write(code.root, END_THEN_DIE)
+    assert session.open_session(cfg) == record
+    res = session.end(cfg, summary="Again.")
+    summaries = [s.summary for s in access.load(cfg).sessions()]
+    assert summaries == ["First.", "Recorded before the crash."]
+    assert res.already == "Sessions" and res.session.id != first.id
 
 
 def _sessions(cfg: object, n: int) -> None:

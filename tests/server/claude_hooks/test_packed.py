@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 from pathlib import Path
@@ -54,23 +53,41 @@ def test_a_sessions_record_that_cannot_be_written_does_not_cost_the_pack(code: R
 def test_hooks_of_two_sessions_at_once_both_keep_their_record(
     code: Repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from repomem import fsutil
     from repomem.index import indexer
 
     state = indexer.state_dir(code.config())
-    both_read = threading.Barrier(2, timeout=1.0)
-    read = packed._read
+    # the first to read waits until the other has read too (no lock: each then writes what it
+    # read, and one is lost) or waits for the lock the first holds
+    other_came, guard = threading.Event(), threading.Lock()
+    reads: list[str] = []
+    failures: list[str] = []
+    read, try_lock = packed._read, fsutil._try_lock
 
     def read_then_wait(path: Path) -> hooks.Sessions:
         data = read(path)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            both_read.wait()  # without the lock, each would write what it read: one is lost
+        with guard:
+            reads.append(threading.current_thread().name)
+            first = len(reads) == 1
+        if not first:
+            other_came.set()
+        elif not other_came.wait(60):
+            failures.append("the other hook neither read the record nor waited for its lock")
         return data
 
+    def waits_seen(fd: int) -> bool:
+        took = try_lock(fd)
+        if not took:
+            other_came.set()
+        return took
+
     monkeypatch.setattr(packed, "_read", read_then_wait)
+    monkeypatch.setattr(fsutil, "_try_lock", waits_seen)
     threads = [threading.Thread(target=packed._remember, args=(state, s)) for s in ("a", "b")]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=30)
+        t.join(timeout=120)
+    assert failures == [] and len(reads) == 2
     record = json.loads((state / hooks.SESSIONS_FILE).read_text(encoding="utf-8"))
     assert sorted(record["packed"]) == ["a", "b"]
