@@ -19,6 +19,7 @@ from repomem.memory.session.diff import Changes, changes
 from repomem.memory.session.opening import _lock
 from repomem.memory.session_record import open_session
 from repomem.memory.session_record import record_path as _state_path
+from repomem.plural import counted
 
 
 def _fallback_summary(ch: Changes) -> str:
@@ -26,10 +27,10 @@ def _fallback_summary(ch: Changes) -> str:
     if ch.commits:
         subjects = "; ".join(c.split(" ", 1)[1] if " " in c else c for c in ch.commits[:5])
         more = f" and {len(ch.commits) - 5} more" if len(ch.commits) > 5 else ""
-        parts.append(f"{len(ch.commits)} commit(s): {subjects}{more}.")
+        parts.append(f"{counted(len(ch.commits), 'commit')}: {subjects}{more}.")
     touched = len(ch.added) + len(ch.modified) + len(ch.deleted) + len(ch.renamed)
     if touched:
-        parts.append(f"{touched} file(s) changed.")
+        parts.append(f"{counted(touched, 'file')} changed.")
     return " ".join(parts) or "No changes recorded."
 
 
