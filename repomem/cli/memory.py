@@ -13,6 +13,7 @@ from repomem.cli._app import app, fail, load_config, print_json
 from repomem.cli._state import state
 from repomem.errors import RepomemError
 from repomem.memory.model import Fact
+from repomem.plural import counted
 from repomem.secrets import redact_value
 
 memory_app = typer.Typer(
@@ -223,8 +224,9 @@ def check(
         print_json(dataclasses.asdict(report))
         return
     typer.echo(
-        f"Checked {report.checked} fact(s) with citations: {len(report.newly_stale)} newly "
-        f"stale, {len(report.still_stale)} still stale, {len(report.moved)} with updated lines."
+        f"Checked {counted(report.checked, 'fact')} with citations: "
+        f"{len(report.newly_stale)} newly stale, {len(report.still_stale)} still stale, "
+        f"{len(report.moved)} with updated lines."
     )
     for fact_id, reason in report.newly_stale:
         typer.echo(f"  STALE {fact_id}: {reason}")
@@ -351,7 +353,9 @@ def merge_cmd(
     except RepomemError as exc:
         raise fail(exc) from None
     if blocks:
-        typer.echo(f"Merged {blocks} conflict block(s) in {path.name}; review and commit it.")
+        typer.echo(
+            f"Merged {counted(blocks, 'conflict block')} in {path.name}; review and commit it."
+        )
     else:
         typer.echo(f"No conflict markers in {path.name}.")
 
@@ -370,7 +374,7 @@ def session_start(
     except RepomemError as exc:
         raise fail(exc) from None
     head = (rec["head"] or "no commit")[:12]
-    typer.echo(f"Started {rec['id']} at {head} ({len(rec['dirty'])} dirty file(s)).")
+    typer.echo(f"Started {rec['id']} at {head} ({counted(len(rec['dirty']), 'dirty file')}).")
 
 
 @session_app.command("end")
@@ -399,12 +403,13 @@ def session_end(
         typer.echo(session.already_note(res, bool(summary or learned or next_steps)))
         return
     typer.echo(
-        f"Ended {s.id}: {len(s.commits)} commit(s), "
-        f"{len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed)} file(s), "
-        f"{len(s.symbols)} symbol change(s), {len(res.learned)} fact(s) (version {res.version})."
+        f"Ended {s.id}: {counted(len(s.commits), 'commit')}, "
+        f"{counted(len(s.added) + len(s.modified) + len(s.deleted) + len(s.renamed), 'file')}, "
+        f"{counted(len(s.symbols), 'symbol change')}, {counted(len(res.learned), 'fact')} "
+        f"(version {res.version})."
     )
     if res.compacted:
-        typer.echo(f"Compacted {res.compacted} older session(s) into History.")
+        typer.echo(f"Compacted {counted(res.compacted, 'older session')} into History.")
 
 
 @session_app.command("discard")
@@ -449,9 +454,8 @@ def session_list(
         o = data["open"]
         lines.append(f"OPEN  {o['id']}  since {o.get('started') or '?'}  {o.get('title') or ''}")
     for s in data["sessions"]:
-        lines.append(
-            f"      {s.id}  {s.started[:16]}  {s.title or '-'}  ({len(s.commits)} commits)"
-        )
+        commits = counted(len(s.commits), "commit")
+        lines.append(f"      {s.id}  {s.started[:16]}  {s.title or '-'}  ({commits})")
     for h in data["history"]:
         lines.append(f"      {h.id}  {h.label}  (compacted)")
     if lines:

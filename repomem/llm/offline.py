@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from repomem.index import languages
+from repomem.plural import counted
 
 _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-|all rights reserved|\(c\) \d{4}", re.I)
 _PY_DOCSTRING = re.compile(r"""\A(?:[rRuU]{0,2})(\"\"\"|'''|\"|')(.*?)\1""", re.S)
@@ -99,16 +100,10 @@ def _shape(path: str, language: str, text: str, symbols: Sequence[dict[str, Any]
         counts[s["kind"]] = counts.get(s["kind"], 0) + 1
     n_lines = line_count(text)
     if not counts:
-        return f"{name or 'text'} file, {n_lines} lines."
-    kinds = ", ".join(f"{n} {_plural(k) if n != 1 else k}"
+        return f"{name or 'text'} file, {counted(n_lines, 'line')}."
+    kinds = ", ".join(counted(n, k)
                       for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))  # fmt: skip
-    return f"{name} file, {n_lines} lines, defining {kinds}."
-
-
-def _plural(kind: str) -> str:
-    if kind.endswith("s"):
-        return kind + "es"
-    return kind[:-1] + "ies" if kind.endswith("y") else kind + "s"  # properties
+    return f"{name} file, {counted(n_lines, 'line')}, defining {kinds}."
 
 
 def leading_doc(text: str, language: str, path: str = "") -> str:

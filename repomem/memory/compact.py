@@ -21,6 +21,7 @@ from repomem.errors import RepomemError
 from repomem.memory import file as mfile
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import HistoryEntry, Session
+from repomem.plural import counted
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ def maybe_compact(cfg: Config, doc: MemoryDoc, summarizer: Summarizer | None = N
     content = "\0".join([",".join(s.id for s in old), text, by])
     entry = HistoryEntry(
         id=f"h-{hashlib.blake2b(content.encode(), digest_size=4).hexdigest()}",
-        label=f"{len(old)} sessions" + (f", {span}" if span else ""),
+        label=counted(len(old), "session") + (f", {span}" if span else ""),
         summary=text,
         sessions=[s.id for s in old],
         facts=facts,

@@ -25,6 +25,10 @@ summarises it as it was; the edit stays in git history). Both sides compacting t
 sessions alike write the same entry under the same id (`compact` draws it from the entry's
 content), kept once; compacting them differently (a model's summary) keeps both entries.
 
+Entries only theirs has are added after ours, but for sessions and History entries: each goes
+before the first of ours that started later, so a log in time order on both sides stays in time
+order (ours are not moved, and one without a start goes last).
+
 Prose sections take the changed side, or both sides' lines when both changed. The version
 counter becomes one more than the larger of the two.
 """
@@ -246,7 +250,7 @@ def merge_docs(base: MemoryDoc | None, ours: MemoryDoc, theirs: MemoryDoc) -> Me
         mine = ours.find(item_id)
         if mine is None:
             if isinstance(tentry.item, Fact) or item_id not in base_entries:
-                ours.add(tentry.item)
+                ours.add(tentry.item, in_order=True)  # the Sessions log reads in time order
                 added = ours.find(item_id)
                 if added is not None and theirs.newline == nl:
                     added.raw = tentry.raw

@@ -163,8 +163,9 @@ def recent(sel: Selection) -> list[Entry]:
         out.append(Entry(f"session {s.id}", 1.2 - 0.1 * i, "a recent session", _session_text(s)))
     history = doc.history()
     if history:
-        # the one whose sessions end last: a merge appends their entries after ours, so the
-        # file's last can be a long-lived branch's older one (file order breaks ties)
+        # the one whose sessions end last: the file's order is by their start (a merge places
+        # theirs so) or by hand, and a long fold can end after a later short one (file order
+        # breaks ties)
         h = max(reversed(history), key=lambda e: e.span.rpartition(" .. ")[2])
         out.append(Entry(f"history {h.id}", 0.9, "compacted older sessions", _history_text(h)))
     return out

@@ -18,6 +18,7 @@ from typing import Any
 from repomem import fsutil
 from repomem.index import languages
 from repomem.pack.items import Item
+from repomem.plural import counted
 
 FORMATS = ("md", "json", "xml")
 UNCOMMITTED_SHOWN = 8  # files with uncommitted changes named in the header
@@ -126,7 +127,9 @@ def _fence(path: str) -> str:
 def _render_md(pack: Pack) -> str:
     # a terminal would run an escape sequence of the task, and a model gets a NUL for nothing
     first = fsutil.one_line(pack.task.splitlines()[0])[:120]
-    state = "fresh" if pack.fresh else f"stale: {pack.pending} file(s) changed since indexing"
+    state = (
+        "fresh" if pack.fresh else f"stale: {counted(pack.pending, 'file')} changed since indexing"
+    )
     if pack.indexed_at is not None:
         from repomem.index import query
 

@@ -24,7 +24,7 @@ def test_a_three_session_scenario_through_the_cli(repo: Repo) -> None:
     repo.commit("Make add float-safe")
     code, out, _ = run("-C", r, "session", "end", "--summary", "Floats.", "--learned",
                        "add() converts to float.", "--next", "Add sub()")  # fmt: skip
-    assert code == 0 and "1 commit(s)" in out and "1 fact(s)" in out
+    assert code == 0 and "1 commit, 1 file, " in out and "1 fact (version" in out
     code, out, _ = run("-C", r, "memory", "check")
     assert code == 0 and f"STALE {fid}" in out
     code, out, _ = run("-C", r, "memory", "confirm", fid)
@@ -39,6 +39,8 @@ def test_a_three_session_scenario_through_the_cli(repo: Repo) -> None:
     code, out, _ = run("-C", r, "session", "list", "--json")
     data = json.loads(out)
     assert [s["title"] for s in data["sessions"]] == ["Third", "Second", "Floats"]
+    code, out, _ = run("-C", r, "session", "list")
+    assert "Floats  (1 commit)" in out and "Third  (0 commits)" in out
     code, out, _ = run("-C", r, "memory", "show", "--json")
     shown = json.loads(out)
     assert shown["version"] >= 7 and [n["text"] for n in shown["next_steps"]] == ["Add sub()"]

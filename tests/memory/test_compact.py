@@ -63,3 +63,13 @@ def test_an_api_failure_falls_back_to_the_offline_summary(repo: Repo, api: FakeA
 def test_without_a_key_there_is_no_model(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     assert compact.default_summarizer(repo.config()) is None
+
+
+def test_a_history_entry_folding_one_session_says_one_session(repo: Repo) -> None:
+    repo.commit("init")
+    _sessions(repo.config(), 1)
+    cfg = repo.config(**{"memory.keep_sessions": 0, "memory.compact_after_bytes": 10})
+    with access.editing(cfg) as doc:
+        assert compact.maybe_compact(cfg, doc) == 1
+    (h,) = access.load(cfg).history()
+    assert h.label.startswith("1 session, ")

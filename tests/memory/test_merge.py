@@ -533,3 +533,44 @@ def test_sessions_or_history_entries_differing_without_a_base_are_a_conflict() -
     # the same entry written alike on both sides (line ends aside) merges quietly
     crlf = ours.render().replace("\n", "\r\n")
     assert "s-1" in merge.merge_texts(None, ours.render(), crlf, Path("REPOMEM.md"))
+
+
+def _on(day: int, sid: str) -> Session:
+    return Session(sid, title=sid, summary=f"{sid}.", started=f"2026-11-{day:02d}T09:00:00Z")
+
+
+def _folded(hid: str, first: int, last: int) -> HistoryEntry:
+    span = f"2026-10-{first:02d} .. 2026-10-{last:02d}"
+    return HistoryEntry(hid, label=f"2 sessions, {span}", summary=hid, span=span)
+
+
+def test_their_sessions_and_history_entries_are_merged_in_order_of_their_start() -> None:
+    def side(days: tuple[int, ...], folds: tuple[tuple[str, int, int], ...]) -> str:
+        doc = doc_with(sessions=tuple(_on(d, f"s-{d}") for d in days))
+        for hid, first, last in folds:
+            doc.add(_folded(hid, first, last))
+        return doc.render()
+
+    base = side((1,), (("h-1", 1, 2),))
+    ours = side((1, 3, 5), (("h-1", 1, 2), ("h-5", 5, 6)))
+    theirs = side((1, 2, 4, 6), (("h-1", 1, 2), ("h-3", 3, 4), ("h-7", 7, 8)))
+    merged = merge.merge_texts(base, ours, theirs, Path("REPOMEM.md"))
+    doc = mfile.parse(merged, Path("REPOMEM.md"))
+    assert [s.id for s in doc.sessions()] == ["s-1", "s-2", "s-3", "s-4", "s-5", "s-6"]
+    assert [h.id for h in doc.history()] == ["h-1", "h-3", "h-5", "h-7"]
+    # nothing else moved: the file is the one written in that order, but for its version
+    whole = side((1, 2, 3, 4, 5, 6), (("h-1", 1, 2), ("h-3", 3, 4), ("h-5", 5, 6), ("h-7", 7, 8)))
+    assert mfile.HEADER.sub("", merged) == mfile.HEADER.sub("", whole)
+
+
+def test_a_merge_keeps_our_order_and_puts_entries_without_a_start_last() -> None:
+    # ours out of order by hand: left as it is; their history entry without a span: last
+    ours = doc_with(sessions=(_on(4, "s-4"), _on(2, "s-2")))
+    ours.add(_folded("h-3", 3, 4))
+    theirs = doc_with(sessions=(_on(4, "s-4"), _on(2, "s-2"), _on(5, "s-5")))
+    theirs.add(HistoryEntry("h-x", label="by hand", summary="x"))
+    theirs.add(_folded("h-3", 3, 4))
+    merged = merge.merge_texts(None, ours.render(), theirs.render(), Path("REPOMEM.md"))
+    doc = mfile.parse(merged, Path("REPOMEM.md"))
+    assert [s.id for s in doc.sessions()] == ["s-4", "s-2", "s-5"]
+    assert [h.id for h in doc.history()] == ["h-3", "h-x"]

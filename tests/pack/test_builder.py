@@ -249,7 +249,7 @@ def test_the_pack_says_when_the_index_was_updated_and_what_is_pending(repo: Repo
     assert data["pending"] == 1 and data["fresh"] is False
     assert isinstance(data["indexed_at"], float)
     assert re.search(
-        r"index stale: 1 file\(s\) changed since indexing, updated \d+ s ago", pack.render()
+        r"index stale: 1 file changed since indexing, updated \d+ s ago", pack.render()
     )
 
 

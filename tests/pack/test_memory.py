@@ -215,24 +215,21 @@ def test_a_store_that_cannot_be_written_still_serves_packs_and_recall(repo: Repo
         builder.build(cfg, "Invoice tax", refresh=True)  # refreshing must write: one error
 
 
-def test_the_latest_compacted_history_is_the_one_of_the_latest_sessions_after_a_merge() -> None:
-    """A merge appends their History entries after ours: a long-lived branch's older entry
-    came last in the file and was packed as the latest."""
+def test_the_latest_compacted_history_is_the_one_of_the_latest_sessions_not_the_last() -> None:
+    """History entries out of time order in the file (an older merge appended theirs after
+    ours, or a hand edit): a long-lived branch's older entry came last in the file and was
+    packed as the latest."""
     from repomem.memory import file as mfile
-    from repomem.memory import merge
     from repomem.memory.model import HistoryEntry
     from repomem.pack.memory import Selection, recent
-
-    def side(h: HistoryEntry) -> mfile.MemoryDoc:
-        doc = mfile.new_doc(Path("REPOMEM.md"))
-        doc.add(h)
-        return mfile.parse(doc.render(), Path("REPOMEM.md"))
 
     october = HistoryEntry("h-2", label="2 sessions", summary="October's work.",
                            sessions=["s-3", "s-4"], span="2026-10-01 .. 2026-10-20")  # fmt: skip
     september = HistoryEntry("h-1", label="2 sessions", summary="September's work.",
                              sessions=["s-1", "s-2"], span="2026-09-01 .. 2026-09-09")  # fmt: skip
-    doc = merge.merge_docs(None, side(october), side(september))
+    doc = mfile.new_doc(Path("REPOMEM.md"))
+    doc.add(october)
+    doc.add(september)
     assert [h.id for h in doc.history()] == ["h-2", "h-1"]
     (entry,) = [e for e in recent(Selection(doc=doc)) if e.symbol.startswith("history")]
     assert entry.symbol == "history h-2" and "October's work." in entry.text

@@ -217,7 +217,7 @@ def test_a_session_set_aside_by_a_process_that_died_is_finished_at_the_next_star
     run(cfg, "SessionStart", "c3", source="startup")
     assert recorder.pending(cfg) == []
     (entry,) = access.load(cfg).sessions()
-    assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+    assert entry.summary == "1 commit: Sum the items themselves. 1 file changed."
 
 
 @pytest.mark.skipif(os.name == "nt", reason="no SIGKILL on Windows")
@@ -411,7 +411,7 @@ def test_a_missing_or_unreadable_transcript_gives_the_summary_of_the_changes(
     fix_calc(code)
     end(cfg, path=tmp_path / "gone.jsonl")
     (entry,) = access.load(cfg).sessions()
-    assert entry.summary == "1 commit(s): Sum the items themselves. 1 file(s) changed."
+    assert entry.summary == "1 commit: Sum the items themselves. 1 file changed."
 
 
 def test_the_last_message_is_read_defensively(tmp_path: Path) -> None:

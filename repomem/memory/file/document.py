@@ -13,6 +13,15 @@ from repomem.memory.file.syntax import _STEP, HEADER, KIND_SECTION, SECTION_TITL
 from repomem.memory.model import Fact, HistoryEntry, NextStep, Session
 
 
+def start(item: Item) -> str:
+    """When a session or the sessions a History entry folds started ("" if not known)."""
+    if isinstance(item, Session):
+        return item.started
+    if isinstance(item, HistoryEntry):
+        return item.span.partition(" .. ")[0].strip()
+    return ""
+
+
 @dataclass
 class Entry:
     """One `###` block: the parsed item, its original text (None once changed) and the gap after."""
@@ -134,8 +143,11 @@ class MemoryDoc:
                     return
         raise KeyError(item.id)
 
-    def add(self, item: Item) -> None:
-        """Append a new entry to the section it belongs in (created when missing)."""
+    def add(self, item: Item, *, in_order: bool = False) -> None:
+        """Append a new entry to the section it belongs in (created when missing); with
+        `in_order`, a session or History entry goes before the first entry that started later
+        (`start`) instead, the others staying where they are: a merge of two logs each in time
+        order gives one in time order. One without a start is appended."""
         if isinstance(item, Fact):
             key = KIND_SECTION[item.kind]
         elif isinstance(item, Session):
@@ -156,6 +168,16 @@ class MemoryDoc:
             trail = nl
         sec.entries.append(Entry(item=item, raw=None, trail=trail))
         self.changed = True
+        when = start(item) if in_order else ""
+        if not when:
+            return
+        for i, e in enumerate(sec.entries[:-1]):
+            if start(e.item) > when:
+                new = sec.entries.pop()
+                sec.entries[-1].trail = new.trail  # the section's last keeps the gap after it
+                new.trail = nl
+                sec.entries.insert(i, new)
+                return
 
     def remove(self, item: Item) -> None:
         for s in self.sections:

@@ -19,6 +19,7 @@ from repomem.memory.session.diff import Changes, changes
 from repomem.memory.session.opening import _lock
 from repomem.memory.session_record import open_session
 from repomem.memory.session_record import record_path as _state_path
+from repomem.plural import counted
 
 
 def _fallback_summary(ch: Changes) -> str:
@@ -26,10 +27,10 @@ def _fallback_summary(ch: Changes) -> str:
     if ch.commits:
         subjects = "; ".join(c.split(" ", 1)[1] if " " in c else c for c in ch.commits[:5])
         more = f" and {len(ch.commits) - 5} more" if len(ch.commits) > 5 else ""
-        parts.append(f"{len(ch.commits)} commit(s): {subjects}{more}.")
+        parts.append(f"{counted(len(ch.commits), 'commit')}: {subjects}{more}.")
     touched = len(ch.added) + len(ch.modified) + len(ch.deleted) + len(ch.renamed)
     if touched:
-        parts.append(f"{touched} file(s) changed.")
+        parts.append(f"{counted(touched, 'file')} changed.")
     return " ".join(parts) or "No changes recorded."
 
 
@@ -201,8 +202,13 @@ def _end(
         for text in texts:
             outcomes.append(ops.remember(cfg, text, source=f"session {sess.id}", doc=doc))
         # facts recorded during the session (`remember` credits the open session) count too
-        during = [f.id for f in doc.facts() if f.source == f"session {record['id']}"]
-        sess.learned = list(dict.fromkeys([*during, *(o.fact.id for o in outcomes)]))
+        during = _recorded_during(doc, record["id"])
+        for f in during:
+            if sess.id != record["id"]:  # recorded under an id of its own: they name it
+                f.source = f"session {sess.id}"
+                doc.touch(f)
+        ids = [*(f.id for f in during), *(o.fact.id for o in outcomes)]
+        sess.learned = list(dict.fromkeys(ids))
         doc.add(sess)
         if steps:
             current = doc.next_steps()
@@ -211,6 +217,15 @@ def _end(
             doc.set_next_steps(current)
         compacted = compact.maybe_compact(cfg, doc, summarizer)
     return EndResult(session=sess, learned=outcomes, compacted=compacted, version=doc.version)
+
+
+def _recorded_during(doc: MemoryDoc, sid: object) -> list[model.Fact]:
+    """The facts credited to the session `sid` while it was open: those of a session or
+    History entry recorded before under the same id (one that gave this one an id of its
+    own) are theirs."""
+    claimed = {f for s in doc.sessions() for f in s.learned}
+    claimed.update(f for h in doc.history() for f in h.facts)
+    return [f for f in doc.facts() if f.source == f"session {sid}" and f.id not in claimed]
 
 
 def listing(cfg: Config) -> dict[str, Any]:

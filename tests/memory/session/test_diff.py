@@ -48,7 +48,7 @@ def test_a_file_dirty_at_start_and_edited_during_counts_with_its_own_symbols(cod
     code.write("wip.py", "def wip():\n    return 'dirty'\n\n\ndef wip3():\n    pass\n")
     s = session.end(cfg).session
     assert s.modified == ["wip.py"] and set(s.symbols) == {"+wip3", "-wip2"}
-    assert s.summary == "1 file(s) changed."
+    assert s.summary == "1 file changed."
 
 
 def test_a_rename_staged_before_the_session_is_not_its_work(code: Repo) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
 from repomem.config import Config
 from repomem.errors import InputError
-from repomem.memory import access, compact, session
+from repomem.memory import access, compact, ops, session
 from repomem.memory import file as mfile
 from repomem.memory.compact import Summary
 from repomem.memory.model import Session
@@ -167,6 +168,27 @@ def test_a_session_taking_the_id_of_one_compacted_the_same_day_is_recorded_under
     assert res.already == "" and res.session.id != first.id
     folded = [sid for h in access.load(cfg).history() for sid in h.sessions]
     assert folded == [first.id, res.session.id]  # each once: a merge tells them apart
+
+
+def test_facts_recorded_during_a_session_given_an_id_of_its_own_name_that_id(
+    code: Repo,
+) -> None:
+    cfg = code.config()
+    session.start(cfg, "first")
+    mine = ops.remember(cfg, "The first session's fact.").fact
+    first = session.end(cfg, summary="First.").session
+    session.start(cfg, "second")
+    path = record_path(cfg)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record.update(id=first.id, started="2026-01-02T03:04:05Z")  # as a copied record leaves it
+    path.write_text(json.dumps(record), encoding="utf-8")
+    theirs = ops.remember(cfg, "The second session's fact.").fact
+    res = session.end(cfg, summary="Second.")
+    assert res.session.id != first.id
+    doc = access.load(cfg)
+    sources = {f.id: f.source for f in doc.facts()}
+    assert sources == {mine.id: f"session {first.id}", theirs.id: f"session {res.session.id}"}
+    assert [s.learned for s in doc.sessions()] == [[mine.id], [theirs.id]]
 
 
 @no_kill

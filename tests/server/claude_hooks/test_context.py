@@ -270,7 +270,7 @@ def test_many_changes_give_the_indexed_pack_and_a_refresh_in_the_background(
     code.write("calc.py", calc + "\n\ndef subtract(a, b):\n    return a - b\n")
     code.write("app/extra.py", "def extra():\n    return 0\n")
     out = hooks.context_for(cfg, prompt("subtract gives the wrong sign for Calculator"))
-    assert "index stale: 2 file(s) changed since indexing" in out
+    assert "index stale: 2 files changed since indexing" in out
     log = git_hooks.log_path(cfg)
     assert "claude-hook: repomem index" in log.read_text(encoding="utf-8")
     wait_until(lambda: "Indexed" in log.read_text(encoding="utf-8"), "the background refresh")
