@@ -191,6 +191,32 @@ def test_a_bodyless_declaration_under_attributes_has_its_own_line_in_its_signatu
     )
 
 
+SWIFT_OPERATORS = """\
+struct Vector {
+  static func + (lhs: Vector, rhs: Vector) -> Vector { lhs }
+  static prefix func - (v: Vector) -> Vector { v }
+  static func <=> (a: Vector, b: Vector) -> Bool { true }
+}
+prefix func ! (v: Vector) -> Vector { v }
+func scale(_ v: Vector) -> Vector { v }
+protocol Equal { static func == (a: Self, b: Self) -> Bool }
+"""
+
+
+def test_swift_operator_functions_are_named_by_their_operator_in_their_type() -> None:
+    symbols = {s.qualname: (s.kind, s.signature) for s in parse(SWIFT_OPERATORS, "swift").symbols}
+    assert symbols == {
+        "Vector": ("struct", "struct Vector"),
+        "Vector.+": ("method", "static func + (lhs: Vector, rhs: Vector) -> Vector"),
+        "Vector.-": ("method", "static prefix func - (v: Vector) -> Vector"),
+        "Vector.<=>": ("method", "static func <=> (a: Vector, b: Vector) -> Bool"),
+        "!": ("function", "prefix func ! (v: Vector) -> Vector"),
+        "scale": ("function", "func scale(_ v: Vector) -> Vector"),
+        "Equal": ("interface", "protocol Equal"),
+        "Equal.==": ("method", "static func == (a: Self, b: Self) -> Bool"),
+    }
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
