@@ -217,6 +217,25 @@ def test_swift_operator_functions_are_named_by_their_operator_in_their_type() ->
     }
 
 
+KOTLIN_CONSTRUCTORS = """\
+class Cart(val id: String) {
+  constructor(id: Int) : this(id.toString())
+}
+enum class Size(val cm: Int) {
+  S(1);
+  constructor(name: String) : this(name.length)
+}
+"""
+
+
+def test_a_kotlin_secondary_constructor_is_named_by_its_class_as_java_s_are() -> None:
+    """A JVM stack names a constructor `Cart.<init>`, read as `Cart` (Java's `Item.Item`)."""
+    symbols = {s.qualname: s.kind for s in parse(KOTLIN_CONSTRUCTORS, "kotlin").symbols}
+    assert symbols["Cart.Cart"] == "constructor"
+    assert symbols["Size.Size"] == "constructor"
+    assert not {q for q in symbols if q.endswith("constructor")}
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:

@@ -44,8 +44,13 @@
 (function_declaration
   name: (identifier) @name) @definition.function
 
-(secondary_constructor
-  "constructor" @name) @definition.constructor
+; a secondary constructor is named by its class, as Java's are (a JVM stack's `Cart.<init>`)
+(class_declaration
+  name: (identifier) @name
+  [
+    (class_body (secondary_constructor) @definition.constructor)
+    (enum_class_body (secondary_constructor) @definition.constructor)
+  ])
 
 (type_alias
   type: (identifier) @name) @definition.type
