@@ -236,6 +236,30 @@ def test_a_kotlin_secondary_constructor_is_named_by_its_class_as_java_s_are() ->
     assert not {q for q in symbols if q.endswith("constructor")}
 
 
+LUA_MODULE = """\
+local M = {}
+function M.new(name) return setmetatable({ name = name }, M) end
+function M:greet() return self.name end
+function M.close(self) self.name = nil end
+M.reset = function() end
+M.rename = function(self, name) self.name = name end
+local util = { trim = function(s) return s end }
+"""
+
+
+def test_a_lua_function_in_a_table_is_a_function_and_one_taking_self_a_method() -> None:
+    """`function M.new()` is a module's function; `function M:greet()` takes `self`."""
+    symbols = {s.qualname: s.kind for s in parse(LUA_MODULE, "lua").symbols}
+    assert symbols == {
+        "M.new": "function",
+        "M.greet": "method",
+        "M.close": "method",
+        "M.reset": "function",
+        "M.rename": "method",
+        "util.trim": "function",
+    }
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
