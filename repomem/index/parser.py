@@ -62,8 +62,17 @@ _ATTRIBUTE_TYPES = frozenset(
 _BODY_TYPES = frozenset(
     {"function_body", "class_body", "enum_class_body", "protocol_body", "template_body"}
 )
+# The nodes that wrap a definition with what is written for it: its line and doc start at
+# theirs (decorators, `export`, `template <...>`, and Kotlin's annotations that the grammar
+# reads as an expression's: an `annotation class` under `@Target(...)`).
 _WRAPPER_TYPES = frozenset(
-    {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
+    {
+        "export_statement",
+        "decorated_definition",
+        "template_declaration",
+        "ambient_declaration",
+        "annotated_expression",
+    }
 )
 
 

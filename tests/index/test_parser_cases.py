@@ -260,6 +260,33 @@ def test_a_lua_function_in_a_table_is_a_function_and_one_taking_self_a_method() 
     }
 
 
+KOTLIN_ANNOTATION_CLASSES = """\
+package app
+
+@Target(AnnotationTarget.FUNCTION)
+annotation class Route
+
+@Target(AnnotationTarget.CLASS)
+@MustBeDocumented
+annotation class Screen
+
+fun home() {}
+"""
+
+
+def test_a_kotlin_annotation_class_under_an_annotation_with_arguments_is_a_class() -> None:
+    """The grammar reads `@Target(...)\\nannotation class Route` as an annotated expression."""
+    symbols = parse(KOTLIN_ANNOTATION_CLASSES, "kotlin").symbols
+    found = {s.qualname: (s.kind, s.start_line, s.end_line, s.signature) for s in symbols}
+    assert found == {
+        "Route": ("class", 3, 4, "annotation class Route"),
+        "Screen": ("class", 6, 8, "annotation class Screen"),
+        "home": ("function", 10, 10, "fun home()"),
+    }
+    refs = {(r.kind, r.name) for r in parse(KOTLIN_ANNOTATION_CLASSES, "kotlin").references}
+    assert {("decorator", "Target"), ("decorator", "MustBeDocumented")} <= refs
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:
