@@ -7,7 +7,8 @@ Tag queries (`queries/<language>.scm`) follow one capture convention:
   of class, function, method, interface, struct, enum, trait, object, type, module, namespace,
   constant, variable, field, property, constructor, macro. An optional `@receiver` names an
   explicit parent (Go methods, Kotlin extension functions), overriding the enclosing
-  definitions in the qualified name.
+  definitions in the qualified name; a function under it is a method, unless the capture gives
+  the parent's kind: `@receiver.module` (a Lua module table holds functions).
 - `@definition.<kind>.open` on a statement that applies to what follows it (`namespace App;` in
   PHP and C#): the definition extends to the next node of the same type, or its parent's end.
 - `@scope` on a node that names a scope without being a symbol itself (a Rust `impl`), with `@name`;
@@ -61,8 +62,17 @@ _ATTRIBUTE_TYPES = frozenset(
 _BODY_TYPES = frozenset(
     {"function_body", "class_body", "enum_class_body", "protocol_body", "template_body"}
 )
+# The nodes that wrap a definition with what is written for it: its line and doc start at
+# theirs (decorators, `export`, `template <...>`, and Kotlin's annotations that the grammar
+# reads as an expression's: an `annotation class` under `@Target(...)`).
 _WRAPPER_TYPES = frozenset(
-    {"export_statement", "decorated_definition", "template_declaration", "ambient_declaration"}
+    {
+        "export_statement",
+        "decorated_definition",
+        "template_declaration",
+        "ambient_declaration",
+        "annotated_expression",
+    }
 )
 
 
@@ -82,6 +92,7 @@ class _Def:
     kind: str
     node: Node
     receiver: str = ""
+    receiver_kind: str = "class"
     is_scope: bool = False
     qualname: str = ""
     parent: str = ""
@@ -149,7 +160,8 @@ def parse(text: str, language: str) -> ParseResult:
         key = (node.start_byte, node.end_byte, name)
         if key in defs:
             continue
-        receiver_nodes = caps.get("receiver")
+        receiver_cap = next((c for c in caps if c.startswith("receiver")), "")
+        receiver_nodes = caps.get(receiver_cap)
         is_scope = tag.startswith("scope")
         # `@scope` names a class-like scope (a Rust impl); `@scope.<kind>` says which kind.
         kind = (tag[6:] or "impl") if is_scope else tag[len("definition.") :]
@@ -164,6 +176,7 @@ def parse(text: str, language: str) -> ParseResult:
             kind,
             node,
             receiver=_text(receiver_nodes[0]) if receiver_nodes else "",
+            receiver_kind=receiver_cap[len("receiver.") :] or "class",
             is_scope=is_scope,
         )
         if name_node is not None:
@@ -244,7 +257,7 @@ def _qualify(ordered: list[_Def], class_like: frozenset[str]) -> None:
         else:
             d.parent = outer
         d.qualname = f"{d.parent}.{d.name}" if d.parent else d.name
-        parent_kind = "class" if d.receiver else (parent.kind if parent else "")
+        parent_kind = d.receiver_kind if d.receiver else (parent.kind if parent else "")
         if d.kind == "function" and parent_kind in class_like:
             d.kind = "method"
         stack.append(d)

@@ -57,8 +57,11 @@ from __future__ import annotations
 # member accesses and types in expressions, JavaScript/TypeScript re-exports, static members
 # and the namespaces of qualified types as references: the files of parsed languages but
 # Python are read again (a migration); 21: Kotlin, Swift, Scala, Lua and Bash parsed into
-# symbols (they were text): their files are read again (a migration)
-SCHEMA_VERSION = 21
+# symbols (they were text): their files are read again (a migration); 22: Swift operator
+# functions (`Vector.+`), Kotlin secondary constructors named by their class (`Cart.Cart`) and
+# annotation classes under `@Target(...)`, Lua table functions without `self` as functions:
+# Kotlin, Swift and Lua files are read again (a migration)
+SCHEMA_VERSION = 22
 
 # Tables rebuilt from the working tree (`notes` and `memory` are kept across rebuilds).
 DERIVED = ("files", "symbols", "chunks", "refs")

@@ -35,8 +35,10 @@ _TOOL_COMMENT = re.compile(
 # offline notes an older version wrote (see `repomem.llm.generation.values.OFFLINE_META`).
 # 1: the first version recorded (notes from before it are all rewritten once); 2: Kotlin,
 # Swift, Scala, Lua and Bash files have symbols (they were text), a definition whose owner the
-# file does not define is top-level (`function M.new`), `private` and `local` ones are no entry
-VERSION = 2
+# file does not define is top-level (`function M.new`), `private` and `local` ones are no entry;
+# 3: Lua table functions without `self` are functions (`function Path.join`, was a method),
+# top-level Swift operators and Kotlin annotation classes are entries (index schema 22)
+VERSION = 3
 
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (

@@ -191,6 +191,102 @@ def test_a_bodyless_declaration_under_attributes_has_its_own_line_in_its_signatu
     )
 
 
+SWIFT_OPERATORS = """\
+struct Vector {
+  static func + (lhs: Vector, rhs: Vector) -> Vector { lhs }
+  static prefix func - (v: Vector) -> Vector { v }
+  static func <=> (a: Vector, b: Vector) -> Bool { true }
+}
+prefix func ! (v: Vector) -> Vector { v }
+func scale(_ v: Vector) -> Vector { v }
+protocol Equal { static func == (a: Self, b: Self) -> Bool }
+"""
+
+
+def test_swift_operator_functions_are_named_by_their_operator_in_their_type() -> None:
+    symbols = {s.qualname: (s.kind, s.signature) for s in parse(SWIFT_OPERATORS, "swift").symbols}
+    assert symbols == {
+        "Vector": ("struct", "struct Vector"),
+        "Vector.+": ("method", "static func + (lhs: Vector, rhs: Vector) -> Vector"),
+        "Vector.-": ("method", "static prefix func - (v: Vector) -> Vector"),
+        "Vector.<=>": ("method", "static func <=> (a: Vector, b: Vector) -> Bool"),
+        "!": ("function", "prefix func ! (v: Vector) -> Vector"),
+        "scale": ("function", "func scale(_ v: Vector) -> Vector"),
+        "Equal": ("interface", "protocol Equal"),
+        "Equal.==": ("method", "static func == (a: Self, b: Self) -> Bool"),
+    }
+
+
+KOTLIN_CONSTRUCTORS = """\
+class Cart(val id: String) {
+  constructor(id: Int) : this(id.toString())
+}
+enum class Size(val cm: Int) {
+  S(1);
+  constructor(name: String) : this(name.length)
+}
+"""
+
+
+def test_a_kotlin_secondary_constructor_is_named_by_its_class_as_java_s_are() -> None:
+    """A JVM stack names a constructor `Cart.<init>`, read as `Cart` (Java's `Item.Item`)."""
+    symbols = {s.qualname: s.kind for s in parse(KOTLIN_CONSTRUCTORS, "kotlin").symbols}
+    assert symbols["Cart.Cart"] == "constructor"
+    assert symbols["Size.Size"] == "constructor"
+    assert not {q for q in symbols if q.endswith("constructor")}
+
+
+LUA_MODULE = """\
+local M = {}
+function M.new(name) return setmetatable({ name = name }, M) end
+function M:greet() return self.name end
+function M.close(self) self.name = nil end
+M.reset = function() end
+M.rename = function(self, name) self.name = name end
+local util = { trim = function(s) return s end }
+"""
+
+
+def test_a_lua_function_in_a_table_is_a_function_and_one_taking_self_a_method() -> None:
+    """`function M.new()` is a module's function; `function M:greet()` takes `self`."""
+    symbols = {s.qualname: s.kind for s in parse(LUA_MODULE, "lua").symbols}
+    assert symbols == {
+        "M.new": "function",
+        "M.greet": "method",
+        "M.close": "method",
+        "M.reset": "function",
+        "M.rename": "method",
+        "util.trim": "function",
+    }
+
+
+KOTLIN_ANNOTATION_CLASSES = """\
+package app
+
+@Target(AnnotationTarget.FUNCTION)
+annotation class Route
+
+@Target(AnnotationTarget.CLASS)
+@MustBeDocumented
+annotation class Screen
+
+fun home() {}
+"""
+
+
+def test_a_kotlin_annotation_class_under_an_annotation_with_arguments_is_a_class() -> None:
+    """The grammar reads `@Target(...)\\nannotation class Route` as an annotated expression."""
+    symbols = parse(KOTLIN_ANNOTATION_CLASSES, "kotlin").symbols
+    found = {s.qualname: (s.kind, s.start_line, s.end_line, s.signature) for s in symbols}
+    assert found == {
+        "Route": ("class", 3, 4, "annotation class Route"),
+        "Screen": ("class", 6, 8, "annotation class Screen"),
+        "home": ("function", 10, 10, "fun home()"),
+    }
+    refs = {(r.kind, r.name) for r in parse(KOTLIN_ANNOTATION_CLASSES, "kotlin").references}
+    assert {("decorator", "Target"), ("decorator", "MustBeDocumented")} <= refs
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--regen"]:
         for arg in sys.argv[2:]:

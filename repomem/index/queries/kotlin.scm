@@ -17,6 +17,21 @@
 (class_declaration
   name: (identifier) @name) @definition.class
 
+; `@Target(AnnotationTarget.FUNCTION)\nannotation class Route` at the top of a file: the grammar
+; reads an annotation with arguments and what follows as an expression, `annotation class Route`
+; as the infix call `annotation class(Route)`
+((annotated_expression
+  (infix_expression
+    .
+    (identifier) @_annotation
+    .
+    (identifier) @_class
+    .
+    (identifier) @name
+    .) @definition.class)
+  (#eq? @_annotation "annotation")
+  (#eq? @_class "class"))
+
 (object_declaration
   name: (identifier) @name) @definition.object
 
@@ -44,8 +59,13 @@
 (function_declaration
   name: (identifier) @name) @definition.function
 
-(secondary_constructor
-  "constructor" @name) @definition.constructor
+; a secondary constructor is named by its class, as Java's are (a JVM stack's `Cart.<init>`)
+(class_declaration
+  name: (identifier) @name
+  [
+    (class_body (secondary_constructor) @definition.constructor)
+    (enum_class_body (secondary_constructor) @definition.constructor)
+  ])
 
 (type_alias
   type: (identifier) @name) @definition.type

@@ -1,6 +1,6 @@
 ; Lua tag query (repomem capture convention: see repomem/index/parser.py)
 ; Grammar: tree-sitter-lua 0.5. A module is a table: `function M.name` and `function M:method`
-; belong to `M` (its `@receiver`).
+; belong to `M` (its `@receiver`), as functions of a module or methods taking `self`.
 
 ; ---------------------------------------------------------------------------------------------
 ; Definitions
@@ -9,20 +9,34 @@
 (function_declaration
   name: (identifier) @name) @definition.function
 
-; function M.name(), function a.b.name()
-(function_declaration
-  name: (dot_index_expression
-    table: (_) @receiver
-    field: (identifier) @name)) @definition.function
+; A table's function is a method when it takes `self`: declared with a colon
+; (`function M:method()`) or with `self` first (`function M.close(self)`, `M.f = function(self)`);
+; otherwise it is a function of the table or module (`function M.new()`).
 
-; function M:method() (called with `self`)
+; function M:method()
 (function_declaration
   name: (method_index_expression
     table: (_) @receiver
     method: (identifier) @name)) @definition.method
 
-; M.name = function() end, local name = function() end
-(assignment_statement
+; function M.close(self), function a.b.name(self)
+((function_declaration
+  name: (dot_index_expression
+    table: (_) @receiver
+    field: (identifier) @name)
+  parameters: (parameters) @_params) @definition.method
+  (#match? @_params "^[(]\\s*self\\b"))
+
+; function M.name(), function a.b.name()
+((function_declaration
+  name: (dot_index_expression
+    table: (_) @receiver.module
+    field: (identifier) @name)
+  parameters: (parameters) @_params) @definition.function
+  (#not-match? @_params "^[(]\\s*self\\b"))
+
+; M.name = function(self) end, M.name = function() end, local name = function() end
+((assignment_statement
   (variable_list
     .
     name: (dot_index_expression
@@ -30,7 +44,20 @@
       field: (identifier) @name))
   (expression_list
     .
-    value: (function_definition))) @definition.function
+    value: (function_definition
+      parameters: (parameters) @_params))) @definition.method
+  (#match? @_params "^[(]\\s*self\\b"))
+
+((assignment_statement
+  (variable_list
+    .
+    name: (dot_index_expression
+      table: (_) @receiver.module
+      field: (identifier) @name))
+  (expression_list
+    .
+    value: (function_definition parameters: (parameters) @_params))) @definition.function
+  (#not-match? @_params "^[(]\\s*self\\b"))
 
 (variable_declaration
   (assignment_statement
@@ -42,9 +69,16 @@
       value: (function_definition)))) @definition.function
 
 ; functions in a table constructor: return { lt = function(a, b) ... end }
-(field
+((field
   name: (identifier) @name
-  value: (function_definition)) @definition.function
+  value: (function_definition
+    parameters: (parameters) @_params)) @definition.method
+  (#match? @_params "^[(]\\s*self\\b"))
+
+((field
+  name: (identifier) @name
+  value: (function_definition parameters: (parameters) @_params)) @definition.function
+  (#not-match? @_params "^[(]\\s*self\\b"))
 
 ; a table constructor assigned to a name holds its fields' functions: local M = { f = ... }
 (variable_declaration
@@ -54,7 +88,7 @@
       name: (identifier) @name)
     (expression_list
       .
-      value: (table_constructor)))) @scope
+      value: (table_constructor)))) @scope.module
 
 (assignment_statement
   (variable_list
@@ -62,7 +96,7 @@
     name: (dot_index_expression) @name)
   (expression_list
     .
-    value: (table_constructor))) @scope
+    value: (table_constructor))) @scope.module
 
 ; ---------------------------------------------------------------------------------------------
 ; References

@@ -32,6 +32,16 @@
 (function_declaration
   name: (simple_identifier) @name) @definition.function
 
+; operator functions are named by their operator: `static func + (lhs: V, rhs: V) -> V` is
+; `V.+`, `prefix func -` is `-` (the return type is a `name:` too: it starts with no operator)
+((function_declaration
+  name: _ @name) @definition.function
+  (#match? @name "^[-/=+!*%<>&|^~?.]"))
+
+((protocol_function_declaration
+  name: _ @name) @definition.method
+  (#match? @name "^[-/=+!*%<>&|^~?.]"))
+
 (protocol_function_declaration
   name: (simple_identifier) @name) @definition.method
 

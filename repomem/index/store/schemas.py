@@ -208,6 +208,21 @@ def _reread_newly_parsed_files(store: Any) -> None:
     store.delete_paths(found["path"])
 
 
+# The languages whose symbols changed in 22 (as schema 21 labels their files).
+REPARSED_22 = ("kotlin", "swift", "lua")
+
+
+def _reread_kotlin_swift_lua_files(store: Any) -> None:
+    """21 -> 22: Swift's operator functions are symbols, a Kotlin secondary constructor is
+    named by its class and an annotation class under `@Target(...)` is found, and a Lua
+    function of a table (`function M.new()`) is a function unless it takes `self`. The rows of
+    their files go: the next run parses them again."""
+    found = store.table("files").search().where(in_list("language", REPARSED_22)).select(
+        ["path"]
+    ).limit(None).to_arrow().to_pydict()  # fmt: skip
+    store.delete_paths(found["path"])
+
+
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
 # lock. A version without an entry is rebuilt from the working tree (the index is derived data).
 MIGRATIONS: dict[int, Any] = {
@@ -217,6 +232,7 @@ MIGRATIONS: dict[int, Any] = {
     18: _redo_newly_secret_files_and_commits,
     19: _reread_parsed_files,
     20: _reread_newly_parsed_files,
+    21: _reread_kotlin_swift_lua_files,
 }
 
 

@@ -274,6 +274,24 @@ def test_the_size_of_a_store_given_as_a_file_uri_is_measured(repo: Repo) -> None
     assert store.Store("memory://x", indexer.state_dir(cfg)).size_bytes() is None
 
 
+def test_kotlin_swift_and_lua_files_are_read_again_after_the_upgrade_to_22(repo: Repo) -> None:
+    repo.write("Cart.kt", "class Cart {\n    constructor(id: Int)\n}\n")
+    repo.write(
+        "Vector.swift",
+        "struct Vector {\n  static func + (a: Vector, b: Vector) -> Vector { a }\n}\n",
+    )
+    repo.write("m.lua", "local M = {}\nfunction M.new() end\nreturn M\n")
+    repo.write("Cart.scala", "class Cart {\n  def add(): Unit = ()\n}\n")
+    repo.write("a.py", "def a():\n    pass\n")
+    repo.commit()
+    cfg = repo.config()
+    left_by_older_schema(repo, "m.lua", 21)  # `M.new` was a method, Swift's + no symbol
+    report = indexer.run(cfg)
+    assert not report.full and sorted(report.added) == ["Cart.kt", "Vector.swift", "m.lua"]
+    assert [h["kind"] for h in query.symbol(cfg, "M.new")] == ["function"]
+    assert [h["qualname"] for h in query.symbol(cfg, "Vector.+")] == ["Vector.+"]
+
+
 def test_files_of_languages_parsed_anew_are_read_again_after_the_upgrade(repo: Repo) -> None:
     repo.write(
         "api.d.ts", "export declare function mount(el: Element,\n  hydrate?: boolean): void;\n"
