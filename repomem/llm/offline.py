@@ -37,9 +37,12 @@ _TOOL_COMMENT = re.compile(
 # Swift, Scala, Lua and Bash files have symbols (they were text), a definition whose owner the
 # file does not define is top-level (`function M.new`), `private` and `local` ones are no entry;
 # 3: Lua table functions without `self` are functions (`function Path.join`, was a method),
-# top-level Swift operators and Kotlin annotation classes are entries (index schema 22)
-VERSION = 3
+# top-level Swift operators and Kotlin annotation classes are entries (index schema 22); 4: a
+# Lua file's purpose is read from LuaDoc's `---` comments without a leftover `-`
+VERSION = 4
 
+# Line comment markers, longest first (LuaDoc's `---` before Lua's `--`).
+_LINE_COMMENTS = ("///", "//!", "//", "#", "---", "--", ";;", "%")
 _MARKER = re.compile(r"\b(TODO|FIXME|XXX|HACK|BUG)\b[:(]?\s*(.{0,80})")
 _CLI_HINTS = (
     ('if __name__ == "__main__"', "runs as a script"),
@@ -144,9 +147,7 @@ def leading_doc(text: str, language: str, path: str = "") -> str:
                 in_c_block = True
             i += 1
             continue
-        prefix = next(
-            (p for p in ("///", "//!", "//", "#", "--", ";;", "%") if line.startswith(p)), None
-        )
+        prefix = next((p for p in _LINE_COMMENTS if line.startswith(p)), None)
         if prefix == "#" and _DIRECTIVE.match(line):  # code, not a comment: skip it
             if block:
                 comments.append(block)

@@ -26,6 +26,9 @@ def test_leading_docs_skip_license_headers_and_read_many_comment_styles() -> Non
         "Prints things."
     )
     assert offline.leading_doc("#![allow(dead_code)]\n//! Fast maps.\n", "rust") == "Fast maps."
+    lua = "--- Path utilities.\n---\n--- Like pathlib.\nlocal Path = {}\n"  # LuaDoc's `---`
+    assert offline.leading_doc(lua, "lua") == "Path utilities."
+    assert offline.leading_doc("-- Job control.\nlocal Job = {}\n", "lua") == "Job control."
 
 
 def symbol(name: str, kind: str = "function", line: int = 1, parent: str = "") -> dict[str, object]:
