@@ -123,6 +123,13 @@ WRITER_FTS = {"memory": "text", "commits": "text"}
 PATH_INDEXED = ("files", "symbols", "chunks", "refs", "notes")
 
 
+def _drop_files(store: Any, where: str) -> None:
+    """Delete the rows of the files `where` selects (a filter on `files`): the next run reads
+    those files as new (their notes stay)."""
+    found = store.table("files").search().where(where).select(["path"]).limit(None).to_arrow()
+    store.delete_paths(found.column("path").to_pylist())
+
+
 def _reread_lone_cr_files(store: Any) -> None:
     """15 -> 16: a lone `\\r` ends a line (old Mac files were one line, or skipped as
     minified). The rows of files stored with one, and of files skipped as minified, go: the
@@ -141,10 +148,7 @@ def _reread_lone_cr_files(store: Any) -> None:
 def _reread_source_mapped_files(store: Any) -> None:
     """16 -> 17: a build ending in a `sourceMappingURL` comment is generated. The rows of
     files stored with the comment go: the next run reads them again and skips the builds."""
-    found = store.table("files").search().where(
-        f"skip = '' AND text LIKE {quote('%sourceMappingURL%')}"
-    ).select(["path"]).limit(None).to_arrow().to_pydict()  # fmt: skip
-    store.delete_paths(found["path"])
+    _drop_files(store, f"skip = '' AND text LIKE {quote('%sourceMappingURL%')}")
 
 
 def _reread_newly_secret_files(store: Any) -> None:
@@ -201,11 +205,7 @@ def _reread_newly_parsed_files(store: Any) -> None:
     """20 -> 21: Kotlin, Swift, Scala, Lua and Bash are parsed into symbols. The rows of
     their files (stored as text, without symbols) go: the next run reads them again, through
     the parser."""
-    labels = ", ".join(quote(label) for label in NEWLY_PARSED)
-    found = store.table("files").search().where(f"language IN ({labels})").select(
-        ["path"]
-    ).limit(None).to_arrow().to_pydict()  # fmt: skip
-    store.delete_paths(found["path"])
+    _drop_files(store, in_list("language", NEWLY_PARSED))
 
 
 # The languages whose symbols changed in 22 (as schema 21 labels their files).
@@ -217,10 +217,7 @@ def _reread_kotlin_swift_lua_files(store: Any) -> None:
     named by its class and an annotation class under `@Target(...)` is found, and a Lua
     function of a table (`function M.new()`) is a function unless it takes `self`. The rows of
     their files go: the next run parses them again."""
-    found = store.table("files").search().where(in_list("language", REPARSED_22)).select(
-        ["path"]
-    ).limit(None).to_arrow().to_pydict()  # fmt: skip
-    store.delete_paths(found["path"])
+    _drop_files(store, in_list("language", REPARSED_22))
 
 
 # Upgrades from an older schema version: {from_version: function(store)}, run under the write
