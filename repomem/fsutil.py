@@ -78,29 +78,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
 def one_line(text: str) -> str:
     """`text` on one line: each line break (any `str.splitlines` knows) and the blanks around
     it become one space, other control characters are dropped, the ends are stripped, and it
-    is `writable`. For text written where a line break would start something else: an entry
+    is `valid_text`. For text written where a line break would start something else: an entry
     or field of the memory file, an error message."""
-    return _LINE_BREAK.sub(" ", _CONTROL.sub("", writable(text)).strip())
+    return _LINE_BREAK.sub(" ", _CONTROL.sub("", valid_text(text)).strip())
 
 
 def control_chars(text: str) -> set[str]:
     """The control characters of `text` that `one_line` drops (not tabs nor line breaks)."""
     return set(_CONTROL.findall(text))
-
-
-def writable(text: str) -> str:
-    """`text` with each lone surrogate replaced by U+FFFD, as invalid UTF-8 in a file is read.
-
-    Python keeps a command-line byte that is not UTF-8 as a surrogate (`\udcff`), and JSON can
-    carry half of a UTF-16 pair (`"\ud83d"`): neither can be written as UTF-8, to a file or
-    the store. Pairs written as two halves are joined."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
 
 
 ECHO_CHARS = 200  # of a value someone gave, said back in a message
@@ -133,12 +118,23 @@ def nfc(text: str) -> str:
 
 
 def valid_text(value: str) -> str:
-    """`value` as valid Unicode: lone surrogates (undecodable bytes of a command-line
-    argument, or a `\\ud800` escape in JSON) become U+FFFD, as UTF-8 consumers need."""
+    """`value` as valid Unicode, writable as UTF-8 to a file or the store: lone surrogates
+    become U+FFFD, as invalid UTF-8 in a file is read.
+
+    Python keeps a command-line byte that is not UTF-8 as a surrogate (`\\udcff`): those bytes
+    are taken as they were. JSON can carry half of a UTF-16 pair (`"\\ud83d"`): a pair written
+    as two halves is joined, a lone half replaced."""
+    if value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        pass
     try:
         raw = value.encode("utf-8", "surrogateescape")  # each undecodable byte, as it was
     except UnicodeEncodeError:
-        raw = value.encode("utf-8", "surrogatepass")
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return raw.decode("utf-8", "replace")
 
 

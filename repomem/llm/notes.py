@@ -198,7 +198,7 @@ def write_note(
 
     if source not in WRITTEN:
         raise InputError(f"Unknown note source `{source}`; use one of {', '.join(WRITTEN)}.")
-    body = fsutil.writable(text).strip()
+    body = fsutil.valid_text(text).strip()
     if not body:
         raise InputError("The note is empty; give its text.")
     if len(body) > MAX_NOTE_CHARS:

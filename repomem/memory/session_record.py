@@ -65,5 +65,5 @@ def open_session(cfg: Config) -> dict[str, Any] | None:
     for key in ("title", "agent"):
         # an older repomem kept half a UTF-16 pair sent over MCP, which the file cannot hold
         if isinstance(data.get(key), str):
-            data[key] = fsutil.writable(data[key])
+            data[key] = fsutil.valid_text(data[key])
     return data

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from repomem.config import Config
 from repomem.errors import InputError, NotFoundError
-from repomem.fsutil import control_chars, echo, writable
+from repomem.fsutil import control_chars, echo, valid_text
 from repomem.memory import access
 from repomem.memory.file import MemoryDoc
 from repomem.memory.model import Fact
@@ -202,7 +202,7 @@ def run(
         raise InputError(f"Unknown memory command `{command}`; use one of {', '.join(COMMANDS)}.")
     # JSON can carry half of a UTF-16 pair, which the file cannot hold
     file_text, old_str, new_str, insert_text = (
-        None if t is None else writable(t) for t in (file_text, old_str, new_str, insert_text)
+        None if t is None else valid_text(t) for t in (file_text, old_str, new_str, insert_text)
     )
     if read_only and command != "view":
         raise InputError(
